@@ -1,0 +1,30 @@
+// Package graph holds the immutable, validated sparse graph that every gnn
+// kernel and layer reads.
+//
+// A Graph has NumSrc source nodes, NumDst destination nodes and NumEdges
+// directed edges src -> dst. Homogeneous graphs have NumSrc == NumDst;
+// bipartite graphs and message-flow blocks may differ. The position of an edge
+// in the COO lists given to FromCOO is its edge ID, and edge features are
+// always one array indexed by edge ID whichever view a kernel walks.
+//
+// Two compressed views are built lazily, once, and are safe for concurrent
+// readers:
+//
+//   - CSR groups edges by source (out-edges), rows are source nodes;
+//   - CSC groups edges by destination (in-edges), rows are destination nodes.
+//
+// Within a row, edges appear in increasing edge-ID order. Each view carries
+// the map from storage position to edge ID (EIDs).
+//
+// Graphs are immutable: slices returned by accessors are shared with the
+// graph and must not be modified. Reverse is O(1): the reversed graph shares
+// all storage, its CSR is the original's CSC and vice versa.
+//
+// Node IDs are int32; edge positions and counts are int64, so graphs with more
+// than 2^31 edges work. Every graph has a process-unique ID, which Gorgonia
+// ops put in their hashes so that ops over different graphs never merge.
+//
+// Input supplied by a user (COO lists, node IDs, files) is validated and
+// reported as an error naming what was wrong and where; nothing is silently
+// fixed or dropped.
+package graph
