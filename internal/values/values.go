@@ -1,0 +1,71 @@
+// Package values reads and allocates the Gorgonia values gnn's ops work on:
+// the element slice of a (possibly view) tensor, fresh output tensors, and
+// dispatch on dtype to the float32 or float64 instantiation of an op body.
+package values
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/num"
+)
+
+// Dense returns v as a tensor whose storage holds its elements in row-major
+// order, materialising views.
+func Dense(v gorgonia.Value) (tensor.Tensor, error) {
+	t, ok := v.(tensor.Tensor)
+	if !ok {
+		return nil, fmt.Errorf("expected a tensor, got %T", v)
+	}
+	if w, ok := t.(tensor.View); ok && w.IsView() {
+		t = w.Materialize()
+	}
+	return t, nil
+}
+
+// Data returns the elements of v as []T, materialising views. Callers only
+// read the slice: it may be v's storage.
+func Data[T num.Float](v gorgonia.Value) ([]T, error) {
+	t, err := Dense(v)
+	if err != nil {
+		return nil, err
+	}
+	d, ok := t.Data().([]T)
+	if !ok {
+		return nil, fmt.Errorf("expected %T data, got %T", d, t.Data())
+	}
+	return d[:t.Shape().TotalSize()], nil
+}
+
+// Alloc returns a new zeroed tensor of the given shape and T's dtype, and its
+// backing slice.
+func Alloc[T num.Float](shape []int) (*tensor.Dense, []T) {
+	t := tensor.New(tensor.WithShape(shape...), tensor.Of(Dtype[T]()))
+	return t, t.Data().([]T)
+}
+
+// Dtype returns the tensor dtype of T.
+func Dtype[T num.Float]() tensor.Dtype {
+	var zero T
+	if _, ok := any(zero).(float32); ok {
+		return tensor.Float32
+	}
+	return tensor.Float64
+}
+
+// Dispatch runs f32 or f64 according to the dtype of the first value.
+func Dispatch(vals []gorgonia.Value, f32 func() (gorgonia.Value, error), f64 func() (gorgonia.Value, error)) (gorgonia.Value, error) {
+	if len(vals) == 0 {
+		return nil, fmt.Errorf("no inputs")
+	}
+	switch dt := vals[0].Dtype(); dt {
+	case tensor.Float32:
+		return f32()
+	case tensor.Float64:
+		return f64()
+	default:
+		return nil, fmt.Errorf("unsupported dtype %v (want float32 or float64)", dt)
+	}
+}

@@ -1,0 +1,10 @@
+// Package nn holds what gnn's layers share and what training a graph neural
+// network with Gorgonia needs beyond the message-passing ops: a correct,
+// seedable dropout with a training/evaluation switch, Glorot initialisation,
+// masked softmax cross-entropy and accuracy, L2 weight decay on chosen
+// parameters, early stopping, unique parameter names, and saving and loading
+// a model's parameters.
+//
+// The layers themselves live in subpackages: nn/gcn (GraphConv) and nn/gat
+// (GATConv).
+package nn

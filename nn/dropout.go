@@ -1,0 +1,135 @@
+package nn
+
+import (
+	"fmt"
+	"hash"
+	"hash/fnv"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/parallel"
+	"github.com/gnngo/gnn/internal/values"
+)
+
+// Dropout zeroes each element of x with probability p and scales the kept
+// ones by 1/(1-p) while mode is training, and is the identity in evaluation.
+//
+// The mask is a function of (seed, mode.Step(), element index): it changes
+// every step, is the same for the same seed and step whatever GOMAXPROCS is,
+// and the backward pass recomputes it instead of storing it. Give each
+// dropout site its own seed. p must be in [0, 1).
+func Dropout(x *gorgonia.Node, p float64, seed uint64, mode *Mode) (*gorgonia.Node, error) {
+	if !(p >= 0 && p < 1) {
+		return nil, fmt.Errorf("nn: dropout probability %v is not in [0, 1)", p)
+	}
+	if mode == nil {
+		return nil, fmt.Errorf("nn: dropout needs a Mode")
+	}
+	if x == nil {
+		return nil, fmt.Errorf("nn: dropout of a nil node")
+	}
+	if dt := x.Dtype(); dt != tensor.Float32 && dt != tensor.Float64 {
+		return nil, fmt.Errorf("nn: dropout of %q: dtype %v, want float32 or float64", x.Name(), dt)
+	}
+	if p == 0 {
+		return x, nil
+	}
+	return gorgonia.ApplyOp(&dropoutOp{p: p, seed: seed, mode: mode}, x)
+}
+
+// dropoutOp multiplies by the step's mask. It is linear in its input and
+// self-adjoint, so it is its own gradient.
+type dropoutOp struct {
+	p    float64
+	seed uint64
+	mode *Mode
+}
+
+func (op *dropoutOp) Arity() int           { return 1 }
+func (op *dropoutOp) ReturnsPtr() bool     { return false }
+func (op *dropoutOp) CallsExtern() bool    { return false }
+func (op *dropoutOp) OverwritesInput() int { return -1 }
+func (op *dropoutOp) Type() hm.Type        { a := hm.TypeVariable('a'); return hm.NewFnType(a, a) }
+func (op *dropoutOp) String() string       { return fmt.Sprintf("dropout(p=%g)", op.p) }
+
+func (op *dropoutOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	if len(in) != 1 {
+		return nil, fmt.Errorf("nn: dropout takes 1 input, got %d", len(in))
+	}
+	s, ok := in[0].(tensor.Shape)
+	if !ok {
+		return nil, fmt.Errorf("nn: dropout input has no shape")
+	}
+	return s.Clone(), nil
+}
+
+func (op *dropoutOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "dropout{p=%v,seed=%d,mode=%p}", op.p, op.seed, op.mode)
+}
+
+func (op *dropoutOp) Hashcode() uint32 {
+	h := fnv.New32a()
+	op.WriteHash(h)
+	return h.Sum32()
+}
+
+func (op *dropoutOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	t, err := values.Dense(vals[0])
+	if err != nil {
+		return nil, fmt.Errorf("nn: dropout: %w", err)
+	}
+	out := tensor.New(tensor.WithShape(t.Shape().Clone()...), tensor.Of(t.Dtype()))
+	training := op.mode.Training()
+	step := op.mode.Step()
+	switch x := t.Data().(type) {
+	case []float32:
+		applyMask(out.Data().([]float32), x[:t.Shape().TotalSize()], op.p, op.seed, step, training)
+	case []float64:
+		applyMask(out.Data().([]float64), x[:t.Shape().TotalSize()], op.p, op.seed, step, training)
+	default:
+		return nil, fmt.Errorf("nn: dropout of %T data", x)
+	}
+	return out, nil
+}
+
+func applyMask[T float32 | float64](y, x []T, p float64, seed, step uint64, training bool) {
+	if !training {
+		copy(y, x)
+		return
+	}
+	threshold := uint64(p * (1 << 63) * 2)
+	scale := T(1 / (1 - p))
+	parallel.For(len(x), 1<<14, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if mix(seed, step, uint64(i)) >= threshold {
+				y[i] = x[i] * scale
+			}
+		}
+	})
+}
+
+// mix is a counter-based random 64-bit value (SplitMix64's finaliser over a
+// combination of the seed, the step and the index).
+func mix(seed, step, i uint64) uint64 {
+	z := seed*0x9e3779b97f4a7c15 ^ step*0xbf58476d1ce4e5b9 ^ (i+1)*0x94d049bb133111eb
+	z ^= z >> 30
+	z *= 0xbf58476d1ce4e5b9
+	z ^= z >> 27
+	z *= 0x94d049bb133111eb
+	z ^= z >> 31
+	return z
+}
+
+func (op *dropoutOp) DiffWRT(int) []bool { return []bool{true} }
+
+func (op *dropoutOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	d, err := gorgonia.ApplyOp(op, grad)
+	return gorgonia.Nodes{d}, err
+}
+
+var (
+	_ gorgonia.Op   = (*dropoutOp)(nil)
+	_ gorgonia.SDOp = (*dropoutOp)(nil)
+)

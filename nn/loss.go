@@ -1,0 +1,237 @@
+package nn
+
+import (
+	"fmt"
+	"hash"
+	"hash/fnv"
+	"math"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/values"
+)
+
+// CrossEntropy builds the mean softmax cross-entropy of the rows of logits
+// (N x C) listed in nodes against their classes in labels (one per row of
+// logits): -1/|nodes| * sum over i in nodes of log softmax(logits[i])[labels[i]].
+// It is one fused op (a stable log-sum-exp per row) whose gradient is
+// (softmax - onehot)/|nodes| on the listed rows and 0 elsewhere. labels and
+// nodes are copied.
+func CrossEntropy(logits *gorgonia.Node, labels []int32, nodes []int32) (*gorgonia.Node, error) {
+	if logits == nil {
+		return nil, fmt.Errorf("nn: cross-entropy of a nil node")
+	}
+	s := logits.Shape()
+	if len(s) != 2 {
+		return nil, fmt.Errorf("nn: cross-entropy needs N x C logits, got shape %v", s)
+	}
+	if dt := logits.Dtype(); dt != tensor.Float32 && dt != tensor.Float64 {
+		return nil, fmt.Errorf("nn: cross-entropy of dtype %v, want float32 or float64", dt)
+	}
+	n, c := s[0], s[1]
+	if len(labels) != n {
+		return nil, fmt.Errorf("nn: %d labels for %d rows of logits", len(labels), n)
+	}
+	if len(nodes) == 0 {
+		return nil, fmt.Errorf("nn: cross-entropy over no nodes")
+	}
+	for i, v := range nodes {
+		if v < 0 || int(v) >= n {
+			return nil, fmt.Errorf("nn: nodes[%d] = %d but the logits have %d rows", i, v, n)
+		}
+		if y := labels[v]; y < 0 || int(y) >= c {
+			return nil, fmt.Errorf("nn: node %d has label %d but there are %d classes", v, y, c)
+		}
+	}
+	op := &xentOp{labels: append([]int32{}, labels...), nodes: append([]int32{}, nodes...), n: n, c: c, id: nameCounter.Add(1)}
+	return gorgonia.ApplyOp(op, logits)
+}
+
+// xentOp is the fused masked cross-entropy; with grad set it is its backward,
+// taking (logits, dLoss).
+type xentOp struct {
+	labels, nodes []int32
+	n, c          int
+	id            uint64
+	grad          bool
+}
+
+func (op *xentOp) Arity() int {
+	if op.grad {
+		return 2
+	}
+	return 1
+}
+
+func (op *xentOp) ReturnsPtr() bool     { return false }
+func (op *xentOp) CallsExtern() bool    { return false }
+func (op *xentOp) OverwritesInput() int { return -1 }
+
+func (op *xentOp) Type() hm.Type {
+	a := hm.TypeVariable('a')
+	m := gorgonia.TensorType{Dims: 2, Of: a}
+	if op.grad {
+		return hm.NewFnType(m, a, m)
+	}
+	return hm.NewFnType(m, a)
+}
+
+func (op *xentOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	if len(in) != op.Arity() {
+		return nil, fmt.Errorf("nn: %v takes %d inputs, got %d", op, op.Arity(), len(in))
+	}
+	if op.grad {
+		return tensor.Shape{op.n, op.c}, nil
+	}
+	return tensor.ScalarShape(), nil
+}
+
+func (op *xentOp) String() string {
+	if op.grad {
+		return "dcross_entropy"
+	}
+	return "cross_entropy"
+}
+
+func (op *xentOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v{%d}", op, op.id) }
+
+func (op *xentOp) Hashcode() uint32 {
+	h := fnv.New32a()
+	op.WriteHash(h)
+	return h.Sum32()
+}
+
+func (op *xentOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	t, err := values.Dense(vals[0])
+	if err != nil {
+		return nil, fmt.Errorf("nn: cross-entropy: %w", err)
+	}
+	var scale float64 = 1
+	if op.grad {
+		switch d := vals[1].Data().(type) {
+		case float32:
+			scale = float64(d)
+		case float64:
+			scale = d
+		case []float32:
+			scale = float64(d[0])
+		case []float64:
+			scale = d[0]
+		}
+	}
+	switch x := t.Data().(type) {
+	case []float32:
+		loss, g := xent(x, op, scale)
+		if op.grad {
+			return tensor.New(tensor.WithShape(op.n, op.c), tensor.WithBacking(g)), nil
+		}
+		return gorgonia.NewF32(float32(loss)), nil
+	case []float64:
+		loss, g := xent(x, op, scale)
+		if op.grad {
+			return tensor.New(tensor.WithShape(op.n, op.c), tensor.WithBacking(g)), nil
+		}
+		return gorgonia.NewF64(loss), nil
+	}
+	return nil, fmt.Errorf("nn: cross-entropy of %T data", t.Data())
+}
+
+// xent returns the loss and, for the backward op, the gradient scaled by
+// scale.
+func xent[T float32 | float64](x []T, op *xentOp, scale float64) (float64, []T) {
+	var g []T
+	if op.grad {
+		g = make([]T, op.n*op.c)
+	}
+	inv := 1 / float64(len(op.nodes))
+	var loss float64
+	for _, v := range op.nodes {
+		row := x[int(v)*op.c : int(v+1)*op.c]
+		m := math.Inf(-1)
+		for _, z := range row {
+			m = math.Max(m, float64(z))
+		}
+		var s float64
+		for _, z := range row {
+			s += math.Exp(float64(z) - m)
+		}
+		lse := m + math.Log(s)
+		loss -= (float64(row[op.labels[v]]) - lse) * inv
+		if g != nil {
+			gr := g[int(v)*op.c : int(v+1)*op.c]
+			for k, z := range row {
+				p := math.Exp(float64(z) - lse)
+				if k == int(op.labels[v]) {
+					p--
+				}
+				gr[k] += T(p * inv * scale)
+			}
+		}
+	}
+	return loss, g
+}
+
+func (op *xentOp) DiffWRT(n int) []bool {
+	d := make([]bool, n)
+	d[0] = !op.grad
+	return d
+}
+
+func (op *xentOp) SymDiff(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	if op.grad {
+		return nil, fmt.Errorf("nn: the cross-entropy gradient is not differentiable")
+	}
+	back := *op
+	back.grad = true
+	d, err := gorgonia.ApplyOp(&back, inputs[0], grad)
+	return gorgonia.Nodes{d}, err
+}
+
+// Accuracy returns the fraction of the listed rows of logits (an N x C
+// float32 or float64 tensor value) whose largest entry is at the row's label.
+func Accuracy(logits gorgonia.Value, labels []int32, nodes []int32) (float64, error) {
+	t, err := values.Dense(logits)
+	if err != nil || len(t.Shape()) != 2 {
+		return 0, fmt.Errorf("nn: accuracy needs an N x C tensor, got %v", logits.Shape())
+	}
+	n, c := t.Shape()[0], t.Shape()[1]
+	if len(nodes) == 0 {
+		return 0, fmt.Errorf("nn: accuracy over no nodes")
+	}
+	var correct int
+	for i, v := range nodes {
+		if v < 0 || int(v) >= n || int(v) >= len(labels) {
+			return 0, fmt.Errorf("nn: nodes[%d] = %d out of range", i, v)
+		}
+		if argmax(t.Data(), int(v)*c, c) == int(labels[v]) {
+			correct++
+		}
+	}
+	return float64(correct) / float64(len(nodes)), nil
+}
+
+func argmax(data any, off, c int) int {
+	best := 0
+	switch d := data.(type) {
+	case []float32:
+		for k := 1; k < c; k++ {
+			if d[off+k] > d[off+best] {
+				best = k
+			}
+		}
+	case []float64:
+		for k := 1; k < c; k++ {
+			if d[off+k] > d[off+best] {
+				best = k
+			}
+		}
+	}
+	return best
+}
+
+var (
+	_ gorgonia.Op   = (*xentOp)(nil)
+	_ gorgonia.SDOp = (*xentOp)(nil)
+)

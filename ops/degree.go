@@ -1,0 +1,140 @@
+package ops
+
+import (
+	"fmt"
+	"hash"
+	"math"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/parallel"
+	"github.com/gnngo/gnn/internal/values"
+)
+
+// Degree selects which degree ScaleByDegree reads.
+type Degree uint8
+
+// Degrees. InDegree scales destination-node rows, OutDegree source-node rows.
+const (
+	InDegree Degree = iota
+	OutDegree
+)
+
+func (d Degree) String() string {
+	if d == InDegree {
+		return "in"
+	}
+	return "out"
+}
+
+// ScaleByDegree multiplies row i of x by max(deg(i), 1)^power, where deg is
+// the in-degree of destination node i (x has one row per destination) or the
+// out-degree of source node i (one row per source). It is GraphConv's
+// normalisation: power -0.5 on both sides gives D^-1/2 A D^-1/2, power -1
+// on the in-degree gives the mean. Degrees are clamped to 1, so nodes without
+// edges keep their row (DGL's convention). The op is linear in x and its own
+// adjoint.
+func ScaleByDegree(g *graph.Graph, x *gorgonia.Node, deg Degree, power float64) (*gorgonia.Node, error) {
+	if g == nil {
+		return nil, fmt.Errorf("ops: ScaleByDegree on a nil graph")
+	}
+	if deg != InDegree && deg != OutDegree {
+		return nil, fmt.Errorf("ops: ScaleByDegree: unknown degree %d", deg)
+	}
+	if math.IsNaN(power) || math.IsInf(power, 0) {
+		return nil, fmt.Errorf("ops: ScaleByDegree: power %v is not finite", power)
+	}
+	t := V
+	if deg == OutDegree {
+		t = U
+	}
+	if _, err := checkOperand(g, x, t, "features"); err != nil {
+		return nil, err
+	}
+	return apply(&degreeScaleOp{g: g, deg: deg, power: power, shape: x.Shape()}, x)
+}
+
+// degreeScaleOp scales rows by a power of the node degree.
+type degreeScaleOp struct {
+	cpuOp
+	g     *graph.Graph
+	deg   Degree
+	power float64
+	shape tensor.Shape
+}
+
+func (op *degreeScaleOp) Arity() int    { return 1 }
+func (op *degreeScaleOp) Type() hm.Type { return fnType(len(op.shape), len(op.shape)) }
+
+func (op *degreeScaleOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	if err := checkInputs(op.String(), []tensor.Shape{op.shape}, in); err != nil {
+		return nil, err
+	}
+	return op.shape.Clone(), nil
+}
+
+func (op *degreeScaleOp) String() string {
+	return fmt.Sprintf("scale_by_%v_degree^%g", op.deg, op.power)
+}
+
+func (op *degreeScaleOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "%v{g=%d,%v}", op, op.g.ID(), op.shape)
+}
+
+func (op *degreeScaleOp) Hashcode() uint32 { return hashOf(op) }
+
+func (op *degreeScaleOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return degreeScaleDo[float32](op, vals[0]) },
+		func() (gorgonia.Value, error) { return degreeScaleDo[float64](op, vals[0]) })
+}
+
+func degreeScaleDo[T num.Float](op *degreeScaleOp, v gorgonia.Value) (gorgonia.Value, error) {
+	x, err := values.Data[T](v)
+	if err != nil {
+		return nil, err
+	}
+	t, y := values.Alloc[T](op.shape)
+	c := op.g.CSC()
+	if op.deg == OutDegree {
+		c = op.g.CSR()
+	}
+	n := c.NumRows()
+	if n == 0 {
+		return t, nil
+	}
+	w := len(x) / n
+	parallel.For(n, 1024, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			d := float64(max(c.Indptr[r+1]-c.Indptr[r], 1))
+			var s T
+			switch op.power {
+			case -1:
+				s = T(1 / d)
+			case -0.5:
+				s = T(1 / math.Sqrt(d))
+			default:
+				s = T(math.Pow(d, op.power))
+			}
+			for k := r * w; k < (r+1)*w; k++ {
+				y[k] = x[k] * s
+			}
+		}
+	})
+	return t, nil
+}
+
+func (op *degreeScaleOp) DiffWRT(int) []bool { return []bool{true} }
+
+func (op *degreeScaleOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	d, err := apply(op, grad)
+	return gorgonia.Nodes{d}, err
+}
+
+var (
+	_ gorgonia.Op   = (*degreeScaleOp)(nil)
+	_ gorgonia.SDOp = (*degreeScaleOp)(nil)
+)

@@ -1,0 +1,38 @@
+// Package ops holds gnn's message-passing primitives as Gorgonia operations:
+// fused generalized SpMM (message + reduce onto nodes), SDDMM (one value per
+// edge from its endpoints) and edge softmax, each with its own backward, so
+// graph layers compose inside a Gorgonia expression graph and train with its
+// solvers.
+//
+// # Naming
+//
+// The grammar is DGL's. An operand lives on source nodes (u), destination
+// nodes (v) or edges (e). SpMM combines a source-node operand with an edge
+// operand and reduces onto destination nodes: CopyUSum, UMulESum, UAddEMax,
+// … SDDMM combines any two operands onto edges: UAddV, UDotV, EMulV, CopyV, …
+// The general forms SpMM(g, op, red, u, e) and SDDMM(g, op, a, at, b, bt)
+// cover the same combinations; sugar_gen.go has one named function for each.
+//
+// # Semantics
+//
+// Feature dimensions broadcast by NumPy rules without the broadcast operand
+// being expanded: (N, H, D) node features combine with (E, H, 1) edge weights.
+// A destination node with no in-edges gets 0 for every reducer, and Mean
+// divides by max(in-degree, 1). Sub and Div are rewritten as Add of the
+// negation and Mul of the reciprocal, as DGL does.
+//
+// # Gradients
+//
+// Every op implements gorgonia.SDOp, and its gradient is built from the same
+// ops on the reversed graph (SpMM's gradient is an SpMM on g.Reverse() and an
+// SDDMM; SDDMM's is a copy_e or u_mul_e SpMM), so compositions differentiate
+// under gorgonia.Grad and a TapeMachine. Max and Min route the gradient to the
+// winning edge (ties go to the smallest edge ID) through backward-only ops, as
+// does the fused edge-softmax backward; those are not differentiable again.
+// Second-order gradients are not supported: Gorgonia v0.9.18's nested Grad
+// halves them even for its own ops (x*w squared, differentiated twice).
+//
+// The graph is held inside each op, not as an input node, and its ID goes into
+// the op's hash, so ops over different graphs never merge. Use the
+// TapeMachine: the ops implement no DoDiff for the LispMachine.
+package ops

@@ -1,0 +1,224 @@
+package ops
+
+import (
+	"fmt"
+	"hash"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/values"
+	"github.com/gnngo/gnn/ops/sddmm"
+)
+
+// SDDMM builds DGL's generalized sampled dense-dense product: one row per
+// edge e = (u -> v), lhs[x(e)] op rhs[y(e)], where lt and rt say whether each
+// operand is read on the source node (U), the destination node (V) or the edge
+// itself (E).
+//
+// op is Add, Sub, Mul, Div, Dot (the sum over the last feature dimension of
+// the product: the result drops that dimension), or CopyLHS / CopyRHS, which
+// copy one operand onto the edges (the other must be nil; its target is
+// ignored). Feature dimensions broadcast by NumPy rules.
+//
+// Gorgonia has no empty tensors, so SDDMM on a graph without edges returns an
+// error.
+func SDDMM(g *graph.Graph, op Binary, lhs *gorgonia.Node, lt Target, rhs *gorgonia.Node, rt Target) (*gorgonia.Node, error) {
+	if g == nil {
+		return nil, fmt.Errorf("ops: SDDMM on a nil graph")
+	}
+	if lt > V || rt > V {
+		return nil, fmt.Errorf("ops: SDDMM: unknown target (%d, %d)", lt, rt)
+	}
+	if g.NumEdges() == 0 {
+		return nil, fmt.Errorf("ops: SDDMM %v on a graph with no edges (the result would be empty)", op)
+	}
+	switch op {
+	case CopyRHS:
+		if lhs != nil {
+			return nil, fmt.Errorf("ops: copy of the right operand takes no left operand")
+		}
+		return SDDMM(g, CopyLHS, rhs, rt, nil, rt)
+	case CopyLHS:
+		if rhs != nil {
+			return nil, fmt.Errorf("ops: copy of the left operand takes no right operand")
+		}
+		shape, err := checkOperand(g, lhs, lt, "left operand")
+		if err != nil {
+			return nil, err
+		}
+		return apply(&sddmmOp{g: g, op: sddmm.CopyLHS, lt: lt, rt: lt, lhs: shape, plan: bcast.Same(shape)}, lhs)
+	case Add, Sub, Mul, Div, Dot:
+	default:
+		return nil, fmt.Errorf("ops: SDDMM does not support operator %v", op)
+	}
+	ls, err := checkOperand(g, lhs, lt, "left operand")
+	if err != nil {
+		return nil, err
+	}
+	rs, err := checkOperand(g, rhs, rt, "right operand")
+	if err != nil {
+		return nil, err
+	}
+	if err := sameDtype(lhs, rhs); err != nil {
+		return nil, err
+	}
+	p, err := bcast.New(ls, rs, op == Dot)
+	if err != nil {
+		return nil, fmt.Errorf("ops: %v_%v_%v: %v", lt, op, rt, err)
+	}
+	kop := sddmm.Add
+	switch op {
+	case Sub:
+		if rhs, err = gorgonia.Neg(rhs); err != nil {
+			return nil, err
+		}
+	case Div:
+		if rhs, err = gorgonia.Inverse(rhs); err != nil {
+			return nil, err
+		}
+		kop = sddmm.Mul
+	case Mul:
+		kop = sddmm.Mul
+	case Dot:
+		kop = sddmm.Dot
+	}
+	return apply(&sddmmOp{g: g, op: kop, lt: lt, rt: rt, lhs: ls, rhs: rs, plan: p}, lhs, rhs)
+}
+
+// sddmmOp computes one value row per edge from two operands.
+type sddmmOp struct {
+	cpuOp
+	g        *graph.Graph
+	op       sddmm.Op
+	lt, rt   Target
+	lhs, rhs []int
+	plan     bcast.Plan
+}
+
+func (op *sddmmOp) inputShapes() []tensor.Shape {
+	s := []tensor.Shape{withRows(rows(op.g, op.lt), op.lhs)}
+	if op.op != sddmm.CopyLHS {
+		s = append(s, withRows(rows(op.g, op.rt), op.rhs))
+	}
+	return s
+}
+
+func (op *sddmmOp) Arity() int { return len(op.inputShapes()) }
+
+func (op *sddmmOp) Type() hm.Type {
+	in := op.inputShapes()
+	ranks := make([]int, len(in))
+	for i, s := range in {
+		ranks[i] = len(s)
+	}
+	return fnType(1+len(op.plan.Out), ranks...)
+}
+
+func (op *sddmmOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	if err := checkInputs(op.String(), op.inputShapes(), in); err != nil {
+		return nil, err
+	}
+	return withRows(op.g.NumEdges(), op.plan.Out), nil
+}
+
+func (op *sddmmOp) String() string {
+	if op.op == sddmm.CopyLHS {
+		return "copy_" + op.lt.String()
+	}
+	return fmt.Sprintf("%v_%v_%v", op.lt, op.op, op.rt)
+}
+
+func (op *sddmmOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "sddmm{%v,g=%d,l=%v,r=%v}", op, op.g.ID(), op.lhs, op.rhs)
+}
+
+func (op *sddmmOp) Hashcode() uint32 { return hashOf(op) }
+
+func (op *sddmmOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return sddmmDo[float32](op, vals) },
+		func() (gorgonia.Value, error) { return sddmmDo[float64](op, vals) })
+}
+
+func sddmmDo[T num.Float](op *sddmmOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	if len(vals) != op.Arity() {
+		return nil, fmt.Errorf("ops: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
+	}
+	lhs, err := values.Data[T](vals[0])
+	if err != nil {
+		return nil, err
+	}
+	var rhs []T
+	if len(vals) > 1 {
+		if rhs, err = values.Data[T](vals[1]); err != nil {
+			return nil, err
+		}
+	}
+	t, out := values.Alloc[T](withRows(op.g.NumEdges(), op.plan.Out))
+	sddmm.Forward(out, op.g, op.op, lhs, op.lt, rhs, op.rt, op.plan)
+	return t, nil
+}
+
+func (op *sddmmOp) DiffWRT(n int) []bool {
+	d := make([]bool, n)
+	for i := range d {
+		d[i] = true
+	}
+	return d
+}
+
+// SymDiff builds the gradients of an SDDMM from forward ops (DGL's GSDDMM
+// backward): edge gradients are summed onto the operand's rows by a copy_e
+// SpMM, products become u_mul_e SpMMs on the graph or its reverse, and
+// broadcast dimensions are summed away.
+func (op *sddmmOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	if len(inputs) != op.Arity() {
+		return nil, fmt.Errorf("ops: %v: %d inputs, want %d", op, len(inputs), op.Arity())
+	}
+	switch op.op {
+	case sddmm.CopyLHS:
+		d, err := scatter(op.g, op.lt, grad)
+		return gorgonia.Nodes{d}, err
+	case sddmm.Add:
+		dl, err := scatter(op.g, op.lt, grad)
+		if err != nil {
+			return nil, err
+		}
+		dr, err := scatter(op.g, op.rt, grad)
+		if err != nil {
+			return nil, err
+		}
+		if dl, err = sumTo(dl, op.lhs); err != nil {
+			return nil, err
+		}
+		if dr, err = sumTo(dr, op.rhs); err != nil {
+			return nil, err
+		}
+		return gorgonia.Nodes{dl, dr}, nil
+	case sddmm.Dot:
+		// d/dx sum_k x_k y_k = y: the gradient gains the reduced dimension
+		// back as a broadcast 1 and continues as a product.
+		var err error
+		if grad, err = reshape(grad, withRows(op.g.NumEdges(), append(append([]int{}, op.plan.Out...), 1))); err != nil {
+			return nil, err
+		}
+	}
+	dl, err := productGrad(op.g, grad, inputs[1], op.rt, op.lt, op.lhs)
+	if err != nil {
+		return nil, err
+	}
+	dr, err := productGrad(op.g, grad, inputs[0], op.lt, op.rt, op.rhs)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.Nodes{dl, dr}, nil
+}
+
+var (
+	_ gorgonia.Op   = (*sddmmOp)(nil)
+	_ gorgonia.SDOp = (*sddmmOp)(nil)
+)

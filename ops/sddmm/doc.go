@@ -1,0 +1,21 @@
+// Package sddmm holds the generalised sampled dense-dense matrix
+// multiplication kernel (DGL's gSDDMM): it computes one feature row per edge
+// from the rows of its endpoints or of the edge itself, without
+// materialising node features on edges first.
+//
+// For every edge e = (u -> v) and output element k,
+//
+//	out[e, k] = lhs[row(lt, e), k] OP rhs[row(rt, e), k]
+//
+// where row(U, e) = u, row(V, e) = v and row(E, e) = e, OP is one of Add,
+// Sub, Mul, Div, Dot (a sum over the last feature dimension), CopyLHS or
+// CopyRHS, and both operands broadcast over their feature dimensions as a
+// bcast.Plan describes. DGL's u_add_v, u_dot_v, e_mul_v, copy_u and friends
+// are all instances: u_dot_v is Forward(out, g, Dot, x, U, y, V, plan).
+//
+// The kernel is pure Go, generic over float32 and float64, and imports no
+// tensor framework; package ops wraps it as a Gorgonia op. Work is split over
+// contiguous edge-ID ranges, each edge is written exactly once and computed
+// independently of the others, so results are bit-identical for any
+// GOMAXPROCS.
+package sddmm

@@ -1,0 +1,78 @@
+package sddmm
+
+import "github.com/gnngo/gnn/internal/num"
+
+// dotRows handles a dot product without broadcasting: element h of row i of
+// o is the dot product of segment h, of length d, of row la[i] of x and of row
+// ra[i] of y. Rows of x and y hold len(o)/len(la)*d elements.
+func dotRows[T num.Float](o, x []T, la []int, y []T, ra []int, d int) {
+	if len(la) == 0 {
+		return
+	}
+	h := len(o) / len(la)
+	l := h * d
+	ra = ra[:len(la)]
+	if d == 8 {
+		// Eight-element heads (the attention shape): one bounds check per
+		// head and a balanced sum tree.
+		for i, r := range la {
+			or := o[i*h : (i+1)*h]
+			xr := x[r*l : (r+1)*l]
+			yr := y[ra[i]*l : (ra[i]+1)*l]
+			for k := range or {
+				or[k] = dot8((*[8]T)(xr[k*8:]), (*[8]T)(yr[k*8:]))
+			}
+		}
+		return
+	}
+	for i, r := range la {
+		or := o[i*h : (i+1)*h]
+		xr := x[r*l : (r+1)*l]
+		yr := y[ra[i]*l : (ra[i]+1)*l]
+		for k := range or {
+			or[k] = dot(xr[k*d:(k+1)*d], yr[k*d:(k+1)*d])
+		}
+	}
+}
+
+// dotOff handles a broadcasting dot product: element k of an output row sums
+// x[xoff[k]+j]*y[yoff[k]+j] over j < d, within rows of length xl and yl.
+func dotOff[T num.Float](o, x []T, la []int, xl int, xoff []int, y []T, ra []int, yl int, yoff []int, d int) {
+	l := len(xoff)
+	ra = ra[:len(la)]
+	yoff = yoff[:l]
+	for i, r := range la {
+		or := o[i*l : (i+1)*l]
+		xr := x[r*xl : (r+1)*xl]
+		yr := y[ra[i]*yl : (ra[i]+1)*yl]
+		for k := range or {
+			or[k] = dot(xr[xoff[k]:xoff[k]+d], yr[yoff[k]:yoff[k]+d])
+		}
+	}
+}
+
+// dot8 returns the dot product of two 8-element vectors, summed as a
+// balanced tree.
+func dot8[T num.Float](a, b *[8]T) T {
+	return ((a[0]*b[0] + a[1]*b[1]) + (a[2]*b[2] + a[3]*b[3])) +
+		((a[4]*b[4] + a[5]*b[5]) + (a[6]*b[6] + a[7]*b[7]))
+}
+
+// dot returns the dot product of a and b, which have the same length, in
+// four interleaved partial sums added as (s0+s1)+(s2+s3). The order is fixed,
+// so results do not depend on scheduling.
+func dot[T num.Float](a, b []T) T {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 T
+	for len(a) >= 4 && len(b) >= 4 {
+		s0 += a[0] * b[0]
+		s1 += a[1] * b[1]
+		s2 += a[2] * b[2]
+		s3 += a[3] * b[3]
+		a, b = a[4:], b[4:]
+	}
+	for j, v := range a {
+		s0 += v * b[j]
+	}
+	return (s0 + s1) + (s2 + s3)
+}

@@ -1,0 +1,211 @@
+package ops
+
+import (
+	"fmt"
+	"hash"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/values"
+	"github.com/gnngo/gnn/ops/spmm"
+)
+
+// SpMM builds the generalized sparse-dense product of DGL: for every
+// destination node v, the reducer red over the in-edges e = (u -> v) of the
+// message u[u] op e[e]. Messages are never stored per edge.
+//
+// op is CopyLHS (copy_u: e must be nil), CopyRHS (copy_e: u must be nil),
+// Add, Sub, Mul or Div. u has one row per source node and e one row per edge;
+// their feature dimensions broadcast by NumPy rules, so (N, H, D) node
+// features combine with (E, H, 1) edge weights without expanding them. The
+// result has one row per destination node and the broadcast feature shape.
+//
+// Sub and Div are rewritten as Add of the negation and Mul of the reciprocal,
+// as DGL does. The result is differentiable with respect to u and e for every
+// reducer; Max and Min route the gradient to the winning edge (ties go to the
+// smallest edge ID).
+func SpMM(g *graph.Graph, op Binary, red Reducer, u, e *gorgonia.Node) (*gorgonia.Node, error) {
+	if g == nil {
+		return nil, fmt.Errorf("ops: SpMM on a nil graph")
+	}
+	if red > Min {
+		return nil, fmt.Errorf("ops: unknown reducer %v", red)
+	}
+	switch op {
+	case CopyLHS:
+		if e != nil {
+			return nil, fmt.Errorf("ops: copy_u takes no edge operand")
+		}
+		shape, err := checkOperand(g, u, U, "source features")
+		if err != nil {
+			return nil, err
+		}
+		return apply(newSpMMOp(g, spmm.CopyU, red, shape, nil, bcast.Same(shape)), u)
+	case CopyRHS:
+		if u != nil {
+			return nil, fmt.Errorf("ops: copy_e takes no node operand")
+		}
+		shape, err := checkOperand(g, e, E, "edge features")
+		if err != nil {
+			return nil, err
+		}
+		return apply(newSpMMOp(g, spmm.CopyE, red, nil, shape, bcast.Same(shape)), e)
+	case Add, Sub, Mul, Div:
+	default:
+		return nil, fmt.Errorf("ops: SpMM does not support operator %v", op)
+	}
+	ls, err := checkOperand(g, u, U, "source features")
+	if err != nil {
+		return nil, err
+	}
+	rs, err := checkOperand(g, e, E, "edge features")
+	if err != nil {
+		return nil, err
+	}
+	if err := sameDtype(u, e); err != nil {
+		return nil, err
+	}
+	p, err := bcast.New(ls, rs, false)
+	if err != nil {
+		return nil, fmt.Errorf("ops: u_%v_e: %v", op, err)
+	}
+	kop := spmm.Add
+	switch op {
+	case Sub:
+		if e, err = gorgonia.Neg(e); err != nil {
+			return nil, err
+		}
+	case Div:
+		if e, err = gorgonia.Inverse(e); err != nil {
+			return nil, err
+		}
+		kop = spmm.Mul
+	case Mul:
+		kop = spmm.Mul
+	}
+	return apply(newSpMMOp(g, kop, red, ls, rs, p), u, e)
+}
+
+// apply adds op to the expression graph of its inputs.
+func apply(op gorgonia.Op, inputs ...*gorgonia.Node) (*gorgonia.Node, error) {
+	n, err := gorgonia.ApplyOp(op, inputs...)
+	if err != nil {
+		return nil, fmt.Errorf("ops: %v: %w", op, err)
+	}
+	return n, nil
+}
+
+// spmmOp is a fused message + reduce over the in-edges of every destination.
+// It holds only static configuration: the same op may appear in many nodes.
+type spmmOp struct {
+	cpuOp
+	g        *graph.Graph
+	op       spmm.Op
+	red      spmm.Reduce
+	lhs, rhs []int // feature shapes of u and e (nil when unused)
+	plan     bcast.Plan
+}
+
+func newSpMMOp(g *graph.Graph, op spmm.Op, red spmm.Reduce, lhs, rhs []int, p bcast.Plan) *spmmOp {
+	return &spmmOp{g: g, op: op, red: red, lhs: lhs, rhs: rhs, plan: p}
+}
+
+// inputShapes returns the full shapes of the op's inputs, in order.
+func (op *spmmOp) inputShapes() []tensor.Shape {
+	var s []tensor.Shape
+	if op.op != spmm.CopyE {
+		s = append(s, withRows(op.g.NumSrc(), op.lhs))
+	}
+	if op.op != spmm.CopyU {
+		s = append(s, withRows(op.g.NumEdges(), op.rhs))
+	}
+	return s
+}
+
+func (op *spmmOp) Arity() int { return len(op.inputShapes()) }
+
+func (op *spmmOp) Type() hm.Type {
+	in := op.inputShapes()
+	ranks := make([]int, len(in))
+	for i, s := range in {
+		ranks[i] = len(s)
+	}
+	return fnType(1+len(op.plan.Out), ranks...)
+}
+
+func (op *spmmOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	if err := checkInputs(op.String(), op.inputShapes(), in); err != nil {
+		return nil, err
+	}
+	return withRows(op.g.NumDst(), op.plan.Out), nil
+}
+
+func (op *spmmOp) String() string {
+	switch op.op {
+	case spmm.CopyU:
+		return "copy_u_" + op.red.String()
+	case spmm.CopyE:
+		return "copy_e_" + op.red.String()
+	}
+	return fmt.Sprintf("u_%v_e_%v", op.op, op.red)
+}
+
+func (op *spmmOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "spmm{%v,g=%d,u=%v,e=%v}", op, op.g.ID(), op.lhs, op.rhs)
+}
+
+func (op *spmmOp) Hashcode() uint32 { return hashOf(op) }
+
+func (op *spmmOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return spmmDo[float32](op, vals) },
+		func() (gorgonia.Value, error) { return spmmDo[float64](op, vals) })
+}
+
+// operands splits the op's input values into u and e.
+func operands[T num.Float](op spmm.Op, vals []gorgonia.Value) (u, e []T, err error) {
+	var x []T
+	if x, err = values.Data[T](vals[0]); err != nil {
+		return nil, nil, err
+	}
+	switch op {
+	case spmm.CopyU:
+		return x, nil, nil
+	case spmm.CopyE:
+		return nil, x, nil
+	}
+	if e, err = values.Data[T](vals[1]); err != nil {
+		return nil, nil, err
+	}
+	return x, e, nil
+}
+
+func spmmDo[T num.Float](op *spmmOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	if len(vals) != op.Arity() {
+		return nil, fmt.Errorf("ops: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
+	}
+	u, e, err := operands[T](op.op, vals)
+	if err != nil {
+		return nil, err
+	}
+	t, out := values.Alloc[T](withRows(op.g.NumDst(), op.plan.Out))
+	spmm.Forward(out, op.g, op.op, op.red, u, e, op.plan, nil)
+	return t, nil
+}
+
+func (op *spmmOp) DiffWRT(n int) []bool {
+	d := make([]bool, n)
+	for i := range d {
+		d[i] = true
+	}
+	return d
+}
+
+var (
+	_ gorgonia.Op   = (*spmmOp)(nil)
+	_ gorgonia.SDOp = (*spmmOp)(nil)
+)

@@ -1,0 +1,115 @@
+package spmm
+
+import (
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/num"
+)
+
+// sumPath is the kernel a Sum or Mean call runs.
+type sumPath uint8
+
+const (
+	sumCopyU   sumPath = iota // copy_u read in place: add source rows (GCN)
+	sumCopyE                  // copy_e read in place: add edge rows
+	sumScaled                 // mul with per-edge or per-head scalar weights (GAT)
+	sumSame                   // binary op on same-shape operands, fused
+	sumGeneral                // any plan: message into scratch, then add
+)
+
+// weightBatch is the number of edge weights gathered ahead of the rows they
+// scale. Loading a batch of weights first lets the processor fetch them all
+// at once instead of one miss per edge inside the row loop.
+const weightBatch = 256
+
+// maxScaledRhs is the largest e row (number of heads) the scaled path takes.
+const maxScaledRhs = 64
+
+func chooseSumPath(l *layout) sumPath {
+	switch {
+	case l.op == CopyU && l.lhsOff == nil:
+		return sumCopyU
+	case l.op == CopyE && l.rhsOff == nil:
+		return sumCopyE
+	case !l.op.binary():
+		return sumGeneral
+	case l.lhsOff == nil && l.rhsOff == nil:
+		return sumSame
+	case l.op == Mul && l.block > 0 && l.rhsLen <= maxScaledRhs:
+		return sumScaled
+	}
+	return sumGeneral
+}
+
+// sum is Forward for the Sum and Mean reducers.
+func sum[T num.Float](out []T, c *graph.Compressed, l *layout, u, e []T, mean bool) {
+	f := l.outLen
+	path := chooseSumPath(l)
+	lo, ro := l.tables()
+	indptr, idx, eids := c.Indptr, c.Indices, c.EIDs
+	forRows(c, f, func(rlo, rhi int) {
+		var msg []T
+		if path == sumGeneral {
+			msg = make([]T, f)
+		}
+		for v := rlo; v < rhi; v++ {
+			o := out[v*f:][:f]
+			clear(o)
+			s, t := int(indptr[v]), int(indptr[v+1])
+			switch path {
+			case sumCopyU:
+				addRows(o, u, idx[s:t])
+			case sumCopyE:
+				addRows(o, e, eids[s:t])
+			case sumScaled:
+				addScaled(o, u, e, idx[s:t], eids[s:t], l.rhsLen, l.block)
+			case sumSame:
+				for j := s; j < t; j++ {
+					addBinaryIdentity(o, u[int(idx[j])*f:][:f], e[int(eids[j])*f:][:f], l.op)
+				}
+			default:
+				for j := s; j < t; j++ {
+					message(msg, row(u, int(idx[j]), l.lhsLen), row(e, int(eids[j]), l.rhsLen), l.op, lo, ro)
+					addTo(o, msg)
+				}
+			}
+			if mean && t-s > 1 {
+				d := T(t - s)
+				for k := range o {
+					o[k] /= d
+				}
+			}
+		}
+	})
+}
+
+// addScaled adds to o the rows idx of u, each scaled by its edge's weights:
+// e rows of h elements, one per block of b output elements.
+func addScaled[T num.Float](o, u, e []T, idx []int32, eids []int64, h, b int) {
+	var wb [weightBatch]T
+	per := weightBatch / h
+	for len(idx) > 0 {
+		n := min(len(idx), per)
+		w := wb[:n*h]
+		if h == 1 {
+			for j, id := range eids[:n] {
+				w[j] = e[id]
+			}
+			addScaledRows(o, u, idx[:n], w)
+		} else {
+			for j, id := range eids[:n] {
+				copy(w[j*h:][:h], e[int(id)*h:][:h])
+			}
+			addBlockScaledRows(o, u, idx[:n], w, b)
+		}
+		idx, eids = idx[n:], eids[n:]
+	}
+}
+
+// row returns row i of x, whose rows have n elements, or nil when x is nil
+// (an operand the op does not read).
+func row[T num.Float](x []T, i, n int) []T {
+	if x == nil {
+		return nil
+	}
+	return x[i*n:][:n]
+}

@@ -1,0 +1,197 @@
+package ops
+
+import (
+	"fmt"
+	"hash"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/values"
+	"github.com/gnngo/gnn/ops/spmm"
+)
+
+// SymDiff builds the gradients of an SpMM from forward ops (DGL's GSpMM
+// backward): the transposed SpMM on the reversed graph for the node operand,
+// an SDDMM for the edge operand, then a sum over broadcast dimensions. Mean
+// scales the incoming gradient by 1/max(deg, 1) first; Max and Min use
+// arg-gradient ops that recompute the winning edges.
+func (op *spmmOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	if len(inputs) != op.Arity() {
+		return nil, fmt.Errorf("ops: %v: %d inputs, want %d", op, len(inputs), op.Arity())
+	}
+	if op.red == spmm.Max || op.red == spmm.Min {
+		out := make(gorgonia.Nodes, len(inputs))
+		for i := range inputs {
+			n, err := apply(&spmmArgGradOp{fwd: op, wrt: i}, append(append(gorgonia.Nodes{}, inputs...), grad)...)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = n
+		}
+		return out, nil
+	}
+	if op.red == spmm.Mean {
+		var err error
+		if grad, err = ScaleByDegree(op.g, grad, InDegree, -1); err != nil {
+			return nil, err
+		}
+	}
+	g, rev := op.g, op.g.Reverse()
+	switch op.op {
+	case spmm.CopyU:
+		d, err := SpMM(rev, CopyLHS, Sum, grad, nil)
+		return gorgonia.Nodes{d}, err
+	case spmm.CopyE:
+		d, err := SDDMM(g, CopyLHS, grad, V, nil, V)
+		return gorgonia.Nodes{d}, err
+	}
+	u, e := inputs[0], inputs[1]
+	var du, de *gorgonia.Node
+	var err error
+	switch op.op {
+	case spmm.Add:
+		if du, err = SpMM(rev, CopyLHS, Sum, grad, nil); err != nil {
+			return nil, err
+		}
+		if de, err = SDDMM(g, CopyLHS, grad, V, nil, V); err != nil {
+			return nil, err
+		}
+	case spmm.Mul:
+		if du, err = SpMM(rev, Mul, Sum, grad, e); err != nil {
+			return nil, err
+		}
+		if de, err = edgeWeightGrad(op, u, grad); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("ops: %v: no gradient for kernel operator %v", op, op.op)
+	}
+	if du, err = sumTo(du, op.lhs); err != nil {
+		return nil, err
+	}
+	if de, err = sumTo(de, op.rhs); err != nil {
+		return nil, err
+	}
+	return gorgonia.Nodes{du, de}, nil
+}
+
+// edgeWeightGrad returns d(u_mul_e)/de for the gradient grad on destination
+// nodes. When e broadcasts only over the last feature dimension of u (a
+// weight per edge, or per edge and head), the gradient is a dot product per
+// edge and never materialises an E x F tensor; otherwise it is the per-edge
+// product u[src] * grad[dst], reduced later to e's shape.
+func edgeWeightGrad(op *spmmOp, u, grad *gorgonia.Node) (*gorgonia.Node, error) {
+	if !dotBroadcast(op.lhs, op.rhs, op.plan.Out) {
+		return SDDMM(op.g, Mul, u, U, grad, V)
+	}
+	d, err := SDDMM(op.g, Dot, u, U, grad, V)
+	if err != nil {
+		return nil, err
+	}
+	return reshape(d, withRows(op.g.NumEdges(), op.rhs))
+}
+
+// dotBroadcast reports whether rhs equals out with its last dimension
+// collapsed to 1 (or is a single scalar per row), while lhs equals out.
+func dotBroadcast(lhs, rhs, out []int) bool {
+	if len(out) == 0 || !equalInts(lhs, out) {
+		return false
+	}
+	if prod(rhs) == 1 && len(out) == 1 {
+		return true
+	}
+	if len(rhs) != len(out) || rhs[len(rhs)-1] != 1 {
+		return false
+	}
+	return equalInts(rhs[:len(rhs)-1], out[:len(out)-1])
+}
+
+// spmmArgGradOp is the gradient of a Max or Min SpMM with respect to input
+// wrt. Its inputs are the forward's inputs followed by the output gradient;
+// it recomputes the winning edges (a forward pass) and routes the gradient
+// through them.
+type spmmArgGradOp struct {
+	cpuOp
+	fwd *spmmOp
+	wrt int
+}
+
+func (op *spmmArgGradOp) Arity() int { return op.fwd.Arity() + 1 }
+
+func (op *spmmArgGradOp) shapes() []tensor.Shape {
+	return append(op.fwd.inputShapes(), withRows(op.fwd.g.NumDst(), op.fwd.plan.Out))
+}
+
+func (op *spmmArgGradOp) Type() hm.Type {
+	s := op.shapes()
+	ranks := make([]int, len(s))
+	for i := range s {
+		ranks[i] = len(s[i])
+	}
+	return fnType(ranks[op.wrt], ranks...)
+}
+
+func (op *spmmArgGradOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	s := op.shapes()
+	if err := checkInputs(op.String(), s, in); err != nil {
+		return nil, err
+	}
+	return s[op.wrt].Clone(), nil
+}
+
+func (op *spmmArgGradOp) String() string { return fmt.Sprintf("d%v/d%d", op.fwd, op.wrt) }
+
+func (op *spmmArgGradOp) WriteHash(h hash.Hash) {
+	op.fwd.WriteHash(h)
+	fmt.Fprintf(h, "/arggrad%d", op.wrt)
+}
+
+func (op *spmmArgGradOp) Hashcode() uint32 { return hashOf(op) }
+
+func (op *spmmArgGradOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return spmmArgGradDo[float32](op, vals) },
+		func() (gorgonia.Value, error) { return spmmArgGradDo[float64](op, vals) })
+}
+
+func spmmArgGradDo[T num.Float](op *spmmArgGradOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	f := op.fwd
+	if len(vals) != op.Arity() {
+		return nil, fmt.Errorf("ops: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
+	}
+	u, e, err := operands[T](f.op, vals[:len(vals)-1])
+	if err != nil {
+		return nil, err
+	}
+	dOut, err := values.Data[T](vals[len(vals)-1])
+	if err != nil {
+		return nil, err
+	}
+	n := f.g.NumDst() * f.plan.OutLen
+	scratch := make([]T, n)
+	arg := make([]int64, n)
+	spmm.Forward(scratch, f.g, f.op, f.red, u, e, f.plan, arg)
+	t, d := values.Alloc[T](op.shapes()[op.wrt])
+	var du, de []T
+	// For copy_e the single input is the edge operand.
+	if op.wrt == 0 && f.op != spmm.CopyE {
+		du = d
+	} else {
+		de = d
+	}
+	spmm.BackwardArg(du, de, f.g, f.op, u, e, f.plan, arg, dOut)
+	return t, nil
+}
+
+func (op *spmmArgGradOp) DiffWRT(n int) []bool { return make([]bool, n) }
+
+func (op *spmmArgGradOp) SymDiff(gorgonia.Nodes, *gorgonia.Node, *gorgonia.Node) (gorgonia.Nodes, error) {
+	return nil, noSecondOrder(op.String())
+}
+
+var (
+	_ gorgonia.Op   = (*spmmArgGradOp)(nil)
+	_ gorgonia.SDOp = (*spmmArgGradOp)(nil)
+)

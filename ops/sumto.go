@@ -1,0 +1,126 @@
+package ops
+
+import (
+	"fmt"
+	"hash"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/parallel"
+	"github.com/gnngo/gnn/internal/values"
+)
+
+// sumTo sums the rows of x over the feature dimensions that were broadcast
+// from shape to x's feature shape, giving one row of shape per row of x: the
+// gradient of a broadcast. It returns x itself when nothing was broadcast.
+func sumTo(x *gorgonia.Node, shape []int) (*gorgonia.Node, error) {
+	s := x.Shape()
+	from := []int(s[1:])
+	if equalInts(from, shape) {
+		return x, nil
+	}
+	if prod(from) == prod(shape) {
+		return reshape(x, withRows(s[0], shape))
+	}
+	p, err := bcast.New(from, shape, false)
+	if err != nil || !equalInts(p.Out, from) {
+		return nil, fmt.Errorf("ops: cannot sum feature shape %v to %v", from, shape)
+	}
+	return apply(&broadcastOp{rows: s[0], wide: from, narrow: append([]int{}, shape...), off: p.RhsOff, sum: true}, x)
+}
+
+// broadcastOp maps rows between a narrow feature shape and a wide one it
+// broadcasts to: expanding (narrow -> wide) or, with sum, summing back
+// (wide -> narrow). Each is the other's gradient.
+type broadcastOp struct {
+	cpuOp
+	rows         int
+	wide, narrow []int
+	off          []int // for each wide element, the narrow element it reads
+	sum          bool
+}
+
+func (op *broadcastOp) in() tensor.Shape {
+	if op.sum {
+		return withRows(op.rows, op.wide)
+	}
+	return withRows(op.rows, op.narrow)
+}
+
+func (op *broadcastOp) out() tensor.Shape {
+	if op.sum {
+		return withRows(op.rows, op.narrow)
+	}
+	return withRows(op.rows, op.wide)
+}
+
+func (op *broadcastOp) Arity() int    { return 1 }
+func (op *broadcastOp) Type() hm.Type { return fnType(len(op.out()), len(op.in())) }
+
+func (op *broadcastOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	if err := checkInputs(op.String(), []tensor.Shape{op.in()}, in); err != nil {
+		return nil, err
+	}
+	return op.out(), nil
+}
+
+func (op *broadcastOp) String() string {
+	if op.sum {
+		return fmt.Sprintf("sum_to%v", op.narrow)
+	}
+	return fmt.Sprintf("expand_to%v", op.wide)
+}
+
+func (op *broadcastOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "broadcast{%v,rows=%d,wide=%v,narrow=%v}", op.sum, op.rows, op.wide, op.narrow)
+}
+
+func (op *broadcastOp) Hashcode() uint32 { return hashOf(op) }
+
+func (op *broadcastOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return broadcastDo[float32](op, vals) },
+		func() (gorgonia.Value, error) { return broadcastDo[float64](op, vals) })
+}
+
+func broadcastDo[T num.Float](op *broadcastOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	x, err := values.Data[T](vals[0])
+	if err != nil {
+		return nil, err
+	}
+	t, y := values.Alloc[T](op.out())
+	w, n := prod(op.wide), prod(op.narrow)
+	parallel.For(op.rows, 256, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			if op.sum {
+				dst, src := y[r*n:(r+1)*n], x[r*w:(r+1)*w]
+				for k, o := range op.off {
+					dst[o] += src[k]
+				}
+			} else {
+				dst, src := y[r*w:(r+1)*w], x[r*n:(r+1)*n]
+				for k, o := range op.off {
+					dst[k] = src[o]
+				}
+			}
+		}
+	})
+	return t, nil
+}
+
+func (op *broadcastOp) DiffWRT(int) []bool { return []bool{true} }
+
+func (op *broadcastOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	back := *op
+	back.sum = !op.sum
+	d, err := apply(&back, grad)
+	return gorgonia.Nodes{d}, err
+}
+
+var (
+	_ gorgonia.Op   = (*broadcastOp)(nil)
+	_ gorgonia.SDOp = (*broadcastOp)(nil)
+)

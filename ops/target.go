@@ -1,0 +1,79 @@
+package ops
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/ops/sddmm"
+)
+
+// Target says where the rows of an operand live: on source nodes (U), on
+// destination nodes (V) or on edges (E).
+type Target = sddmm.Target
+
+// The targets of an operand.
+const (
+	U = sddmm.U // source nodes
+	V = sddmm.V // destination nodes
+	E = sddmm.E // edges
+)
+
+// rows returns how many rows an operand at target t has on g.
+func rows(g *graph.Graph, t Target) int {
+	switch t {
+	case U:
+		return g.NumSrc()
+	case V:
+		return g.NumDst()
+	default:
+		return g.NumEdges()
+	}
+}
+
+// targetName names a target in error messages.
+func targetName(t Target) string {
+	switch t {
+	case U:
+		return "source nodes"
+	case V:
+		return "destination nodes"
+	default:
+		return "edges"
+	}
+}
+
+// checkOperand validates that x is a float tensor with one row per element of
+// target t on g, and returns its feature shape (the shape without the leading
+// row dimension). what names the operand in the error.
+func checkOperand(g *graph.Graph, x *gorgonia.Node, t Target, what string) ([]int, error) {
+	if x == nil {
+		return nil, fmt.Errorf("ops: %s is nil", what)
+	}
+	if dt := x.Dtype(); dt != tensor.Float32 && dt != tensor.Float64 {
+		return nil, fmt.Errorf("ops: %s %q has dtype %v; want float32 or float64", what, x.Name(), dt)
+	}
+	s := x.Shape()
+	if len(s) == 0 || x.IsScalar() {
+		return nil, fmt.Errorf("ops: %s %q is a scalar; want one row per %s", what, x.Name(), targetName(t)[:len(targetName(t))-1])
+	}
+	if want := rows(g, t); s[0] != want {
+		return nil, fmt.Errorf("ops: %s %q has %d rows but the graph has %d %s", what, x.Name(), s[0], want, targetName(t))
+	}
+	return append([]int{}, s[1:]...), nil
+}
+
+// sameDtype reports an error when two operands differ in dtype.
+func sameDtype(a, b *gorgonia.Node) error {
+	if a.Dtype() != b.Dtype() {
+		return fmt.Errorf("ops: operands %q (%v) and %q (%v) differ in dtype", a.Name(), a.Dtype(), b.Name(), b.Dtype())
+	}
+	return nil
+}
+
+// withRows returns the shape (n, feat...).
+func withRows(n int, feat []int) tensor.Shape {
+	return append(tensor.Shape{n}, feat...)
+}

@@ -1,0 +1,134 @@
+package ops_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gorgonia.org/gorgonia"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/ops"
+)
+
+var targets = []ops.Target{ops.U, ops.V, ops.E}
+
+type sddmmCase struct {
+	name   string
+	op     ops.Binary
+	at, bt ops.Target
+	as, bs []int
+}
+
+func sddmmCases() []sddmmCase {
+	var cs []sddmmCase
+	for _, at := range targets {
+		for _, s := range [][]int{{3}, {2, 2}} {
+			cs = append(cs, sddmmCase{fmt.Sprintf("copy_%v/%v", at, s), ops.CopyLHS, at, at, s, nil})
+		}
+	}
+	shapes := []struct {
+		name   string
+		as, bs []int
+	}{
+		{"same", []int{3}, []int{3}},
+		{"scalar", []int{3}, []int{1}},
+		{"heads", []int{2, 3}, []int{2, 1}},
+		{"row", []int{2, 3}, []int{1, 3}},
+	}
+	for _, at := range targets {
+		for _, bt := range targets {
+			for _, op := range []ops.Binary{ops.Add, ops.Sub, ops.Mul, ops.Div, ops.Dot} {
+				for _, s := range shapes {
+					if op == ops.Dot && s.as[len(s.as)-1] != s.bs[len(s.bs)-1] {
+						continue
+					}
+					cs = append(cs, sddmmCase{fmt.Sprintf("%v_%v_%v/%s", at, op, bt, s.name), op, at, bt, s.as, s.bs})
+				}
+			}
+		}
+	}
+	return cs
+}
+
+func (c sddmmCase) spec() []operand {
+	if c.op == ops.CopyLHS {
+		return []operand{{c.at, c.as}}
+	}
+	return []operand{{c.at, c.as}, {c.bt, c.bs}}
+}
+
+func (c sddmmCase) build(g *graph.Graph, in []*gorgonia.Node) (*gorgonia.Node, error) {
+	if c.op == ops.CopyLHS {
+		return ops.SDDMM(g, c.op, in[0], c.at, nil, c.at)
+	}
+	return ops.SDDMM(g, c.op, in[0], c.at, in[1], c.bt)
+}
+
+func TestSDDMMForward(t *testing.T) {
+	t.Parallel()
+	for gname, g := range testGraphs(t) {
+		for _, c := range sddmmCases() {
+			for _, dt := range dtypes {
+				r := rand.New(rand.NewPCG(5, 6))
+				spec := c.spec()
+				vals := make([][]float64, len(spec))
+				for i, s := range spec {
+					vals[i] = values(r, size(shapeOf(rowsOf(g, s.at), s.shape)))
+					if dt.Name() == "float32" {
+						for j := range vals[i] {
+							vals[i][j] = float64(float32(vals[i][j]))
+						}
+					}
+				}
+				got, _ := forward(t, g, dt, spec, vals, c.build)
+				var b []float64
+				if len(vals) > 1 {
+					b = vals[1]
+				}
+				want := refSDDMM(g, c.op, vals[0], c.at, c.as, b, c.bt, c.bs)
+				if i := equalWithin(got, want, tolerance(dt)); i >= 0 {
+					t.Errorf("%s/%s/%v: element %d = %v, want %v", gname, c.name, dt, i, got[min(i, len(got)-1)], want[min(i, len(want)-1)])
+				}
+			}
+		}
+	}
+}
+
+func TestSDDMMGradients(t *testing.T) {
+	t.Parallel()
+	seed := uint64(1000)
+	for gname, g := range testGraphs(t) {
+		for _, c := range sddmmCases() {
+			for _, dt := range dtypes {
+				seed++
+				t.Run(fmt.Sprintf("%s/%s/%v", gname, c.name, dt), func(t *testing.T) {
+					gradCheck(t, g, dt, c.spec(), c.build, seed)
+				})
+			}
+		}
+	}
+}
+
+func TestSDDMMSugarNames(t *testing.T) {
+	g := testGraphs(t)["homo"]
+	eg := gorgonia.NewGraph()
+	x := newInput(eg, dtypes[0], "x", []int{g.NumSrc(), 4}, make([]float64, g.NumSrc()*4))
+	for _, c := range []struct {
+		name string
+		f    func() (*gorgonia.Node, error)
+	}{
+		{"u_dot_v", func() (*gorgonia.Node, error) { return ops.UDotV(g, x, x) }},
+		{"u_add_v", func() (*gorgonia.Node, error) { return ops.UAddV(g, x, x) }},
+		{"copy_u", func() (*gorgonia.Node, error) { return ops.CopyU(g, x) }},
+		{"copy_u_sum", func() (*gorgonia.Node, error) { return ops.CopyUSum(g, x) }},
+	} {
+		n, err := c.f()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := n.Op().String(); got != c.name {
+			t.Errorf("op name %q, want %q", got, c.name)
+		}
+	}
+}
