@@ -1,0 +1,154 @@
+package gcn
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/ops"
+)
+
+// GraphConv is a graph convolution layer. Build it with New.
+type GraphConv struct {
+	in, out int
+	cfg     config
+	w, b    *gorgonia.Node // nil when disabled
+}
+
+// New adds a GraphConv with in input and out output features to eg. The
+// weight is Glorot-uniform initialised from the seed; the bias starts at 0.
+func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GraphConv, error) {
+	if eg == nil {
+		return nil, fmt.Errorf("gcn: nil expression graph")
+	}
+	if in <= 0 || out <= 0 {
+		return nil, fmt.Errorf("gcn: feature sizes must be positive, got in %d, out %d", in, out)
+	}
+	c := config{weight: true, bias: true, seed: 1, dtype: tensor.Float32}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	if c.name == "" {
+		c.name = nn.UniqueName("gcn")
+	}
+	if !c.weight && in != out {
+		return nil, fmt.Errorf("gcn: a layer without weight needs in == out, got %d and %d", in, out)
+	}
+	l := &GraphConv{in: in, out: out, cfg: c}
+	if c.weight {
+		w, err := nn.Glorot(c.dtype, c.seed, 1, in, out)
+		if err != nil {
+			return nil, err
+		}
+		l.w = nn.Param(eg, c.name+".weight", w)
+	}
+	if c.bias {
+		l.b = nn.Param(eg, c.name+".bias", nn.Zeros(c.dtype, out))
+	}
+	return l, nil
+}
+
+// Learnables returns the layer's parameters (weight, then bias, where
+// present), for a Gorgonia solver.
+func (l *GraphConv) Learnables() gorgonia.Nodes {
+	var ps gorgonia.Nodes
+	for _, p := range []*gorgonia.Node{l.w, l.b} {
+		if p != nil {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// Weight returns the weight parameter, or nil.
+func (l *GraphConv) Weight() *gorgonia.Node { return l.w }
+
+// Forward applies the layer to source features x (NumSrc x in) on g and
+// returns destination features (NumDst x out).
+func (l *GraphConv) Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+	return l.forward(g, x, nil)
+}
+
+// ForwardWeighted is Forward with a weight per edge (a float vector of
+// NumEdges elements, or NumEdges x 1) multiplying each message, as DGL's
+// edge_weight.
+func (l *GraphConv) ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
+	if edgeWeight == nil {
+		return nil, fmt.Errorf("gcn: nil edge weight")
+	}
+	return l.forward(g, x, edgeWeight)
+}
+
+func (l *GraphConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
+	if g == nil || x == nil {
+		return nil, fmt.Errorf("gcn: Forward needs a graph and features")
+	}
+	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
+		return nil, fmt.Errorf("gcn: %s: features %q have shape %v, want (%d, %d)", l.cfg.name, x.Name(), s, g.NumSrc(), l.in)
+	}
+	if x.Dtype() != l.cfg.dtype {
+		return nil, fmt.Errorf("gcn: %s: features have dtype %v, the layer %v", l.cfg.name, x.Dtype(), l.cfg.dtype)
+	}
+	if !l.cfg.allowZeroIn {
+		if z := g.ZeroInDegree(); len(z) > 0 {
+			return nil, fmt.Errorf("gcn: %s: %d of %d destination nodes have no in-edges (node %d first); their output would be the bias alone. Add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.name, len(z), g.NumDst(), z[0])
+		}
+	}
+	h := x
+	var err error
+	// Multiply by W first when it shrinks the features: the aggregation
+	// then moves fewer numbers per edge.
+	early := l.w != nil && l.in > l.out
+	if early {
+		if h, err = gorgonia.Mul(h, l.w); err != nil {
+			return nil, err
+		}
+	}
+	if l.cfg.norm == Both || l.cfg.norm == Left {
+		p := -1.0
+		if l.cfg.norm == Both {
+			p = -0.5
+		}
+		if h, err = ops.ScaleByDegree(g, h, ops.OutDegree, p); err != nil {
+			return nil, err
+		}
+	}
+	if ew != nil {
+		h, err = ops.UMulESum(g, h, ew)
+	} else {
+		h, err = ops.CopyUSum(g, h)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gcn: %s: %w", l.cfg.name, err)
+	}
+	if l.cfg.norm == Both || l.cfg.norm == Right {
+		p := -1.0
+		if l.cfg.norm == Both {
+			p = -0.5
+		}
+		if h, err = ops.ScaleByDegree(g, h, ops.InDegree, p); err != nil {
+			return nil, err
+		}
+	}
+	if l.w != nil && !early {
+		if h, err = gorgonia.Mul(h, l.w); err != nil {
+			return nil, err
+		}
+	}
+	if l.b != nil {
+		if h, err = gorgonia.BroadcastAdd(h, l.b, nil, []byte{0}); err != nil {
+			return nil, err
+		}
+	}
+	if l.cfg.act != nil {
+		if h, err = l.cfg.act(h); err != nil {
+			return nil, err
+		}
+	}
+	return h, nil
+}

@@ -1,0 +1,104 @@
+package gcn
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// Norm selects GraphConv's normalisation.
+type Norm uint8
+
+// Normalisations, as in DGL's GraphConv.
+const (
+	Both  Norm = iota // D_in^-1/2 A D_out^-1/2 (Kipf and Welling)
+	Right             // divide by the in-degree: the mean of incoming messages
+	Left              // divide messages by the out-degree of their source
+	None              // plain sum
+)
+
+func (n Norm) String() string {
+	switch n {
+	case Both:
+		return "both"
+	case Right:
+		return "right"
+	case Left:
+		return "left"
+	case None:
+		return "none"
+	}
+	return fmt.Sprintf("Norm(%d)", n)
+}
+
+// Activation is applied to a layer's output; nil means none.
+type Activation func(*gorgonia.Node) (*gorgonia.Node, error)
+
+// Option configures a GraphConv.
+type Option func(*config) error
+
+type config struct {
+	norm        Norm
+	weight      bool
+	bias        bool
+	act         Activation
+	allowZeroIn bool
+	name        string
+	seed        uint64
+	dtype       tensor.Dtype
+}
+
+// WithNorm sets the normalisation (default Both).
+func WithNorm(n Norm) Option {
+	return func(c *config) error {
+		if n > None {
+			return fmt.Errorf("gcn: unknown norm %d", n)
+		}
+		c.norm = n
+		return nil
+	}
+}
+
+// WithWeight sets whether the layer has a weight matrix (default true).
+// Without one, in must equal out.
+func WithWeight(on bool) Option { return func(c *config) error { c.weight = on; return nil } }
+
+// WithBias sets whether the layer adds a learnable bias (default true).
+func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
+
+// WithActivation sets the output activation (default none).
+func WithActivation(f Activation) Option { return func(c *config) error { c.act = f; return nil } }
+
+// WithAllowZeroInDegree lets Forward run on graphs with nodes that have no
+// in-edges; such nodes get only the bias. By default Forward returns an
+// error for them, as DGL does, because their output is usually a mistake
+// (a graph without self-loops).
+func WithAllowZeroInDegree(on bool) Option {
+	return func(c *config) error { c.allowZeroIn = on; return nil }
+}
+
+// WithName sets the prefix of the parameter names (default a unique "gcn<k>").
+func WithName(name string) Option {
+	return func(c *config) error {
+		if name == "" {
+			return fmt.Errorf("gcn: empty name")
+		}
+		c.name = name
+		return nil
+	}
+}
+
+// WithSeed sets the seed of the weight initialisation (default 1).
+func WithSeed(seed uint64) Option { return func(c *config) error { c.seed = seed; return nil } }
+
+// WithDtype sets the parameters' dtype (default float32).
+func WithDtype(dt tensor.Dtype) Option {
+	return func(c *config) error {
+		if dt != tensor.Float32 && dt != tensor.Float64 {
+			return fmt.Errorf("gcn: dtype %v, want float32 or float64", dt)
+		}
+		c.dtype = dt
+		return nil
+	}
+}

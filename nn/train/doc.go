@@ -1,0 +1,7 @@
+// Package train runs the full-graph, semi-supervised node classification
+// loop of the GCN and GAT papers on a Gorgonia expression graph: Adam with
+// weight decay on chosen parameters, a loss over the training nodes, accuracy
+// on the training, validation and test nodes every epoch, and early stopping
+// on validation accuracy. The test accuracy reported is the one at the epoch
+// of best validation accuracy.
+package train
