@@ -11,8 +11,8 @@ import (
 )
 
 // PlantedConfig configures PlantedPartition. Start from DefaultPlantedConfig
-// and change fields: every field is used as given, and zero is a valid value
-// only where stated.
+// and change fields: every field is used as given, a zero value does not mean
+// a default.
 type PlantedConfig struct {
 	// Nodes is the number of nodes, at least 1.
 	Nodes int
@@ -44,7 +44,7 @@ type PlantedConfig struct {
 	// nodes of every class, then Val validation and Test test nodes. When
 	// they need more than Nodes nodes all three are scaled down by the same
 	// factor, keeping at least one training node per class (and taking the
-	// nodes this costs from Val first, then Test).
+	// nodes this costs from Val first, then Test). Each may be zero.
 	TrainPerClass, Val, Test int
 
 	// Seed selects the random graph, features and split.
@@ -92,26 +92,27 @@ const featureBlock = 1024
 //
 // Nodes get balanced random labels. The graph is symmetric (every edge u -> v
 // comes with v -> u), simple (no parallel edges) and has no self-loops; its
-// edges are listed in increasing (source, destination) order. Edges are drawn
-// in O(edges) time: each picks a random endpoint, then a partner from the
-// same class or, with probability 1-Homophily, from another class.
+// edges are listed in increasing (source, destination) order. It is drawn in
+// O(edges) time: round(Homophily*edges) undirected edges join a random node
+// to a random other node of its class, the rest join a random node to a
+// random node of another class, and repeated pairs are drawn again.
 //
 // Node v's features are Signal*m[label(v)] + noise, dense float32, where the
-// class means m[c] are random orthonormal directions (nearly orthogonal when
-// Features < Classes) and the noise is standard normal. The features are
-// centred and may be negative, so they must not be row-normalised as Cora's
-// bag-of-words features are.
+// class means m[c] are random unit vectors, orthonormal when Features >=
+// Classes, and the noise is standard normal. The features are often negative,
+// so they must not be row-normalised as Cora's bag-of-words features are.
 //
 // The split is drawn like Planetoid's: nodes are shuffled, the first
 // TrainPerClass of every class are the training set, and the next Val and
 // Test nodes of the shuffled order are the validation and test sets. The sets
 // are disjoint and sorted.
 //
-// The dataset depends only on cfg, whatever GOMAXPROCS is. The graph and
-// labels do not depend on Features or Signal, nor the split on the graph. It
-// returns an error for a configuration outside the ranges documented on
-// PlantedConfig, and when MeanDegree asks for more than half of the available
-// same-class or cross-class node pairs.
+// The dataset depends only on cfg, whatever GOMAXPROCS is. The graph, labels
+// and split do not depend on Features or Signal, nor the labels and split on
+// MeanDegree or Homophily. PlantedPartition returns an error for a
+// configuration outside the ranges documented on PlantedConfig, and when
+// MeanDegree asks for more than half of the same-class or cross-class node
+// pairs there are.
 func PlantedPartition(cfg PlantedConfig) (*Dataset, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err

@@ -54,6 +54,11 @@ func TestPlantedIndependentParts(t *testing.T) {
 	if !slices.Equal(as, bs) || !slices.Equal(ad, bd) || !slices.Equal(a.Labels, b.Labels) || !slices.Equal(a.Test, b.Test) {
 		t.Error("changing the features changed the graph, labels or split")
 	}
+	cfg.MeanDegree, cfg.Homophily = 6, 0.3
+	c, _ := PlantedPartition(cfg)
+	if !slices.Equal(a.Labels, c.Labels) || !slices.Equal(a.Train, c.Train) || !slices.Equal(a.Test, c.Test) {
+		t.Error("changing the graph changed the labels or split")
+	}
 }
 
 // TestPlantedGOMAXPROCS is not parallel: it changes GOMAXPROCS for the
@@ -405,6 +410,16 @@ func TestPlantedErrors(t *testing.T) {
 		}
 		if !strings.HasPrefix(err.Error(), "dataset: ") {
 			t.Errorf("%s: error %q lacks the \"dataset: \" prefix", tc.name, err)
+		}
+	}
+}
+
+func BenchmarkPlantedPartition(b *testing.B) {
+	cfg := DefaultPlantedConfig()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := PlantedPartition(cfg); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

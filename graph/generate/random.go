@@ -13,9 +13,9 @@ import (
 // how chunks are spread over goroutines.
 const chunkEdges = 1 << 20
 
-// permStream is the stream index of draws that are not per-chunk, such as
-// RMAT's node relabelling; chunk indices never reach it.
-const permStream = 1 << 63
+// setupStream is the stream index of draws that are not per-chunk, such as
+// RMAT's node scrambling; chunk indices never reach it.
+const setupStream = 1 << 63
 
 // newSource returns stream number stream of seed: a PCG generator. Both are
 // mixed so that nearby seeds and nearby streams start far apart in the
@@ -36,16 +36,6 @@ func below(x, n, reject uint32) (v uint32, ok bool) {
 // rejectBelow returns the rejection threshold of below for n > 0:
 // 2^32 mod n.
 func rejectBelow(n uint32) uint32 { return -n % n }
-
-// uniformBelow returns a uniform value in [0, n), n > 0.
-func uniformBelow(s *rand.PCG, n uint32) uint32 {
-	reject := rejectBelow(n)
-	for {
-		if v, ok := below(uint32(s.Uint64()), n, reject); ok {
-			return v
-		}
-	}
-}
 
 // mix64 is the SplitMix64 finaliser, a bijection on uint64.
 func mix64(x uint64) uint64 {

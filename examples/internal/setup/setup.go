@@ -15,18 +15,16 @@ import (
 )
 
 // Load returns the dataset in dir (Planetoid format), or a planted-partition
-// graph generated from seed when dir is empty. Features are row-normalised
-// as PyG's NormalizeFeatures does.
+// graph generated from seed when dir is empty. Planetoid features are
+// row-normalised as PyG's NormalizeFeatures does; generated features are
+// Gaussian and used as they are.
 func Load(dir string, seed uint64) (*dataset.Dataset, error) {
-	var ds *dataset.Dataset
-	var err error
-	if dir != "" {
-		ds, err = dataset.LoadPlanetoid(dir)
-	} else {
+	if dir == "" {
 		cfg := dataset.DefaultPlantedConfig()
 		cfg.Seed = seed
-		ds, err = dataset.PlantedPartition(cfg)
+		return dataset.PlantedPartition(cfg)
 	}
+	ds, err := dataset.LoadPlanetoid(dir)
 	if err != nil {
 		return nil, err
 	}
