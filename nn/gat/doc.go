@@ -1,0 +1,20 @@
+// Package gat implements GATConv, the graph attention layer of Veličković et
+// al., "Graph Attention Networks" (ICLR 2018, https://arxiv.org/abs/1710.10903),
+// on gnn's fused ops.
+//
+// For every head k, with z = x W reshaped to (N, H, F):
+//
+//	e_uv  = LeakyReLU(a_l,k · z_u,k + a_r,k · z_v,k)
+//	α_uv  = softmax over the in-edges of v of e_uv
+//	h'_v,k = act(sum over (u -> v) of α_uv z_u,k + residual + b)
+//
+// The paper concatenates z_u and z_v and takes one dot product with a; the
+// layer instead projects each side on its half of a (el, er, one number per
+// node and head) and adds them per edge, which is the same value without
+// forming a per-edge concatenation (DGL's formulation). The per-edge work is
+// u_add_v (SDDMM), LeakyReLU, edge softmax and u_mul_e + sum (SpMM), all on
+// (E, H, 1) tensors: no E x H x F tensor is built.
+//
+// Shapes: x (N, in); output (N, H*F) when heads are concatenated, (N, F)
+// when averaged; attention (E, H, 1).
+package gat

@@ -1,0 +1,234 @@
+package gat
+
+import (
+	"fmt"
+	"math"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/ops"
+)
+
+// GATConv is a multi-head graph attention layer. Build it with New.
+type GATConv struct {
+	in, out int // out is per head
+	cfg     config
+	w       *gorgonia.Node // (in, H*out)
+	al, ar  *gorgonia.Node // (1, H, out)
+	res     *gorgonia.Node // (in, H*out) projection, or nil
+	b       *gorgonia.Node // (H*out) or nil
+}
+
+// New adds a GATConv with in input features and out output features per
+// head to eg. Weights are Glorot-uniform initialised with gain sqrt(2), as
+// DGL does; the bias starts at 0.
+func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) {
+	if eg == nil {
+		return nil, fmt.Errorf("gat: nil expression graph")
+	}
+	if in <= 0 || out <= 0 {
+		return nil, fmt.Errorf("gat: feature sizes must be positive, got in %d, out %d", in, out)
+	}
+	c := config{heads: 1, slope: 0.2, bias: true, seed: 1, dtype: tensor.Float32}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	if (c.featDrop > 0 || c.attnDrop > 0) && c.mode == nil {
+		return nil, fmt.Errorf("gat: dropout needs WithMode")
+	}
+	if c.name == "" {
+		c.name = nn.UniqueName("gat")
+	}
+	h := c.heads
+	gain := math.Sqrt2
+	l := &GATConv{in: in, out: out, cfg: c}
+	param := func(suffix string, seed uint64, shape ...int) (*gorgonia.Node, error) {
+		v, err := nn.Glorot(c.dtype, seed, gain, shape...)
+		if err != nil {
+			return nil, err
+		}
+		return nn.Param(eg, c.name+"."+suffix, v), nil
+	}
+	var err error
+	if l.w, err = param("weight", c.seed, in, h*out); err != nil {
+		return nil, err
+	}
+	// Attention vectors are initialised as (H, out) matrices, as DGL's
+	// (1, H, out) parameters are, then given their broadcast shape.
+	for i, p := range []**gorgonia.Node{&l.al, &l.ar} {
+		v, err := nn.Glorot(c.dtype, c.seed+uint64(i)+1, gain, h, out)
+		if err != nil {
+			return nil, err
+		}
+		if err := v.Reshape(1, h, out); err != nil {
+			return nil, err
+		}
+		*p = nn.Param(eg, c.name+[]string{".attn_l", ".attn_r"}[i], v)
+	}
+	if c.residual && in != h*out {
+		if l.res, err = param("res_weight", c.seed+3, in, h*out); err != nil {
+			return nil, err
+		}
+	}
+	if c.bias {
+		l.b = nn.Param(eg, c.name+".bias", nn.Zeros(c.dtype, h*out))
+	}
+	return l, nil
+}
+
+// Learnables returns the layer's parameters for a Gorgonia solver.
+func (l *GATConv) Learnables() gorgonia.Nodes {
+	var ps gorgonia.Nodes
+	for _, p := range []*gorgonia.Node{l.w, l.al, l.ar, l.res, l.b} {
+		if p != nil {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// Forward applies the layer to node features x (N x in) on a homogeneous
+// graph g and returns (N, H*out) features, or (N, out) with WithMeanHeads.
+func (l *GATConv) Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+	out, _, err := l.forward(g, x, nil)
+	return out, err
+}
+
+// ForwardWithAttention is Forward that also returns the attention weights
+// (E, H, 1), after attention dropout.
+func (l *GATConv) ForwardWithAttention(g *graph.Graph, x *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+	return l.forward(g, x, nil)
+}
+
+// ForwardWeighted is Forward with a weight per edge (NumEdges x 1)
+// multiplying the attention, as DGL's edge_weight.
+func (l *GATConv) ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
+	if edgeWeight == nil {
+		return nil, fmt.Errorf("gat: nil edge weight")
+	}
+	out, _, err := l.forward(g, x, edgeWeight)
+	return out, err
+}
+
+func (l *GATConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+	name := l.cfg.name
+	if g == nil || x == nil {
+		return nil, nil, fmt.Errorf("gat: %s: Forward needs a graph and features", name)
+	}
+	if !g.Homogeneous() {
+		return nil, nil, fmt.Errorf("gat: %s: graph has %d source and %d destination nodes; Forward needs a homogeneous graph", name, g.NumSrc(), g.NumDst())
+	}
+	n, h, f := g.NumSrc(), l.cfg.heads, l.out
+	if s := x.Shape(); len(s) != 2 || s[0] != n || s[1] != l.in {
+		return nil, nil, fmt.Errorf("gat: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, n, l.in)
+	}
+	if x.Dtype() != l.cfg.dtype {
+		return nil, nil, fmt.Errorf("gat: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
+	}
+	if !l.cfg.allowZeroIn {
+		if z := g.ZeroInDegree(); len(z) > 0 {
+			return nil, nil, fmt.Errorf("gat: %s: %d of %d nodes have no in-edges (node %d first); add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", name, len(z), n, z[0])
+		}
+	}
+	seed := l.cfg.seed * 0x9e3779b97f4a7c15
+	h0 := x
+	if l.cfg.featDrop > 0 {
+		if h0, err = nn.Dropout(x, l.cfg.featDrop, seed+1, l.cfg.mode); err != nil {
+			return nil, nil, err
+		}
+	}
+	flat, err := gorgonia.Mul(h0, l.w) // (N, H*F)
+	if err != nil {
+		return nil, nil, err
+	}
+	z, err := gorgonia.Reshape(flat, tensor.Shape{n, h, f})
+	if err != nil {
+		return nil, nil, err
+	}
+	el, err := headScores(z, l.al, n, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	er, err := headScores(z, l.ar, n, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := ops.UAddV(g, el, er) // (E, H, 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s, err = gorgonia.LeakyRelu(s, l.cfg.slope); err != nil {
+		return nil, nil, err
+	}
+	if attn, err = ops.EdgeSoftmax(g, s, ops.ByDst); err != nil {
+		return nil, nil, err
+	}
+	if l.cfg.attnDrop > 0 {
+		if attn, err = nn.Dropout(attn, l.cfg.attnDrop, seed+2, l.cfg.mode); err != nil {
+			return nil, nil, err
+		}
+	}
+	if ew != nil {
+		if attn, err = ops.EMulE(g, attn, ew); err != nil {
+			return nil, nil, fmt.Errorf("gat: %s: edge weight: %w", name, err)
+		}
+	}
+	rst, err := ops.UMulESum(g, z, attn) // (N, H, F)
+	if err != nil {
+		return nil, nil, err
+	}
+	if rst, err = gorgonia.Reshape(rst, tensor.Shape{n, h * f}); err != nil {
+		return nil, nil, err
+	}
+	if l.cfg.residual {
+		r := h0
+		if l.res != nil {
+			if r, err = gorgonia.Mul(h0, l.res); err != nil {
+				return nil, nil, err
+			}
+		}
+		if rst, err = gorgonia.Add(rst, r); err != nil {
+			return nil, nil, err
+		}
+	}
+	if l.b != nil {
+		if rst, err = gorgonia.BroadcastAdd(rst, l.b, nil, []byte{0}); err != nil {
+			return nil, nil, err
+		}
+	}
+	if l.cfg.meanHeads {
+		if h > 1 {
+			if rst, err = gorgonia.Reshape(rst, tensor.Shape{n, h, f}); err != nil {
+				return nil, nil, err
+			}
+			if rst, err = gorgonia.Mean(rst, 1); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	if l.cfg.act != nil {
+		if rst, err = l.cfg.act(rst); err != nil {
+			return nil, nil, err
+		}
+	}
+	return rst, attn, nil
+}
+
+// headScores returns (N, H, 1): for every node and head, the dot product of
+// its projected features (N, H, F) with the head's attention vector (1, H, F).
+func headScores(z, a *gorgonia.Node, n, h int) (*gorgonia.Node, error) {
+	p, err := gorgonia.BroadcastHadamardProd(z, a, nil, []byte{0})
+	if err != nil {
+		return nil, err
+	}
+	s, err := gorgonia.Sum(p, 2)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.Reshape(s, tensor.Shape{n, h, 1})
+}

@@ -1,0 +1,126 @@
+package gat
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/nn"
+)
+
+// Activation is applied to a layer's output; nil means none.
+type Activation func(*gorgonia.Node) (*gorgonia.Node, error)
+
+// Option configures a GATConv.
+type Option func(*config) error
+
+type config struct {
+	heads       int
+	featDrop    float64
+	attnDrop    float64
+	slope       float64
+	residual    bool
+	bias        bool
+	meanHeads   bool
+	act         Activation
+	allowZeroIn bool
+	mode        *nn.Mode
+	name        string
+	seed        uint64
+	dtype       tensor.Dtype
+}
+
+// WithHeads sets the number of attention heads (default 1).
+func WithHeads(h int) Option {
+	return func(c *config) error {
+		if h < 1 {
+			return fmt.Errorf("gat: heads must be positive, got %d", h)
+		}
+		c.heads = h
+		return nil
+	}
+}
+
+// WithFeatDropout sets the dropout probability on the input features
+// (default 0). Dropout needs WithMode.
+func WithFeatDropout(p float64) Option {
+	return func(c *config) error {
+		if !(p >= 0 && p < 1) {
+			return fmt.Errorf("gat: feature dropout %v is not in [0, 1)", p)
+		}
+		c.featDrop = p
+		return nil
+	}
+}
+
+// WithAttnDropout sets the dropout probability on the attention weights
+// (default 0). Dropout needs WithMode.
+func WithAttnDropout(p float64) Option {
+	return func(c *config) error {
+		if !(p >= 0 && p < 1) {
+			return fmt.Errorf("gat: attention dropout %v is not in [0, 1)", p)
+		}
+		c.attnDrop = p
+		return nil
+	}
+}
+
+// WithNegativeSlope sets the LeakyReLU slope of the attention (default 0.2).
+func WithNegativeSlope(s float64) Option {
+	return func(c *config) error {
+		if s < 0 {
+			return fmt.Errorf("gat: negative slope %v is negative", s)
+		}
+		c.slope = s
+		return nil
+	}
+}
+
+// WithResidual adds the input to the output: as is when in == heads*out,
+// through a learned projection otherwise (default off).
+func WithResidual(on bool) Option { return func(c *config) error { c.residual = on; return nil } }
+
+// WithBias sets whether the layer adds a learnable bias (default true).
+func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
+
+// WithMeanHeads averages the heads instead of concatenating them (the
+// output layer of the paper).
+func WithMeanHeads(on bool) Option { return func(c *config) error { c.meanHeads = on; return nil } }
+
+// WithActivation sets the output activation (default none).
+func WithActivation(f Activation) Option { return func(c *config) error { c.act = f; return nil } }
+
+// WithAllowZeroInDegree lets Forward run on graphs with nodes that have no
+// in-edges (they get only the residual and bias); by default it is an error.
+func WithAllowZeroInDegree(on bool) Option {
+	return func(c *config) error { c.allowZeroIn = on; return nil }
+}
+
+// WithMode sets the training/evaluation switch the dropouts follow.
+func WithMode(m *nn.Mode) Option { return func(c *config) error { c.mode = m; return nil } }
+
+// WithName sets the prefix of the parameter names (default a unique "gat<k>").
+func WithName(name string) Option {
+	return func(c *config) error {
+		if name == "" {
+			return fmt.Errorf("gat: empty name")
+		}
+		c.name = name
+		return nil
+	}
+}
+
+// WithSeed sets the seed of initialisation and dropout (default 1).
+func WithSeed(seed uint64) Option { return func(c *config) error { c.seed = seed; return nil } }
+
+// WithDtype sets the parameters' dtype (default float32).
+func WithDtype(dt tensor.Dtype) Option {
+	return func(c *config) error {
+		if dt != tensor.Float32 && dt != tensor.Float64 {
+			return fmt.Errorf("gat: dtype %v, want float32 or float64", dt)
+		}
+		c.dtype = dt
+		return nil
+	}
+}
