@@ -9,9 +9,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"unsafe"
+
+	"github.com/gnngo/gnn/internal/atomicfile"
 )
 
 // The binary graph format, version 1. Integers are little-endian; E is the
@@ -89,43 +90,10 @@ func ReadBinary(r io.Reader) (*Graph, error) {
 // atomically: it writes a temporary file in the same directory, syncs it to
 // disk and renames it over path, so readers see the old file or the
 // complete new one, never a partial write. The file gets mode 0644.
-func (g *Graph) Save(path string) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+func (g *Graph) Save(path string) error {
+	err := atomicfile.Write(path, func(w io.Writer) error { return writeBinary(w, g, hostLittleEndian) })
 	if err != nil {
-		return fmt.Errorf("graph: save: %w", err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-			err = fmt.Errorf("graph: save %s: %w", path, err)
-		}
-	}()
-	if err = writeBinary(f, g, hostLittleEndian); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	// Make the rename durable. Not every platform can sync a directory;
-	// the file itself is already on disk.
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
+		return fmt.Errorf("graph: save %s: %w", path, err)
 	}
 	return nil
 }

@@ -351,7 +351,7 @@ func TestSaveLoadErrors(t *testing.T) {
 	g := binaryTestGraphs(t)["small"]
 
 	err := g.Save(filepath.Join(dir, "no such dir", "g.gnng"))
-	if !errors.Is(err, os.ErrNotExist) || !strings.HasPrefix(err.Error(), "graph: save: ") {
+	if !errors.Is(err, os.ErrNotExist) || !strings.HasPrefix(err.Error(), "graph: save ") {
 		t.Errorf("Save into a missing directory: error %v", err)
 	}
 	// Renaming over a directory fails after the temporary file is written;

@@ -1,7 +1,9 @@
 // Command gat trains a two-layer graph attention network (Veličković et al.,
 // ICLR 2018) for node classification, full-graph, on gnn's fused ops. With no
 // flags it trains on a generated planted-partition graph; with -data it
-// trains on a Planetoid folder (Cora, CiteSeer, PubMed).
+// trains on a Planetoid folder (Cora, CiteSeer, PubMed). It prints one line
+// per epoch and ends with "test accuracy: 0.8123", the test accuracy at the
+// epoch of best validation accuracy.
 package main
 
 import (
@@ -20,61 +22,62 @@ import (
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("gat: ")
-	var (
-		data     = flag.String("data", "", "Planetoid `dir` (e.g. ../shared/data/planetoid/cora); empty trains on a generated graph")
-		epochs   = flag.Int("epochs", 200, "training epochs")
-		lr       = flag.Float64("lr", 0.005, "Adam learning rate")
-		hidden   = flag.Int("hidden", 8, "hidden features per head")
-		heads    = flag.Int("heads", 8, "attention heads of the hidden layer")
-		outHeads = flag.Int("out-heads", 1, "attention heads of the output layer (averaged)")
-		dropout  = flag.Float64("dropout", 0.6, "feature and attention dropout probability")
-		decay    = flag.Float64("weight-decay", 5e-4, "L2 weight decay")
-		patience = flag.Int("patience", 100, "stop after this many epochs without better validation accuracy (0: never)")
-		seed     = flag.Uint64("seed", 1, "random seed (initialisation, dropout, generated data)")
-	)
+	// The hyper-parameters of the paper for Cora and CiteSeer.
+	f := setup.Flags{Epochs: 300, LR: 0.005, Hidden: 8, Heads: 8, Dropout: 0.6, WeightDecay: 5e-4, Patience: 100, Seed: 1}
+	f.Register(flag.CommandLine)
+	outHeads := flag.Int("out-heads", 1, "attention heads of the output layer (averaged)")
 	flag.Parse()
-	ds, err := setup.Load(*data, *seed)
-	if err != nil {
+	if err := run(&f, *outHeads); err != nil {
 		log.Fatal(err)
+	}
+}
+
+func run(f *setup.Flags, outHeads int) error {
+	ds, err := setup.Load(f.Data, f.Seed)
+	if err != nil {
+		return err
 	}
 	setup.Describe(os.Stdout, ds)
 	g, err := ds.Graph.AddSelfLoops()
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	eg := gorgonia.NewGraph()
 	mode := nn.NewMode()
-	x := setup.Features(eg, ds)
-	l1, err := gat.New(eg, ds.Features.Cols, *hidden, gat.WithHeads(*heads), gat.WithMode(mode),
-		gat.WithFeatDropout(*dropout), gat.WithAttnDropout(*dropout), gat.WithActivation(nn.ELU), gat.WithSeed(*seed))
+	in, err := setup.Features(eg, ds, f.Dense)
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
-	l2, err := gat.New(eg, *hidden**heads, ds.NumClasses, gat.WithHeads(*outHeads), gat.WithMode(mode),
-		gat.WithFeatDropout(*dropout), gat.WithAttnDropout(*dropout), gat.WithMeanHeads(true), gat.WithSeed(*seed+10))
+	l1, err := gat.New(eg, ds.Features.Cols, f.Hidden, gat.WithName("gat1"), gat.WithHeads(f.Heads), gat.WithMode(mode),
+		gat.WithFeatDropout(f.Dropout), gat.WithAttnDropout(f.Dropout), gat.WithActivation(nn.ELU), gat.WithSeed(f.Seed))
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
-	h, err := l1.Forward(g, x)
+	l2, err := gat.New(eg, f.Hidden*f.Heads, ds.NumClasses, gat.WithName("gat2"), gat.WithHeads(outHeads), gat.WithMode(mode),
+		gat.WithFeatDropout(f.Dropout), gat.WithAttnDropout(f.Dropout), gat.WithMeanHeads(true), gat.WithSeed(f.Seed+10))
 	if err != nil {
-		log.Fatal(err)
+		return err
+	}
+	var h *gorgonia.Node
+	if in.Sparse != nil {
+		h, err = l1.ForwardSparse(g, in.Sparse)
+	} else {
+		h, err = l1.Forward(g, in.Dense)
+	}
+	if err != nil {
+		return err
 	}
 	logits, err := l2.Forward(g, h)
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	loss, err := nn.CrossEntropy(logits, ds.Labels, ds.Train)
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
-	task := &train.Task{
+	return f.Finish(os.Stdout, "GAT on "+ds.Name, &train.Task{
 		Logits: logits, Loss: loss, Mode: mode,
-		Groups: []train.Group{{Params: append(l1.Learnables(), l2.Learnables()...), WeightDecay: *decay}},
+		Groups: []train.Group{{Params: append(l1.Learnables(), l2.Learnables()...), WeightDecay: f.WeightDecay}},
 		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test,
-	}
-	res, err := train.Fit(task, train.Config{Epochs: *epochs, LearningRate: *lr, Patience: *patience}, setup.PrintEpoch(os.Stdout))
-	if err != nil {
-		log.Fatal(err)
-	}
-	setup.PrintResult(os.Stdout, res)
+	})
 }

@@ -1,12 +1,13 @@
 // Command gcn trains a two-layer graph convolutional network (Kipf and
 // Welling, ICLR 2017) for node classification, full-graph, on gnn's fused
 // ops. With no flags it trains on a generated planted-partition graph; with
-// -data it trains on a Planetoid folder (Cora, CiteSeer, PubMed).
+// -data it trains on a Planetoid folder (Cora, CiteSeer, PubMed). It prints
+// one line per epoch and ends with "test accuracy: 0.8123", the test
+// accuracy at the epoch of best validation accuracy.
 package main
 
 import (
 	"flag"
-	"fmt"
 	"log"
 	"os"
 
@@ -19,24 +20,19 @@ import (
 )
 
 func main() {
-	var (
-		data     = flag.String("data", "", "Planetoid `dir` (e.g. ../shared/data/planetoid/cora); empty trains on a generated graph")
-		epochs   = flag.Int("epochs", 200, "training epochs")
-		lr       = flag.Float64("lr", 0.01, "Adam learning rate")
-		hidden   = flag.Int("hidden", 16, "hidden features")
-		dropout  = flag.Float64("dropout", 0.5, "dropout probability")
-		decay    = flag.Float64("weight-decay", 5e-4, "L2 weight decay of the first layer")
-		patience = flag.Int("patience", 0, "stop after this many epochs without better validation accuracy (0: never)")
-		seed     = flag.Uint64("seed", 1, "random seed (initialisation, dropout, generated data)")
-	)
+	log.SetFlags(0)
+	log.SetPrefix("gcn: ")
+	// The hyper-parameters of the paper.
+	f := setup.Flags{Epochs: 200, LR: 0.01, Hidden: 16, Heads: 1, Dropout: 0.5, WeightDecay: 5e-4, Seed: 1}
+	f.Register(flag.CommandLine)
 	flag.Parse()
-	if err := run(*data, *epochs, *lr, *hidden, *dropout, *decay, *patience, *seed); err != nil {
+	if err := run(&f); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(data string, epochs int, lr float64, hidden int, dropout, decay float64, patience int, seed uint64) error {
-	ds, err := setup.Load(data, seed)
+func run(f *setup.Flags) error {
+	ds, err := setup.Load(f.Data, f.Seed)
 	if err != nil {
 		return err
 	}
@@ -47,23 +43,37 @@ func run(data string, epochs int, lr float64, hidden int, dropout, decay float64
 	}
 	eg := gorgonia.NewGraph()
 	mode := nn.NewMode()
-	x := setup.Features(eg, ds)
-	l1, err := gcn.New(eg, ds.Features.Cols, hidden, gcn.WithSeed(seed), gcn.WithActivation(gorgonia.Rectify))
+	in, err := setup.Features(eg, ds, f.Dense)
 	if err != nil {
 		return err
 	}
-	l2, err := gcn.New(eg, hidden, ds.NumClasses, gcn.WithSeed(seed+1))
+	l1, err := gcn.New(eg, ds.Features.Cols, f.Hidden, gcn.WithName("gcn1"), gcn.WithSeed(f.Seed), gcn.WithActivation(gorgonia.Rectify))
 	if err != nil {
 		return err
 	}
-	h, err := nn.Dropout(x, dropout, seed+2, mode)
+	l2, err := gcn.New(eg, f.Hidden, ds.NumClasses, gcn.WithName("gcn2"), gcn.WithSeed(f.Seed+1))
 	if err != nil {
 		return err
 	}
-	if h, err = l1.Forward(g, h); err != nil {
-		return err
+	var h *gorgonia.Node
+	if in.Sparse != nil {
+		x, err := in.Sparse.Dropout(f.Dropout, f.Seed+2, mode)
+		if err != nil {
+			return err
+		}
+		h, err = l1.ForwardSparse(g, x)
+		if err != nil {
+			return err
+		}
+	} else {
+		if h, err = nn.Dropout(in.Dense, f.Dropout, f.Seed+2, mode); err != nil {
+			return err
+		}
+		if h, err = l1.Forward(g, h); err != nil {
+			return err
+		}
 	}
-	if h, err = nn.Dropout(h, dropout, seed+3, mode); err != nil {
+	if h, err = nn.Dropout(h, f.Dropout, f.Seed+3, mode); err != nil {
 		return err
 	}
 	logits, err := l2.Forward(g, h)
@@ -74,17 +84,10 @@ func run(data string, epochs int, lr float64, hidden int, dropout, decay float64
 	if err != nil {
 		return err
 	}
-	task := &train.Task{
+	// Weight decay on the first layer only, as in the paper.
+	return f.Finish(os.Stdout, "GCN on "+ds.Name, &train.Task{
 		Logits: logits, Loss: loss, Mode: mode,
-		Groups: []train.Group{{Params: l1.Learnables(), WeightDecay: decay}, {Params: l2.Learnables()}},
+		Groups: []train.Group{{Params: l1.Learnables(), WeightDecay: f.WeightDecay}, {Params: l2.Learnables()}},
 		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test,
-	}
-	res, err := train.Fit(task, train.Config{Epochs: epochs, LearningRate: lr, Patience: patience}, setup.PrintEpoch(os.Stdout))
-	if err != nil {
-		return err
-	}
-	setup.PrintResult(os.Stdout, res)
-	return nil
+	})
 }
-
-func init() { log.SetFlags(0); log.SetPrefix(fmt.Sprintf("%s: ", "gcn")) }

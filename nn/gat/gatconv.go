@@ -123,22 +123,19 @@ func (l *GATConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (out, attn *gorg
 	if !g.Homogeneous() {
 		return nil, nil, fmt.Errorf("gat: %s: graph has %d source and %d destination nodes; Forward needs a homogeneous graph", name, g.NumSrc(), g.NumDst())
 	}
-	n, h, f := g.NumSrc(), l.cfg.heads, l.out
+	n := g.NumSrc()
 	if s := x.Shape(); len(s) != 2 || s[0] != n || s[1] != l.in {
 		return nil, nil, fmt.Errorf("gat: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, n, l.in)
 	}
 	if x.Dtype() != l.cfg.dtype {
 		return nil, nil, fmt.Errorf("gat: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
 	}
-	if !l.cfg.allowZeroIn {
-		if z := g.ZeroInDegree(); len(z) > 0 {
-			return nil, nil, fmt.Errorf("gat: %s: %d of %d nodes have no in-edges (node %d first); add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", name, len(z), n, z[0])
-		}
+	if err := l.checkGraph(g); err != nil {
+		return nil, nil, err
 	}
-	seed := l.cfg.seed * 0x9e3779b97f4a7c15
 	h0 := x
 	if l.cfg.featDrop > 0 {
-		if h0, err = nn.Dropout(x, l.cfg.featDrop, seed+1, l.cfg.mode); err != nil {
+		if h0, err = nn.Dropout(x, l.cfg.featDrop, l.dropSeed(1), l.cfg.mode); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -146,6 +143,36 @@ func (l *GATConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (out, attn *gorg
 	if err != nil {
 		return nil, nil, err
 	}
+	var res *gorgonia.Node
+	if l.cfg.residual {
+		res = h0
+		if l.res != nil {
+			if res, err = gorgonia.Mul(h0, l.res); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return l.attend(g, flat, res, ew)
+}
+
+// dropSeed returns the seed of dropout site k of the layer.
+func (l *GATConv) dropSeed(k uint64) uint64 { return l.cfg.seed*0x9e3779b97f4a7c15 + k }
+
+// checkGraph applies the zero in-degree rule.
+func (l *GATConv) checkGraph(g *graph.Graph) error {
+	if l.cfg.allowZeroIn {
+		return nil
+	}
+	if z := g.ZeroInDegree(); len(z) > 0 {
+		return fmt.Errorf("gat: %s: %d of %d nodes have no in-edges (node %d first); add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.name, len(z), g.NumDst(), z[0])
+	}
+	return nil
+}
+
+// attend computes attention over g from projected features flat (N, H*F)
+// and aggregates; res, if not nil, is added before the bias.
+func (l *GATConv) attend(g *graph.Graph, flat, res, ew *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+	n, h, f := g.NumSrc(), l.cfg.heads, l.out
 	z, err := gorgonia.Reshape(flat, tensor.Shape{n, h, f})
 	if err != nil {
 		return nil, nil, err
@@ -169,13 +196,13 @@ func (l *GATConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (out, attn *gorg
 		return nil, nil, err
 	}
 	if l.cfg.attnDrop > 0 {
-		if attn, err = nn.Dropout(attn, l.cfg.attnDrop, seed+2, l.cfg.mode); err != nil {
+		if attn, err = nn.Dropout(attn, l.cfg.attnDrop, l.dropSeed(2), l.cfg.mode); err != nil {
 			return nil, nil, err
 		}
 	}
 	if ew != nil {
 		if attn, err = ops.EMulE(g, attn, ew); err != nil {
-			return nil, nil, fmt.Errorf("gat: %s: edge weight: %w", name, err)
+			return nil, nil, fmt.Errorf("gat: %s: edge weight: %w", l.cfg.name, err)
 		}
 	}
 	rst, err := ops.UMulESum(g, z, attn) // (N, H, F)
@@ -185,14 +212,8 @@ func (l *GATConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (out, attn *gorg
 	if rst, err = gorgonia.Reshape(rst, tensor.Shape{n, h * f}); err != nil {
 		return nil, nil, err
 	}
-	if l.cfg.residual {
-		r := h0
-		if l.res != nil {
-			if r, err = gorgonia.Mul(h0, l.res); err != nil {
-				return nil, nil, err
-			}
-		}
-		if rst, err = gorgonia.Add(rst, r); err != nil {
+	if res != nil {
+		if rst, err = gorgonia.Add(rst, res); err != nil {
 			return nil, nil, err
 		}
 	}

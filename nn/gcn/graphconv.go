@@ -94,10 +94,8 @@ func (l *GraphConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Nod
 	if x.Dtype() != l.cfg.dtype {
 		return nil, fmt.Errorf("gcn: %s: features have dtype %v, the layer %v", l.cfg.name, x.Dtype(), l.cfg.dtype)
 	}
-	if !l.cfg.allowZeroIn {
-		if z := g.ZeroInDegree(); len(z) > 0 {
-			return nil, fmt.Errorf("gcn: %s: %d of %d destination nodes have no in-edges (node %d first); their output would be the bias alone. Add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.name, len(z), g.NumDst(), z[0])
-		}
+	if err := l.checkGraph(g); err != nil {
+		return nil, err
 	}
 	h := x
 	var err error
@@ -109,6 +107,13 @@ func (l *GraphConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Nod
 			return nil, err
 		}
 	}
+	return l.propagate(g, h, ew, early)
+}
+
+// propagate normalises and aggregates h over g, then applies the weight
+// (unless multiplied is set: h already is x W), the bias and the activation.
+func (l *GraphConv) propagate(g *graph.Graph, h, ew *gorgonia.Node, multiplied bool) (*gorgonia.Node, error) {
+	var err error
 	if l.cfg.norm == Both || l.cfg.norm == Left {
 		p := -1.0
 		if l.cfg.norm == Both {
@@ -135,7 +140,7 @@ func (l *GraphConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Nod
 			return nil, err
 		}
 	}
-	if l.w != nil && !early {
+	if l.w != nil && !multiplied {
 		if h, err = gorgonia.Mul(h, l.w); err != nil {
 			return nil, err
 		}
@@ -151,4 +156,15 @@ func (l *GraphConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Nod
 		}
 	}
 	return h, nil
+}
+
+// checkGraph applies the zero in-degree rule.
+func (l *GraphConv) checkGraph(g *graph.Graph) error {
+	if l.cfg.allowZeroIn {
+		return nil
+	}
+	if z := g.ZeroInDegree(); len(z) > 0 {
+		return fmt.Errorf("gcn: %s: %d of %d destination nodes have no in-edges (node %d first); their output would be the bias alone. Add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.name, len(z), g.NumDst(), z[0])
+	}
+	return nil
 }

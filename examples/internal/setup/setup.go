@@ -11,6 +11,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/dataset"
+	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
 )
 
@@ -32,11 +33,24 @@ func Load(dir string, seed uint64) (*dataset.Dataset, error) {
 	return ds, nil
 }
 
-// Features adds the dataset's features to eg as a dense float32 input node.
-func Features(eg *gorgonia.ExprGraph, ds *dataset.Dataset) *gorgonia.Node {
+// Input is the examples' input features: exactly one of Dense and Sparse
+// is set.
+type Input struct {
+	Dense  *gorgonia.Node
+	Sparse *nn.Sparse
+}
+
+// Features adds the dataset's features to eg: sparse (multiplied by SpMM,
+// never densified) when they are stored sparse and dense is false, a dense
+// float32 matrix otherwise.
+func Features(eg *gorgonia.ExprGraph, ds *dataset.Dataset, dense bool) (Input, error) {
 	f := ds.Features
+	if f.IsSparse() && !dense {
+		s, err := nn.NewSparse(eg, "features", f.Rows, f.Cols, f.Indptr, f.Indices, f.Values)
+		return Input{Sparse: s}, err
+	}
 	v := tensor.New(tensor.WithShape(f.Rows, f.Cols), tensor.WithBacking(f.ToDense()))
-	return gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(f.Rows, f.Cols), gorgonia.WithName("features"), gorgonia.WithValue(v))
+	return Input{Dense: gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(f.Rows, f.Cols), gorgonia.WithName("features"), gorgonia.WithValue(v))}, nil
 }
 
 // Describe prints one line about the dataset.

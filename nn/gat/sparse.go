@@ -1,0 +1,50 @@
+package gat
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/nn"
+)
+
+// ForwardSparse is Forward for sparse input features (N x in): the
+// projections x W (and the residual projection) are SpMMs over the non-zeros,
+// and feature dropout drops non-zero values, so bag-of-words inputs are never
+// densified. An identity residual needs dense input and is an error here.
+func (l *GATConv) ForwardSparse(g *graph.Graph, x *nn.Sparse) (*gorgonia.Node, error) {
+	if g == nil || x == nil {
+		return nil, fmt.Errorf("gat: ForwardSparse needs a graph and features")
+	}
+	if !g.Homogeneous() {
+		return nil, fmt.Errorf("gat: %s: ForwardSparse needs a homogeneous graph", l.cfg.name)
+	}
+	if x.Rows != g.NumSrc() || x.Cols != l.in {
+		return nil, fmt.Errorf("gat: %s: sparse features are %d x %d, want (%d, %d)", l.cfg.name, x.Rows, x.Cols, g.NumSrc(), l.in)
+	}
+	if l.cfg.residual && l.res == nil {
+		return nil, fmt.Errorf("gat: %s: an identity residual needs dense features", l.cfg.name)
+	}
+	if err := l.checkGraph(g); err != nil {
+		return nil, err
+	}
+	var err error
+	if l.cfg.featDrop > 0 {
+		if x, err = x.Dropout(l.cfg.featDrop, l.dropSeed(1), l.cfg.mode); err != nil {
+			return nil, err
+		}
+	}
+	flat, err := x.MatMul(l.w)
+	if err != nil {
+		return nil, err
+	}
+	var res *gorgonia.Node
+	if l.res != nil {
+		if res, err = x.MatMul(l.res); err != nil {
+			return nil, err
+		}
+	}
+	out, _, err := l.attend(g, flat, res, nil)
+	return out, err
+}

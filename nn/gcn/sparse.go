@@ -1,0 +1,33 @@
+package gcn
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/nn"
+)
+
+// ForwardSparse is Forward for sparse input features (NumSrc x in): the
+// feature transform x W is an SpMM over the non-zeros, so bag-of-words
+// inputs are never densified. The layer must have a weight.
+func (l *GraphConv) ForwardSparse(g *graph.Graph, x *nn.Sparse) (*gorgonia.Node, error) {
+	if g == nil || x == nil {
+		return nil, fmt.Errorf("gcn: ForwardSparse needs a graph and features")
+	}
+	if l.w == nil {
+		return nil, fmt.Errorf("gcn: %s: ForwardSparse needs a layer with a weight", l.cfg.name)
+	}
+	if x.Rows != g.NumSrc() || x.Cols != l.in {
+		return nil, fmt.Errorf("gcn: %s: sparse features are %d x %d, want (%d, %d)", l.cfg.name, x.Rows, x.Cols, g.NumSrc(), l.in)
+	}
+	if err := l.checkGraph(g); err != nil {
+		return nil, err
+	}
+	h, err := x.MatMul(l.w)
+	if err != nil {
+		return nil, err
+	}
+	return l.propagate(g, h, nil, true)
+}
