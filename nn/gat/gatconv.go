@@ -58,8 +58,11 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 	if l.w, err = param("weight", c.seed, in, h*out); err != nil {
 		return nil, err
 	}
-	// Attention vectors are initialised as (H, out) matrices, as DGL's
-	// (1, H, out) parameters are, then given their broadcast shape.
+	// Attention vectors are initialised as (H, out) matrices (fans H and
+	// out), then given their broadcast shape (1, H, out). PyTorch's
+	// xavier init of DGL's (1, H, out) tensor takes fans H*out and out
+	// instead, a bound smaller by sqrt(out*(H+1)/(H+out)) (2.1 for 8 heads
+	// of 8 features).
 	for i, p := range []**gorgonia.Node{&l.al, &l.ar} {
 		v, err := nn.Glorot(c.dtype, c.seed+uint64(i)+1, gain, h, out)
 		if err != nil {
@@ -158,13 +161,17 @@ func (l *GATConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (out, attn *gorg
 // dropSeed returns the seed of dropout site k of the layer.
 func (l *GATConv) dropSeed(k uint64) uint64 { return l.cfg.seed*0x9e3779b97f4a7c15 + k }
 
-// checkGraph applies the zero in-degree rule.
+// checkGraph applies the zero in-degree rule, and rejects a graph without
+// edges even when zero in-degrees are allowed: its attention scores would be
+// an empty (0, H, 1) tensor, which Gorgonia cannot hold.
 func (l *GATConv) checkGraph(g *graph.Graph) error {
-	if l.cfg.allowZeroIn {
-		return nil
+	if !l.cfg.allowZeroIn {
+		if z := g.ZeroInDegree(); len(z) > 0 {
+			return fmt.Errorf("gat: %s: %d of %d nodes have no in-edges (node %d first); add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.name, len(z), g.NumDst(), z[0])
+		}
 	}
-	if z := g.ZeroInDegree(); len(z) > 0 {
-		return fmt.Errorf("gat: %s: %d of %d nodes have no in-edges (node %d first); add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.name, len(z), g.NumDst(), z[0])
+	if g.NumEdges() == 0 {
+		return fmt.Errorf("gat: %s: the graph has no edges, so there is nothing to attend over", l.cfg.name)
 	}
 	return nil
 }

@@ -93,6 +93,7 @@ func WithActivation(f Activation) Option { return func(c *config) error { c.act 
 
 // WithAllowZeroInDegree lets Forward run on graphs with nodes that have no
 // in-edges (they get only the residual and bias); by default it is an error.
+// A graph without any edge stays an error.
 func WithAllowZeroInDegree(on bool) Option {
 	return func(c *config) error { c.allowZeroIn = on; return nil }
 }

@@ -1,6 +1,7 @@
 package layertest
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -157,4 +158,27 @@ func allZero(v []float64) bool {
 		}
 	}
 	return true
+}
+
+// Gradients returns the values of the gradients of <R, out> (R drawn from
+// seed) with respect to wrt, run on a TapeMachine over out's whole graph:
+// for comparing two ways of computing the same layer.
+func Gradients(t *testing.T, out *gorgonia.Node, wrt gorgonia.Nodes, seed uint64) [][]float64 {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 0x5eed))
+	eg := out.Graph()
+	proj := Input(eg, out.Dtype(), fmt.Sprintf("layertest.R%d", out.ID()), out.Shape(), Draw(r, out.Shape().TotalSize()))
+	prod, err := gorgonia.HadamardProd(out, proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost, err := gorgonia.Sum(prod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grads, err := gorgonia.Grad(cost, wrt...)
+	if err != nil {
+		t.Fatalf("Grad: %v", err)
+	}
+	return Run(t, grads...)
 }

@@ -161,3 +161,23 @@ func Expect(t testing.TB, what string, got, want []float64, tol float64) {
 		t.Errorf("%s[%d] = %.10g, want %.10g (tol %g)\ngot  %.6g\nwant %.6g", what, i, got[i], want[i], tol, got, want)
 	}
 }
+
+// SparseFeatures draws a rows x cols matrix with about half its entries zero
+// (but a non-zero in every row) and returns it dense and as CSR, for
+// checking ForwardSparse against Forward.
+func SparseFeatures(r *rand.Rand, rows, cols int) (dense []float64, indptr []int64, indices []int32, values []float32) {
+	dense = Draw(r, rows*cols)
+	indptr = []int64{0}
+	for i := range rows {
+		for j := range cols {
+			if r.IntN(2) == 0 && j != i%cols {
+				dense[i*cols+j] = 0
+				continue
+			}
+			indices = append(indices, int32(j))
+			values = append(values, float32(dense[i*cols+j]))
+		}
+		indptr = append(indptr, int64(len(indices)))
+	}
+	return dense, indptr, indices, values
+}

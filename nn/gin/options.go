@@ -1,0 +1,120 @@
+package gin
+
+import (
+	"fmt"
+	"math"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// Aggregator selects how GINConv reduces a node's neighbours.
+type Aggregator uint8
+
+// Aggregators, as in DGL's GINConv.
+const (
+	Sum  Aggregator = iota // sum of the neighbours (the paper's)
+	Mean                   // mean, dividing by max(in-degree, 1)
+	Max                    // elementwise max, 0 without in-edges
+)
+
+// String returns DGL's name of the aggregator.
+func (a Aggregator) String() string {
+	switch a {
+	case Sum:
+		return "sum"
+	case Mean:
+		return "mean"
+	case Max:
+		return "max"
+	}
+	return fmt.Sprintf("Aggregator(%d)", a)
+}
+
+// Func is a function of the node features inside the layer: the apply
+// function f and the activation.
+type Func func(*gorgonia.Node) (*gorgonia.Node, error)
+
+// Option configures a GINConv.
+type Option func(*config) error
+
+type config struct {
+	agg      Aggregator
+	eps      float64
+	learnEps bool
+	apply    Func
+	params   gorgonia.Nodes
+	act      Func
+	name     string
+	dtype    tensor.Dtype
+}
+
+// WithAggregator sets the aggregator (default Sum).
+func WithAggregator(a Aggregator) Option {
+	return func(c *config) error {
+		if a > Max {
+			return fmt.Errorf("gin: unknown aggregator %d", a)
+		}
+		c.agg = a
+		return nil
+	}
+}
+
+// WithEps sets ε, or its initial value with WithLearnEps (default 0).
+func WithEps(eps float64) Option {
+	return func(c *config) error {
+		if math.IsNaN(eps) || math.IsInf(eps, 0) {
+			return fmt.Errorf("gin: eps %v is not finite", eps)
+		}
+		c.eps = eps
+		return nil
+	}
+}
+
+// WithLearnEps makes ε a learnable parameter (default fixed).
+func WithLearnEps(on bool) Option { return func(c *config) error { c.learnEps = on; return nil } }
+
+// WithApply sets the function f applied after the aggregation (default the
+// identity). It must map (NumDst, in) features to (NumDst, out). params are
+// the learnable nodes f uses; Learnables returns them after ε.
+func WithApply(f Func, params ...*gorgonia.Node) Option {
+	return func(c *config) error {
+		if f == nil && len(params) > 0 {
+			return fmt.Errorf("gin: parameters without an apply function")
+		}
+		for i, p := range params {
+			if p == nil {
+				return fmt.Errorf("gin: apply parameter %d is nil", i)
+			}
+		}
+		c.apply = f
+		c.params = append(gorgonia.Nodes{}, params...)
+		return nil
+	}
+}
+
+// WithActivation sets the activation applied last (default none).
+func WithActivation(f Func) Option { return func(c *config) error { c.act = f; return nil } }
+
+// WithName sets the prefix of the parameter names (default a unique
+// "gin<k>").
+func WithName(name string) Option {
+	return func(c *config) error {
+		if name == "" {
+			return fmt.Errorf("gin: empty name")
+		}
+		c.name = name
+		return nil
+	}
+}
+
+// WithDtype sets the dtype of the features and of ε (default float32).
+func WithDtype(dt tensor.Dtype) Option {
+	return func(c *config) error {
+		if dt != tensor.Float32 && dt != tensor.Float64 {
+			return fmt.Errorf("gin: dtype %v, want float32 or float64", dt)
+		}
+		c.dtype = dt
+		return nil
+	}
+}

@@ -1,0 +1,108 @@
+package sage
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/nn"
+)
+
+// Aggregator selects how SAGEConv combines a node's neighbours.
+type Aggregator uint8
+
+// Aggregators, as in DGL's SAGEConv (LSTM is not implemented).
+const (
+	Mean Aggregator = iota // mean of the neighbours, plus a separate self term
+	GCN                    // mean over the neighbours and the node itself
+	Pool                   // elementwise max of ReLU(h_u W_pool + b_pool), plus a self term
+)
+
+// String returns DGL's name of the aggregator.
+func (a Aggregator) String() string {
+	switch a {
+	case Mean:
+		return "mean"
+	case GCN:
+		return "gcn"
+	case Pool:
+		return "pool"
+	}
+	return fmt.Sprintf("Aggregator(%d)", a)
+}
+
+// Activation is applied to a layer's output; nil means none.
+type Activation func(*gorgonia.Node) (*gorgonia.Node, error)
+
+// Option configures a SAGEConv.
+type Option func(*config) error
+
+type config struct {
+	agg      Aggregator
+	bias     bool
+	act      Activation
+	featDrop float64
+	mode     *nn.Mode
+	name     string
+	seed     uint64
+	dtype    tensor.Dtype
+}
+
+// WithAggregator sets the aggregator (default Mean).
+func WithAggregator(a Aggregator) Option {
+	return func(c *config) error {
+		if a > Pool {
+			return fmt.Errorf("sage: unknown aggregator %d", a)
+		}
+		c.agg = a
+		return nil
+	}
+}
+
+// WithBias sets whether the layer adds a learnable bias (default true).
+func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
+
+// WithActivation sets the output activation (default none).
+func WithActivation(f Activation) Option { return func(c *config) error { c.act = f; return nil } }
+
+// WithFeatDropout sets the dropout probability on the input features
+// (default 0). Dropout needs WithMode.
+func WithFeatDropout(p float64) Option {
+	return func(c *config) error {
+		if !(p >= 0 && p < 1) {
+			return fmt.Errorf("sage: feature dropout %v is not in [0, 1)", p)
+		}
+		c.featDrop = p
+		return nil
+	}
+}
+
+// WithMode sets the training/evaluation switch the dropout follows.
+func WithMode(m *nn.Mode) Option { return func(c *config) error { c.mode = m; return nil } }
+
+// WithName sets the prefix of the parameter names (default a unique
+// "sage<k>").
+func WithName(name string) Option {
+	return func(c *config) error {
+		if name == "" {
+			return fmt.Errorf("sage: empty name")
+		}
+		c.name = name
+		return nil
+	}
+}
+
+// WithSeed sets the seed of initialisation and dropout (default 1).
+func WithSeed(seed uint64) Option { return func(c *config) error { c.seed = seed; return nil } }
+
+// WithDtype sets the parameters' dtype (default float32).
+func WithDtype(dt tensor.Dtype) Option {
+	return func(c *config) error {
+		if dt != tensor.Float32 && dt != tensor.Float64 {
+			return fmt.Errorf("sage: dtype %v, want float32 or float64", dt)
+		}
+		c.dtype = dt
+		return nil
+	}
+}

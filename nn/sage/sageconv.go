@@ -1,0 +1,292 @@
+package sage
+
+import (
+	"fmt"
+	"math"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/ops"
+)
+
+// SAGEConv is a GraphSAGE layer. Build it with New.
+type SAGEConv struct {
+	in, out        int
+	cfg            config
+	pool, poolBias *gorgonia.Node // (in, in) and (in), Pool only
+	self           *gorgonia.Node // (in, out), Mean and Pool only
+	neigh          *gorgonia.Node // (in, out)
+	b              *gorgonia.Node // (out) or nil
+}
+
+// New adds a SAGEConv with in input and out output features to eg. Weights
+// are Glorot-uniform initialised from the seed with gain sqrt(2), as DGL
+// does; biases start at 0. Feature dropout needs WithMode.
+func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error) {
+	if eg == nil {
+		return nil, fmt.Errorf("sage: nil expression graph")
+	}
+	if in <= 0 || out <= 0 {
+		return nil, fmt.Errorf("sage: feature sizes must be positive, got in %d, out %d", in, out)
+	}
+	c := config{bias: true, seed: 1, dtype: tensor.Float32}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	if c.featDrop > 0 && c.mode == nil {
+		return nil, fmt.Errorf("sage: dropout needs WithMode")
+	}
+	if c.name == "" {
+		c.name = nn.UniqueName("sage")
+	}
+	l := &SAGEConv{in: in, out: out, cfg: c}
+	param := func(suffix string, k uint64, shape ...int) (*gorgonia.Node, error) {
+		v, err := nn.Glorot(c.dtype, paramSeed(c.seed, k), math.Sqrt2, shape...)
+		if err != nil {
+			return nil, err
+		}
+		return nn.Param(eg, c.name+"."+suffix, v), nil
+	}
+	var err error
+	if c.agg == Pool {
+		if l.pool, err = param("fc_pool.weight", 2, in, in); err != nil {
+			return nil, err
+		}
+		l.poolBias = nn.Param(eg, c.name+".fc_pool.bias", nn.Zeros(c.dtype, in))
+	}
+	if c.agg != GCN {
+		if l.self, err = param("fc_self.weight", 1, in, out); err != nil {
+			return nil, err
+		}
+	}
+	if l.neigh, err = param("fc_neigh.weight", 0, in, out); err != nil {
+		return nil, err
+	}
+	if c.bias {
+		l.b = nn.Param(eg, c.name+".bias", nn.Zeros(c.dtype, out))
+	}
+	return l, nil
+}
+
+// paramSeed returns the initialisation seed of parameter k of a layer
+// seeded with seed. Mixing k in (rather than adding it) keeps a parameter of
+// one layer from starting equal to another parameter of a layer seeded
+// seed+1.
+func paramSeed(seed, k uint64) uint64 { return seed ^ k*0x9e3779b97f4a7c15 }
+
+// Learnables returns the layer's parameters for a Gorgonia solver, in the
+// order fc_pool.weight, fc_pool.bias (Pool only), fc_self.weight (Mean and
+// Pool), fc_neigh.weight, bias (if any).
+func (l *SAGEConv) Learnables() gorgonia.Nodes {
+	var ps gorgonia.Nodes
+	for _, p := range []*gorgonia.Node{l.pool, l.poolBias, l.self, l.neigh, l.b} {
+		if p != nil {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// Forward applies the layer to source features x (NumSrc x in) on g and
+// returns destination features (NumDst x out). On a bipartite graph the
+// destination nodes must be the first NumDst source nodes.
+func (l *SAGEConv) Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+	return l.forward(g, x, nil)
+}
+
+// ForwardWeighted is Forward with a weight per edge (a float vector of
+// NumEdges elements, or NumEdges x 1) multiplying each message, as DGL's
+// edge_weight.
+func (l *SAGEConv) ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
+	if edgeWeight == nil {
+		return nil, fmt.Errorf("sage: nil edge weight")
+	}
+	return l.forward(g, x, edgeWeight)
+}
+
+func (l *SAGEConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
+	name := l.cfg.name
+	if g == nil || x == nil {
+		return nil, fmt.Errorf("sage: %s: Forward needs a graph and features", name)
+	}
+	if g.NumDst() > g.NumSrc() {
+		return nil, fmt.Errorf("sage: %s: graph has %d destination nodes but %d sources; the destinations must be the first NumDst sources", name, g.NumDst(), g.NumSrc())
+	}
+	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
+		return nil, fmt.Errorf("sage: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, g.NumSrc(), l.in)
+	}
+	if x.Dtype() != l.cfg.dtype {
+		return nil, fmt.Errorf("sage: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
+	}
+	h := x
+	var err error
+	if l.cfg.featDrop > 0 {
+		if h, err = nn.Dropout(x, l.cfg.featDrop, l.cfg.seed*0x9e3779b97f4a7c15+1, l.cfg.mode); err != nil {
+			return nil, err
+		}
+	}
+	a := aggregation{g: g, ew: ew}
+	var rst *gorgonia.Node
+	switch l.cfg.agg {
+	case Mean:
+		rst, err = l.mean(a, h)
+	case GCN:
+		rst, err = l.gcn(a, h)
+	default:
+		rst, err = l.pooled(a, h)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sage: %s: %w", name, err)
+	}
+	if l.b != nil {
+		if rst, err = gorgonia.BroadcastAdd(rst, l.b, nil, []byte{0}); err != nil {
+			return nil, err
+		}
+	}
+	if l.cfg.act != nil {
+		if rst, err = l.cfg.act(rst); err != nil {
+			return nil, err
+		}
+	}
+	return rst, nil
+}
+
+// mean is h_dst W_self + mean(h_u) W_neigh, multiplying by W_neigh before
+// aggregating when that shrinks the features.
+func (l *SAGEConv) mean(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) {
+	early := l.in > l.out
+	src := h
+	var err error
+	if early {
+		if src, err = gorgonia.Mul(h, l.neigh); err != nil {
+			return nil, err
+		}
+	}
+	neigh, err := a.reduce(ops.Mean, src)
+	if err != nil {
+		return nil, err
+	}
+	if !early {
+		if neigh, err = gorgonia.Mul(neigh, l.neigh); err != nil {
+			return nil, err
+		}
+	}
+	return l.plusSelf(a.g, h, neigh)
+}
+
+// gcn is (h_dst + sum(h_u)) / (deg + 1) W_neigh, multiplying by W_neigh
+// first when that shrinks the features.
+func (l *SAGEConv) gcn(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) {
+	early := l.in > l.out
+	src := h
+	var err error
+	if early {
+		if src, err = gorgonia.Mul(h, l.neigh); err != nil {
+			return nil, err
+		}
+	}
+	sum, err := a.reduce(ops.Sum, src)
+	if err != nil {
+		return nil, err
+	}
+	dst, err := dstRows(a.g, src)
+	if err != nil {
+		return nil, err
+	}
+	if sum, err = gorgonia.Add(sum, dst); err != nil {
+		return nil, err
+	}
+	if sum, err = gorgonia.BroadcastHadamardProd(sum, invDegreePlusOne(a.g, h), nil, []byte{1}); err != nil {
+		return nil, err
+	}
+	if early {
+		return sum, nil
+	}
+	return gorgonia.Mul(sum, l.neigh)
+}
+
+// pooled is h_dst W_self + max(ReLU(h_u W_pool + b_pool)) W_neigh.
+func (l *SAGEConv) pooled(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) {
+	p, err := gorgonia.Mul(h, l.pool)
+	if err != nil {
+		return nil, err
+	}
+	if p, err = gorgonia.BroadcastAdd(p, l.poolBias, nil, []byte{0}); err != nil {
+		return nil, err
+	}
+	if p, err = gorgonia.Rectify(p); err != nil {
+		return nil, err
+	}
+	m, err := a.reduce(ops.Max, p)
+	if err != nil {
+		return nil, err
+	}
+	if m, err = gorgonia.Mul(m, l.neigh); err != nil {
+		return nil, err
+	}
+	return l.plusSelf(a.g, h, m)
+}
+
+// plusSelf returns h_dst W_self + neigh.
+func (l *SAGEConv) plusSelf(g *graph.Graph, h, neigh *gorgonia.Node) (*gorgonia.Node, error) {
+	dst, err := dstRows(g, h)
+	if err != nil {
+		return nil, err
+	}
+	self, err := gorgonia.Mul(dst, l.self)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.Add(self, neigh)
+}
+
+// aggregation reduces messages over the in-edges of g, each source row
+// multiplied by its edge's weight when ew is not nil.
+type aggregation struct {
+	g  *graph.Graph
+	ew *gorgonia.Node
+}
+
+func (a aggregation) reduce(red ops.Reducer, u *gorgonia.Node) (*gorgonia.Node, error) {
+	if a.ew == nil {
+		return ops.SpMM(a.g, ops.CopyLHS, red, u, nil)
+	}
+	return ops.SpMM(a.g, ops.Mul, red, u, a.ew)
+}
+
+// dstRows returns the rows of the destination nodes in source features h:
+// h itself on a homogeneous graph, its first NumDst rows on a block.
+func dstRows(g *graph.Graph, h *gorgonia.Node) (*gorgonia.Node, error) {
+	if g.Homogeneous() {
+		return h, nil
+	}
+	return gorgonia.Slice(h, gorgonia.S(0, g.NumDst()))
+}
+
+// invDegreePlusOne returns a constant (NumDst, 1) column of 1/(in-degree+1)
+// in like's dtype, named after the graph so that layers sharing the graph
+// share the node.
+func invDegreePlusOne(g *graph.Graph, like *gorgonia.Node) *gorgonia.Node {
+	deg := g.InDegrees()
+	var backing any
+	if like.Dtype() == tensor.Float32 {
+		v := make([]float32, len(deg))
+		for i, d := range deg {
+			v[i] = float32(1 / float64(d+1))
+		}
+		backing = v
+	} else {
+		v := make([]float64, len(deg))
+		for i, d := range deg {
+			v[i] = 1 / float64(d+1)
+		}
+		backing = v
+	}
+	t := tensor.New(tensor.WithShape(len(deg), 1), tensor.WithBacking(backing))
+	return gorgonia.NodeFromAny(like.Graph(), t, gorgonia.WithName(fmt.Sprintf("sage.inv_in_degree_plus_1.g%d", g.ID())))
+}
