@@ -30,7 +30,7 @@ func Example() {
 			1, 1,
 		}))))
 	mode := nn.NewMode()
-	layer, err := gat.New(eg, 2, 3, gat.WithHeads(2), gat.WithMode(mode),
+	layer, err := gat.New(eg, 2, 3, gat.WithHeads(2), gat.WithSeed(1), gat.WithMode(mode),
 		gat.WithFeatDropout(0.5), gat.WithAttnDropout(0.5), gat.WithActivation(nn.ELU))
 	if err != nil {
 		log.Fatal(err)
@@ -51,5 +51,5 @@ func Example() {
 	fmt.Printf("%.3f\n", attn.Value().Data())
 	// Output:
 	// output (3, 6) attention (5, 2, 1)
-	// [0.465 0.878 0.512 0.272 1.000 1.000 0.535 0.122 0.488 0.728]
+	// [0.243 0.221 0.711 0.595 1.000 1.000 0.757 0.779 0.289 0.405]
 }

@@ -32,7 +32,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 	if in <= 0 || out <= 0 {
 		return nil, fmt.Errorf("gat: feature sizes must be positive, got in %d, out %d", in, out)
 	}
-	c := config{heads: 1, slope: 0.2, bias: true, seed: 1, dtype: tensor.Float32}
+	c := config{heads: 1, slope: 0.2, bias: true, dtype: tensor.Float32}
 	for _, o := range opts {
 		if err := o(&c); err != nil {
 			return nil, err
@@ -43,6 +43,9 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 	}
 	if c.name == "" {
 		c.name = nn.UniqueName("gat")
+	}
+	if !c.seedSet {
+		c.seed = nn.SeedOf(c.name)
 	}
 	h := c.heads
 	gain := math.Sqrt2
@@ -55,7 +58,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 		return nn.Param(eg, c.name+"."+suffix, v), nil
 	}
 	var err error
-	if l.w, err = param("weight", c.seed, in, h*out); err != nil {
+	if l.w, err = param("weight", nn.ParamSeed(c.seed, 0), in, h*out); err != nil {
 		return nil, err
 	}
 	// Attention vectors are initialised as (H, out) matrices (fans H and
@@ -64,7 +67,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 	// instead, a bound smaller by sqrt(out*(H+1)/(H+out)) (2.1 for 8 heads
 	// of 8 features).
 	for i, p := range []**gorgonia.Node{&l.al, &l.ar} {
-		v, err := nn.Glorot(c.dtype, c.seed+uint64(i)+1, gain, h, out)
+		v, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, uint64(i)+1), gain, h, out)
 		if err != nil {
 			return nil, err
 		}
@@ -74,7 +77,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 		*p = nn.Param(eg, c.name+[]string{".attn_l", ".attn_r"}[i], v)
 	}
 	if c.residual && in != h*out {
-		if l.res, err = param("res_weight", c.seed+3, in, h*out); err != nil {
+		if l.res, err = param("res_weight", nn.ParamSeed(c.seed, 3), in, h*out); err != nil {
 			return nil, err
 		}
 	}
@@ -159,7 +162,7 @@ func (l *GATConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (out, attn *gorg
 }
 
 // dropSeed returns the seed of dropout site k of the layer.
-func (l *GATConv) dropSeed(k uint64) uint64 { return l.cfg.seed*0x9e3779b97f4a7c15 + k }
+func (l *GATConv) dropSeed(k uint64) uint64 { return nn.ParamSeed(l.cfg.seed, 100+k) }
 
 // checkGraph applies the zero in-degree rule, and rejects a graph without
 // edges even when zero in-degrees are allowed: its attention scores would be

@@ -148,11 +148,11 @@ func TestDropoutModes(t *testing.T) {
 	g := layertest.Graph(t, testN, testN, testSrc, testDst)
 	eg := gorgonia.NewGraph()
 	mode := nn.NewMode()
-	plain, err := gat.New(eg, 3, 2, gat.WithHeads(2), gat.WithName("plain"), gat.WithDtype(tensor.Float64))
+	plain, err := gat.New(eg, 3, 2, gat.WithHeads(2), gat.WithName("plain"), gat.WithSeed(7), gat.WithDtype(tensor.Float64))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dropped, err := gat.New(eg, 3, 2, gat.WithHeads(2), gat.WithName("dropped"), gat.WithDtype(tensor.Float64),
+	dropped, err := gat.New(eg, 3, 2, gat.WithHeads(2), gat.WithName("dropped"), gat.WithSeed(7), gat.WithDtype(tensor.Float64),
 		gat.WithFeatDropout(0.5), gat.WithAttnDropout(0.5), gat.WithMode(mode))
 	if err != nil {
 		t.Fatal(err)
@@ -209,7 +209,7 @@ func TestGradients(t *testing.T) {
 					mode.Next()
 					opts = append(opts, gat.WithMode(mode))
 				}
-				l, err := gat.New(eg, c.in, 2, opts...)
+				l, err := gat.New(eg, c.in, 2, append(opts, gat.WithSeed(7))...)
 				if err != nil {
 					return nil, nil, err
 				}

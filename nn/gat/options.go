@@ -27,6 +27,7 @@ type config struct {
 	allowZeroIn bool
 	mode        *nn.Mode
 	name        string
+	seedSet     bool
 	seed        uint64
 	dtype       tensor.Dtype
 }
@@ -112,8 +113,10 @@ func WithName(name string) Option {
 	}
 }
 
-// WithSeed sets the seed of initialisation and dropout (default 1).
-func WithSeed(seed uint64) Option { return func(c *config) error { c.seed = seed; return nil } }
+// WithSeed sets the seed of initialisation and dropout (default: derived from the layer name, so unseeded layers differ).
+func WithSeed(seed uint64) Option {
+	return func(c *config) error { c.seed, c.seedSet = seed, true; return nil }
+}
 
 // WithDtype sets the parameters' dtype (default float32).
 func WithDtype(dt tensor.Dtype) Option {

@@ -27,7 +27,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GraphConv, error
 	if in <= 0 || out <= 0 {
 		return nil, fmt.Errorf("gcn: feature sizes must be positive, got in %d, out %d", in, out)
 	}
-	c := config{weight: true, bias: true, seed: 1, dtype: tensor.Float32}
+	c := config{weight: true, bias: true, dtype: tensor.Float32}
 	for _, o := range opts {
 		if err := o(&c); err != nil {
 			return nil, err
@@ -36,12 +36,15 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GraphConv, error
 	if c.name == "" {
 		c.name = nn.UniqueName("gcn")
 	}
+	if !c.seedSet {
+		c.seed = nn.SeedOf(c.name)
+	}
 	if !c.weight && in != out {
 		return nil, fmt.Errorf("gcn: a layer without weight needs in == out, got %d and %d", in, out)
 	}
 	l := &GraphConv{in: in, out: out, cfg: c}
 	if c.weight {
-		w, err := nn.Glorot(c.dtype, c.seed, 1, in, out)
+		w, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, 0), 1, in, out)
 		if err != nil {
 			return nil, err
 		}

@@ -47,7 +47,7 @@ func Example() {
 	// sage.fc_self.weight (3, 2)
 	// sage.fc_neigh.weight (3, 2)
 	// sage.bias (2)
-	// (4, 2) [-2.843 -1.945 -2.572 1.050 -0.111 -2.383 -1.982 -1.453]
+	// (4, 2) [-0.593 -1.092 -0.043 -1.337 1.608 1.142 1.730 -0.420]
 }
 
 // A pool-aggregator SAGEConv on a message-flow block: 2 destination nodes
@@ -68,7 +68,7 @@ func Example_block() {
 			-1, 2,
 			2, -1,
 		}))))
-	layer, err := sage.New(eg, 2, 3, sage.WithAggregator(sage.Pool), sage.WithDtype(tensor.Float64))
+	layer, err := sage.New(eg, 2, 3, sage.WithAggregator(sage.Pool), sage.WithDtype(tensor.Float64), sage.WithSeed(5))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -83,5 +83,5 @@ func Example_block() {
 	}
 	fmt.Printf("%v %.3f\n", h.Shape(), h.Value().Data())
 	// Output:
-	// (2, 3) [-7.661 1.632 -3.180 -6.558 2.118 -2.572]
+	// (2, 3) [-0.305 0.547 -0.951 0.530 -3.156 0.056]
 }

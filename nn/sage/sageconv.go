@@ -32,7 +32,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error)
 	if in <= 0 || out <= 0 {
 		return nil, fmt.Errorf("sage: feature sizes must be positive, got in %d, out %d", in, out)
 	}
-	c := config{bias: true, seed: 1, dtype: tensor.Float32}
+	c := config{bias: true, dtype: tensor.Float32}
 	for _, o := range opts {
 		if err := o(&c); err != nil {
 			return nil, err
@@ -44,9 +44,12 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error)
 	if c.name == "" {
 		c.name = nn.UniqueName("sage")
 	}
+	if !c.seedSet {
+		c.seed = nn.SeedOf(c.name)
+	}
 	l := &SAGEConv{in: in, out: out, cfg: c}
 	param := func(suffix string, k uint64, shape ...int) (*gorgonia.Node, error) {
-		v, err := nn.Glorot(c.dtype, paramSeed(c.seed, k), math.Sqrt2, shape...)
+		v, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, k), math.Sqrt2, shape...)
 		if err != nil {
 			return nil, err
 		}
@@ -72,12 +75,6 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error)
 	}
 	return l, nil
 }
-
-// paramSeed returns the initialisation seed of parameter k of a layer
-// seeded with seed. Mixing k in (rather than adding it) keeps a parameter of
-// one layer from starting equal to another parameter of a layer seeded
-// seed+1.
-func paramSeed(seed, k uint64) uint64 { return seed ^ k*0x9e3779b97f4a7c15 }
 
 // Learnables returns the layer's parameters for a Gorgonia solver, in the
 // order fc_pool.weight, fc_pool.bias (Pool only), fc_self.weight (Mean and

@@ -159,7 +159,7 @@ func gradModel(f fixture, weighted bool, in, out int, opts ...sage.Option) layer
 		if err != nil {
 			return nil, nil, err
 		}
-		l, err := sage.New(eg, in, out, append(opts, sage.WithDtype(dt))...)
+		l, err := sage.New(eg, in, out, append(opts, sage.WithDtype(dt), sage.WithSeed(7))...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -183,11 +183,11 @@ func TestDropoutModes(t *testing.T) {
 	f := fixtures[0]
 	eg := gorgonia.NewGraph()
 	mode := nn.NewMode()
-	plain, err := sage.New(eg, 3, 2, sage.WithName("plain"), sage.WithDtype(tensor.Float64))
+	plain, err := sage.New(eg, 3, 2, sage.WithName("plain"), sage.WithSeed(7), sage.WithDtype(tensor.Float64))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dropped, err := sage.New(eg, 3, 2, sage.WithName("dropped"), sage.WithDtype(tensor.Float64), sage.WithFeatDropout(0.5), sage.WithMode(mode))
+	dropped, err := sage.New(eg, 3, 2, sage.WithName("dropped"), sage.WithSeed(7), sage.WithDtype(tensor.Float64), sage.WithFeatDropout(0.5), sage.WithMode(mode))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,120 @@
+package train_test
+
+import (
+	"strings"
+	"testing"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/dataset"
+	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/gcn"
+	"github.com/gnngo/gnn/nn/train"
+)
+
+// gcnTask builds a two-layer GCN on a small planted-partition graph.
+func gcnTask(t *testing.T) *train.Task {
+	t.Helper()
+	cfg := dataset.DefaultPlantedConfig()
+	cfg.Nodes, cfg.Features = 700, 32
+	ds, err := dataset.PlantedPartition(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := ds.Graph.AddSelfLoops()
+	if err != nil {
+		t.Fatal(err)
+	}
+	eg := gorgonia.NewGraph()
+	f := ds.Features
+	x := gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(f.Rows, f.Cols), gorgonia.WithName("x"),
+		gorgonia.WithValue(tensor.New(tensor.WithShape(f.Rows, f.Cols), tensor.WithBacking(f.ToDense()))))
+	mode := nn.NewMode()
+	l1, err := gcn.New(eg, f.Cols, 16, gcn.WithSeed(1), gcn.WithActivation(gorgonia.Rectify))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l2, err := gcn.New(eg, 16, ds.NumClasses, gcn.WithSeed(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := l1.Forward(g, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, err = nn.Dropout(h, 0.5, 3, mode); err != nil {
+		t.Fatal(err)
+	}
+	logits, err := l2.Forward(g, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loss, err := nn.CrossEntropy(logits, ds.Labels, ds.Train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &train.Task{
+		Logits: logits, Loss: loss, Mode: mode,
+		Groups: []train.Group{{Params: l1.Learnables(), WeightDecay: 5e-4}, {Params: l2.Learnables()}},
+		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test,
+	}
+}
+
+func TestFit(t *testing.T) {
+	task := gcnTask(t)
+	var seen int
+	res, err := train.Fit(task, train.Config{Epochs: 60, LearningRate: 0.01}, func(train.Epoch) { seen++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen != 60 || len(res.History) != 60 {
+		t.Fatalf("%d callbacks, %d epochs of history; want 60", seen, len(res.History))
+	}
+	first, last := res.History[0], res.History[59]
+	if !(last.Loss < first.Loss/2) {
+		t.Errorf("loss went from %.4f to %.4f", first.Loss, last.Loss)
+	}
+	if res.BestVal < 0.7 {
+		t.Errorf("best validation accuracy %.4f, want a trained model (>= 0.7)", res.BestVal)
+	}
+	if got := res.History[res.BestEpoch-1]; got.ValAcc != res.BestVal || got.TestAcc != res.Test {
+		t.Errorf("result %+v does not match its epoch %+v", res, got)
+	}
+	if !task.Mode.Training() {
+		t.Errorf("Fit left the mode in evaluation")
+	}
+}
+
+func TestFitPatience(t *testing.T) {
+	res, err := train.Fit(gcnTask(t), train.Config{Epochs: 500, LearningRate: 0.05, Patience: 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(res.History)
+	if n >= 500 || n != res.BestEpoch+5 {
+		t.Errorf("stopped after %d epochs with best epoch %d; want best + 5", n, res.BestEpoch)
+	}
+}
+
+func TestFitErrors(t *testing.T) {
+	task := gcnTask(t)
+	for _, c := range []struct {
+		cfg  train.Config
+		edit func(*train.Task)
+		want string
+	}{
+		{train.Config{Epochs: 0, LearningRate: 0.01}, nil, "positive epochs"},
+		{train.Config{Epochs: 1, LearningRate: 0}, nil, "learning rate"},
+		{train.Config{Epochs: 1, LearningRate: 0.01}, func(t *train.Task) { t.Val = nil }, "empty split"},
+		{train.Config{Epochs: 1, LearningRate: 0.01}, func(t *train.Task) { t.Groups = nil }, "no parameters"},
+	} {
+		tk := *task
+		if c.edit != nil {
+			c.edit(&tk)
+		}
+		if _, err := train.Fit(&tk, c.cfg, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want %q", err, c.want)
+		}
+	}
+}
