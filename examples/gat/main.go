@@ -8,6 +8,7 @@ package main
 
 import (
 	"flag"
+	"io"
 	"log"
 	"os"
 
@@ -27,17 +28,17 @@ func main() {
 	f.Register(flag.CommandLine)
 	outHeads := flag.Int("out-heads", 1, "attention heads of the output layer (averaged)")
 	flag.Parse()
-	if err := run(&f, *outHeads); err != nil {
+	if err := run(os.Stdout, &f, *outHeads); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(f *setup.Flags, outHeads int) error {
+func run(w io.Writer, f *setup.Flags, outHeads int) error {
 	ds, err := setup.Load(f.Data, f.Seed)
 	if err != nil {
 		return err
 	}
-	setup.Describe(os.Stdout, ds)
+	setup.Describe(w, ds)
 	g, err := ds.Graph.AddSelfLoops()
 	if err != nil {
 		return err
@@ -75,7 +76,7 @@ func run(f *setup.Flags, outHeads int) error {
 	if err != nil {
 		return err
 	}
-	return f.Finish(os.Stdout, "GAT on "+ds.Name, &train.Task{
+	return f.Finish(w, "GAT on "+ds.Name, &train.Task{
 		Logits: logits, Loss: loss, Mode: mode,
 		Groups: []train.Group{{Params: append(l1.Learnables(), l2.Learnables()...), WeightDecay: f.WeightDecay}},
 		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test,

@@ -8,6 +8,7 @@ package main
 
 import (
 	"flag"
+	"io"
 	"log"
 	"os"
 
@@ -26,17 +27,17 @@ func main() {
 	f := setup.Flags{Epochs: 200, LR: 0.01, Hidden: 16, Heads: 1, Dropout: 0.5, WeightDecay: 5e-4, Seed: 1}
 	f.Register(flag.CommandLine)
 	flag.Parse()
-	if err := run(&f); err != nil {
+	if err := run(os.Stdout, &f); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(f *setup.Flags) error {
+func run(w io.Writer, f *setup.Flags) error {
 	ds, err := setup.Load(f.Data, f.Seed)
 	if err != nil {
 		return err
 	}
-	setup.Describe(os.Stdout, ds)
+	setup.Describe(w, ds)
 	g, err := ds.Graph.AddSelfLoops()
 	if err != nil {
 		return err
@@ -85,7 +86,7 @@ func run(f *setup.Flags) error {
 		return err
 	}
 	// Weight decay on the first layer only, as in the paper.
-	return f.Finish(os.Stdout, "GCN on "+ds.Name, &train.Task{
+	return f.Finish(w, "GCN on "+ds.Name, &train.Task{
 		Logits: logits, Loss: loss, Mode: mode,
 		Groups: []train.Group{{Params: l1.Learnables(), WeightDecay: f.WeightDecay}, {Params: l2.Learnables()}},
 		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test,

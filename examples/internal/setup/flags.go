@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 
 	"gorgonia.org/gorgonia"
 
@@ -25,6 +27,7 @@ type Flags struct {
 	Dense       bool
 	Save        string
 	Plot        string
+	CPUProfile  string
 }
 
 // Register adds the shared flags to fs with the given defaults.
@@ -41,11 +44,23 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.Dense, "dense", f.Dense, "multiply sparse input features as a dense matrix")
 	fs.StringVar(&f.Save, "save", f.Save, "write the trained parameters to this `file`")
 	fs.StringVar(&f.Plot, "plot", f.Plot, "write loss and accuracy curves to this PNG `file`")
+	fs.StringVar(&f.CPUProfile, "cpuprofile", f.CPUProfile, "write a CPU profile of the training to this `file`")
 }
 
 // Finish trains the task, prints the epochs and the result to w, and saves
 // the parameters and the plot when asked.
 func (f *Flags) Finish(w io.Writer, title string, task *train.Task) error {
+	if f.CPUProfile != "" {
+		pf, err := os.Create(f.CPUProfile)
+		if err != nil {
+			return err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	res, err := train.Fit(task, train.Config{Epochs: f.Epochs, LearningRate: f.LR, Patience: f.Patience}, PrintEpoch(w))
 	if err != nil {
 		return err
