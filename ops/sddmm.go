@@ -21,7 +21,8 @@ import (
 // itself (E).
 //
 // op is Add, Sub, Mul, Div, Dot (the sum over the last feature dimension of
-// the product: the result drops that dimension), or CopyLHS / CopyRHS, which
+// the product: that dimension is kept with size 1, as in DGL, so (N, H, D)
+// operands give (E, H, 1)), or CopyLHS / CopyRHS, which
 // copy one operand onto the edges (the other must be nil; its target is
 // ignored). Feature dimensions broadcast by NumPy rules.
 //
@@ -90,6 +91,15 @@ func SDDMM(g *graph.Graph, op Binary, lhs *gorgonia.Node, lt Target, rhs *gorgon
 	return apply(&sddmmOp{g: g, op: kop, lt: lt, rt: rt, lhs: ls, rhs: rs, plan: p}, lhs, rhs)
 }
 
+// outShape returns the feature shape of the result: the broadcast shape, with
+// the reduced dimension of a dot product kept as 1.
+func (op *sddmmOp) outShape() []int {
+	if op.op == sddmm.Dot {
+		return append(append([]int{}, op.plan.Out...), 1)
+	}
+	return op.plan.Out
+}
+
 // sddmmOp computes one value row per edge from two operands.
 type sddmmOp struct {
 	cpuOp
@@ -116,14 +126,14 @@ func (op *sddmmOp) Type() hm.Type {
 	for i, s := range in {
 		ranks[i] = len(s)
 	}
-	return fnType(1+len(op.plan.Out), ranks...)
+	return fnType(1+len(op.outShape()), ranks...)
 }
 
 func (op *sddmmOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
 	if err := checkInputs(op.String(), op.inputShapes(), in); err != nil {
 		return nil, err
 	}
-	return withRows(op.g.NumEdges(), op.plan.Out), nil
+	return withRows(op.g.NumEdges(), op.outShape()), nil
 }
 
 func (op *sddmmOp) String() string {
@@ -158,7 +168,7 @@ func sddmmDo[T num.Float](op *sddmmOp, vals []gorgonia.Value) (gorgonia.Value, e
 			return nil, err
 		}
 	}
-	t, out := values.Alloc[T](withRows(op.g.NumEdges(), op.plan.Out))
+	t, out := values.Alloc[T](withRows(op.g.NumEdges(), op.outShape()))
 	sddmm.Forward(out, op.g, op.op, lhs, op.lt, rhs, op.rt, op.plan)
 	return t, nil
 }
@@ -199,14 +209,9 @@ func (op *sddmmOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (
 			return nil, err
 		}
 		return gorgonia.Nodes{dl, dr}, nil
-	case sddmm.Dot:
-		// d/dx sum_k x_k y_k = y: the gradient gains the reduced dimension
-		// back as a broadcast 1 and continues as a product.
-		var err error
-		if grad, err = reshape(grad, withRows(op.g.NumEdges(), append(append([]int{}, op.plan.Out...), 1))); err != nil {
-			return nil, err
-		}
 	}
+	// A product, or a dot product: d/dx sum_k x_k y_k = y, and the
+	// gradient's size-1 last dimension broadcasts over k.
 	dl, err := productGrad(op.g, grad, inputs[1], op.rt, op.lt, op.lhs)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/ops"
@@ -129,6 +130,9 @@ func TestSDDMMSugarNames(t *testing.T) {
 		}
 		if got := n.Op().String(); got != c.name {
 			t.Errorf("op name %q, want %q", got, c.name)
+		}
+		if c.name == "u_dot_v" && !n.Shape().Eq(tensor.Shape{g.NumEdges(), 1}) {
+			t.Errorf("u_dot_v of (N, 4) features has shape %v, want (E, 1) as in DGL", n.Shape())
 		}
 	}
 }

@@ -1,0 +1,143 @@
+package mp
+
+import (
+	"fmt"
+	"hash"
+	"hash/fnv"
+	"sync/atomic"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/values"
+)
+
+// The Gorgonia ops of this package move rows of dense tensors (gather,
+// scatter-add, assemble, fill) or reduce messages by product. Like the ops
+// of package ops they return fresh tensors, never write their inputs, keep
+// no per-call state, and hash what makes them unique.
+
+// cpuOp holds the methods every op of this package shares.
+type cpuOp struct{}
+
+func (cpuOp) ReturnsPtr() bool     { return false }
+func (cpuOp) CallsExtern() bool    { return false }
+func (cpuOp) OverwritesInput() int { return -1 }
+
+var lastIndexID atomic.Uint64
+
+// newIndexID returns a process-unique ID for an index set. Ops that carry
+// index slices hash this ID instead of the indices, which is O(1) and never
+// merges ops over different index sets.
+func newIndexID() uint64 { return lastIndexID.Add(1) }
+
+// fnType returns a new function type from tensors of the given ranks to a
+// tensor of rank out, all of one dtype. Gorgonia returns function types to a
+// shared pool after use, so it must be rebuilt on every call.
+func fnType(out int, in ...int) hm.Type {
+	a := hm.TypeVariable('a')
+	ts := make([]hm.Type, 0, len(in)+1)
+	for _, r := range in {
+		ts = append(ts, gorgonia.TensorType{Dims: r, Of: a})
+	}
+	ts = append(ts, gorgonia.TensorType{Dims: out, Of: a})
+	return hm.NewFnType(ts...)
+}
+
+// hashOf returns the FNV-32a hash of what op writes with WriteHash.
+func hashOf(op interface{ WriteHash(hash.Hash) }) uint32 {
+	h := fnv.New32a()
+	op.WriteHash(h)
+	return h.Sum32()
+}
+
+// checkShapes verifies at graph-building time that the inputs have the
+// shapes an op was built for.
+func checkShapes(name string, want []tensor.Shape, got []gorgonia.DimSizer) error {
+	if len(got) != len(want) {
+		return fmt.Errorf("mp: %s takes %d inputs, got %d", name, len(want), len(got))
+	}
+	for i, ds := range got {
+		s, ok := ds.(tensor.Shape)
+		if !ok {
+			return fmt.Errorf("mp: %s input %d has no shape", name, i)
+		}
+		if !s.Eq(want[i]) {
+			return fmt.Errorf("mp: %s input %d has shape %v, want %v", name, i, s, want[i])
+		}
+	}
+	return nil
+}
+
+// ranks returns the rank of every shape.
+func ranks(s []tensor.Shape) []int {
+	r := make([]int, len(s))
+	for i := range s {
+		r[i] = len(s[i])
+	}
+	return r
+}
+
+// apply adds op to the expression graph of its inputs.
+func apply(op gorgonia.Op, inputs ...*gorgonia.Node) (*gorgonia.Node, error) {
+	n, err := gorgonia.ApplyOp(op, inputs...)
+	if err != nil {
+		return nil, fmt.Errorf("mp: %v: %w", op, err)
+	}
+	return n, nil
+}
+
+// shapeOf returns the shape (lead..., feat...).
+func shapeOf(lead, feat []int) tensor.Shape {
+	s := make(tensor.Shape, 0, len(lead)+len(feat))
+	return append(append(s, lead...), feat...)
+}
+
+func prod(s []int) int {
+	n := 1
+	for _, d := range s {
+		n *= d
+	}
+	return n
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// feature returns the feature shape of x: its shape without the row
+// dimension.
+func feature(x *gorgonia.Node) []int { return append([]int{}, x.Shape()[1:]...) }
+
+// backwardOnly is the SymDiff of ops that only appear in gradients.
+func backwardOnly(name string) error {
+	return fmt.Errorf("mp: %s is a backward op and is not differentiable", name)
+}
+
+// data returns the elements of v as []T, like values.Data, and also accepts
+// the scalar values Gorgonia produces for tensors of one element (its Slice
+// returns a scalar when the result has a single element, whatever its
+// shape).
+func data[T num.Float](v gorgonia.Value) ([]T, error) {
+	switch s := v.(type) {
+	case *gorgonia.F64:
+		if x, ok := any(float64(*s)).(T); ok {
+			return []T{x}, nil
+		}
+	case *gorgonia.F32:
+		if x, ok := any(float32(*s)).(T); ok {
+			return []T{x}, nil
+		}
+	}
+	return values.Data[T](v)
+}

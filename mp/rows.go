@@ -1,0 +1,198 @@
+package mp
+
+import (
+	"fmt"
+	"hash"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/parallel"
+	"github.com/gnngo/gnn/internal/values"
+)
+
+// index is a list of row positions shared by the ops that read or write
+// through it, with a process-unique ID for their hashes. Negative entries
+// mean "no row": a gather fills them, a scatter skips them.
+type index struct {
+	id     uint64
+	rows   []int64
+	unique bool // no non-negative entry repeats
+}
+
+// newIndex wraps rows; unique states that no non-negative entry repeats,
+// which lets a scatter run in parallel.
+func newIndex(rows []int64, unique bool) *index {
+	return &index{id: newIndexID(), rows: rows, unique: unique}
+}
+
+// gather returns the rows idx of x, shaped (lead..., feat...) where feat is
+// x's feature shape and prod(lead) is the number of entries: row i of the
+// result, in row-major order over lead, is x's row idx.rows[i], or fill
+// where that entry is negative. Its gradient is a scatter-add through the
+// same index.
+func gather(x *gorgonia.Node, idx *index, lead []int, fill float64) (*gorgonia.Node, error) {
+	if prod(lead) != len(idx.rows) {
+		return nil, fmt.Errorf("mp: gather of %d rows into leading shape %v", len(idx.rows), lead)
+	}
+	op := &gatherOp{idx: idx, n: x.Shape()[0], lead: append([]int{}, lead...), feat: feature(x), fill: fill}
+	return apply(op, x)
+}
+
+// gatherOp reads rows of a dense tensor through an index.
+type gatherOp struct {
+	cpuOp
+	idx  *index
+	n    int   // rows of the input
+	lead []int // leading dimensions of the output
+	feat []int
+	fill float64
+}
+
+func (op *gatherOp) in() tensor.Shape  { return shapeOf([]int{op.n}, op.feat) }
+func (op *gatherOp) out() tensor.Shape { return shapeOf(op.lead, op.feat) }
+
+func (op *gatherOp) Arity() int    { return 1 }
+func (op *gatherOp) Type() hm.Type { return fnType(len(op.out()), len(op.in())) }
+
+func (op *gatherOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	if err := checkShapes(op.String(), []tensor.Shape{op.in()}, in); err != nil {
+		return nil, err
+	}
+	return op.out(), nil
+}
+
+func (op *gatherOp) String() string { return fmt.Sprintf("gather_rows%v", op.lead) }
+
+func (op *gatherOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "mp.gather{idx=%d,n=%d,lead=%v,feat=%v,fill=%v}", op.idx.id, op.n, op.lead, op.feat, op.fill)
+}
+
+func (op *gatherOp) Hashcode() uint32 { return hashOf(op) }
+
+func (op *gatherOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatherDo[float32](op, vals) },
+		func() (gorgonia.Value, error) { return gatherDo[float64](op, vals) })
+}
+
+func gatherDo[T num.Float](op *gatherOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	if len(vals) != 1 {
+		return nil, fmt.Errorf("mp: %v takes 1 input, got %d", op, len(vals))
+	}
+	x, err := data[T](vals[0])
+	if err != nil {
+		return nil, err
+	}
+	t, y := values.Alloc[T](op.out())
+	w, fill := prod(op.feat), T(op.fill)
+	rows := op.idx.rows
+	parallel.For(len(rows), grain(w), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			dst := y[i*w : (i+1)*w]
+			if j := rows[i]; j >= 0 {
+				copy(dst, x[int(j)*w:(int(j)+1)*w])
+			} else if fill != 0 {
+				for k := range dst {
+					dst[k] = fill
+				}
+			}
+		}
+	})
+	return t, nil
+}
+
+func (op *gatherOp) DiffWRT(int) []bool { return []bool{true} }
+
+func (op *gatherOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	d, err := apply(&scatterOp{idx: op.idx, n: op.n, lead: op.lead, feat: op.feat}, grad)
+	return gorgonia.Nodes{d}, err
+}
+
+// scatterOp sums rows into a zero tensor of n rows through an index: input
+// row i (row-major over lead) is added to output row idx.rows[i], and
+// skipped where that entry is negative. It is the adjoint of gatherOp.
+type scatterOp struct {
+	cpuOp
+	idx  *index
+	n    int
+	lead []int
+	feat []int
+}
+
+func (op *scatterOp) in() tensor.Shape  { return shapeOf(op.lead, op.feat) }
+func (op *scatterOp) out() tensor.Shape { return shapeOf([]int{op.n}, op.feat) }
+
+func (op *scatterOp) Arity() int    { return 1 }
+func (op *scatterOp) Type() hm.Type { return fnType(len(op.out()), len(op.in())) }
+
+func (op *scatterOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	if err := checkShapes(op.String(), []tensor.Shape{op.in()}, in); err != nil {
+		return nil, err
+	}
+	return op.out(), nil
+}
+
+func (op *scatterOp) String() string { return fmt.Sprintf("scatter_add_rows(%d)", op.n) }
+
+func (op *scatterOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "mp.scatter{idx=%d,n=%d,lead=%v,feat=%v}", op.idx.id, op.n, op.lead, op.feat)
+}
+
+func (op *scatterOp) Hashcode() uint32 { return hashOf(op) }
+
+func (op *scatterOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return scatterDo[float32](op, vals) },
+		func() (gorgonia.Value, error) { return scatterDo[float64](op, vals) })
+}
+
+func scatterDo[T num.Float](op *scatterOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	if len(vals) != 1 {
+		return nil, fmt.Errorf("mp: %v takes 1 input, got %d", op, len(vals))
+	}
+	x, err := data[T](vals[0])
+	if err != nil {
+		return nil, err
+	}
+	t, y := values.Alloc[T](op.out())
+	w := prod(op.feat)
+	rows := op.idx.rows
+	add := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			j := rows[i]
+			if j < 0 {
+				continue
+			}
+			dst, src := y[int(j)*w:(int(j)+1)*w], x[i*w:(i+1)*w]
+			for k := range dst {
+				dst[k] += src[k]
+			}
+		}
+	}
+	if op.idx.unique {
+		parallel.For(len(rows), grain(w), add)
+	} else {
+		// Rows may meet: one pass in index order, which also fixes the
+		// order of the additions.
+		add(0, len(rows))
+	}
+	return t, nil
+}
+
+func (op *scatterOp) DiffWRT(int) []bool { return []bool{true} }
+
+func (op *scatterOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	d, err := apply(&gatherOp{idx: op.idx, n: op.n, lead: op.lead, feat: op.feat}, grad)
+	return gorgonia.Nodes{d}, err
+}
+
+// grain returns the number of rows of w elements worth a goroutine.
+func grain(w int) int { return max(1, 8192/max(w, 1)) }
+
+var (
+	_ gorgonia.Op   = (*gatherOp)(nil)
+	_ gorgonia.SDOp = (*gatherOp)(nil)
+	_ gorgonia.Op   = (*scatterOp)(nil)
+	_ gorgonia.SDOp = (*scatterOp)(nil)
+)

@@ -1,0 +1,3 @@
+package fn
+
+//go:generate go run ./internal/genfn
