@@ -127,18 +127,30 @@ func TestLargeScores(t *testing.T) {
 	}
 }
 
-// TestSpecialScores checks -Inf (an edge masked out) and NaN.
+// TestSpecialScores checks -Inf (an edge masked out), a column of -Inf
+// only, +Inf and NaN.
 func TestSpecialScores(t *testing.T) {
 	t.Parallel()
 	g := mustGraph(t, 3, 2, []int32{0, 1, 2, 0, 1}, []int32{0, 0, 0, 1, 1})
-	inf := math.Inf(-1)
-	got := make([]float64, 5)
-	Forward(got, g, ByDst, []float64{inf, 0, 0, 1, math.NaN()}, 1)
-	if got[0] != 0 || got[1] != 0.5 || got[2] != 0.5 {
-		t.Errorf("group with -Inf: got %v, want [0 0.5 0.5]", got[:3])
-	}
-	if !math.IsNaN(got[3]) || !math.IsNaN(got[4]) {
-		t.Errorf("group with NaN: got %v, want NaN", got[3:])
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		name  string
+		score []float64
+		want  []float64 // for the edges into destination 0; NaN into 1
+	}{
+		{"nan", []float64{-inf, 0, 0, 1, math.NaN()}, []float64{0, 0.5, 0.5}},
+		{"nan-first", []float64{-inf, 0, 0, math.NaN(), 1}, []float64{0, 0.5, 0.5}},
+		{"inf", []float64{-inf, 0, 0, inf, 1}, []float64{0, 0.5, 0.5}},
+		{"all-minus-inf", []float64{-inf, 0, 0, -inf, -inf}, []float64{0, 0.5, 0.5}},
+	} {
+		got := make([]float64, 5)
+		Forward(got, g, ByDst, c.score, 1)
+		if i, ok := within(got[:3], c.want, 0); !ok {
+			t.Errorf("%s: edge %d is %v, want %v", c.name, i, got[i], c.want[i])
+		}
+		if !math.IsNaN(got[3]) || !math.IsNaN(got[4]) {
+			t.Errorf("%s: got %v into destination 1, want NaN", c.name, got[3:])
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package edgesoftmax
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/gnngo/gnn/internal/num"
 )
@@ -40,6 +41,8 @@ const (
 // a scalar function of this size.
 func expSum[T num.Float](o, x, m []T, s []float64) {
 	x, m, s = x[:len(o)], m[:len(o)], s[:len(o)]
+	var z T
+	single := unsafe.Sizeof(z) == 4
 	for h := range o {
 		d := float64(x[h]) - float64(m[h])
 		if d < expMin {
@@ -49,8 +52,14 @@ func expSum[T num.Float](o, x, m []T, s []float64) {
 		kf := d*(64/math.Ln2) + roundMagic
 		k := int64(math.Float64bits(kf)) // low bits: round(d*64/ln2)
 		kf -= roundMagic
-		r := d - kf*ln2hi64 - kf*ln2lo64
-		p := r * (1 + r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120)))))
+		var p float64
+		if single {
+			r := d - kf*(math.Ln2/64)
+			p = r * (1 + r*(1.0/2+r*(1.0/6)))
+		} else {
+			r := d - kf*ln2hi64 - kf*ln2lo64
+			p = r * (1 + r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120)))))
+		}
 		t := expTable[k&63]
 		// (k>>6)+1023 is the biased exponent of 2^(k>>6) once shifted into
 		// place: the rounding constant's own bits shift out of the word.

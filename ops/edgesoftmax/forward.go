@@ -1,8 +1,6 @@
 package edgesoftmax
 
 import (
-	"runtime"
-
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/num"
 )
@@ -19,9 +17,10 @@ const stackWidth = 16
 //	out[e*width+h] = exp(score[e*width+h] - M) / sum over e' in G of exp(score[e'*width+h] - M)
 //
 // where M is the maximum of column h over G, so no exponential exceeds 1.
-// Exponentials are computed and summed in float64; a group whose scores
-// include NaN or +Inf gives NaN, and -Inf scores get 0. out may be score
-// itself but must not overlap it otherwise.
+// Exponentials are computed and summed in float64. An edge whose score is
+// -Inf (masked out) gets 0; a column of a group that holds NaN or +Inf, or
+// only -Inf, gives NaN throughout the group, as the textbook formula does.
+// out may be score itself but must not overlap it otherwise.
 //
 // Forward panics when a length does not match, width is negative or norm is
 // unknown: internal invariants that the op layer checks before calling.
@@ -47,9 +46,7 @@ func forwardRows[T num.Float](out []T, c *graph.Compressed, score []T, w, lo, hi
 		m, s = make([]T, w), make([]float64, w)
 	}
 	m, s = m[:w], s[:w]
-	step := lineStep[T]()
 	end := c.Indptr[hi]
-	var sink T
 	for r := lo; r < hi; r++ {
 		a, b := c.Indptr[r], c.Indptr[r+1]
 		if a == b {
@@ -57,8 +54,8 @@ func forwardRows[T num.Float](out []T, c *graph.Compressed, score []T, w, lo, hi
 		}
 		eids := c.EIDs[a:b]
 		for i, e := range eids {
-			if p := a + int64(i) + ahead; p < end {
-				sink += touch(score, c.EIDs[p], w, step) + touch(out, c.EIDs[p], w, step)
+			if p := a + int64(i); p%ahead == 0 && p+ahead < end {
+				touch(c.EIDs[p+ahead:min(p+2*ahead, end)], w, score, out)
 			}
 			row := score[int(e)*w : int(e)*w+w]
 			if i == 0 {
@@ -86,5 +83,4 @@ func forwardRows[T num.Float](out []T, c *graph.Compressed, score []T, w, lo, hi
 			}
 		}
 	}
-	runtime.KeepAlive(sink)
 }

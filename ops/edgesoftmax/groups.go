@@ -2,6 +2,7 @@ package edgesoftmax
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"unsafe"
 
@@ -16,9 +17,8 @@ const (
 	grainEdges = 1 << 14
 	// chunksPerWorker evens out chunks of unequal speed.
 	chunksPerWorker = 8
-	// ahead is how many edge positions ahead of the one being reduced a
-	// kernel touches the rows it will need, so that several cache misses
-	// are in flight at once.
+	// ahead is the batch of edge positions whose rows a kernel touches at
+	// once, one batch ahead of the edges it reduces.
 	ahead = 32
 	// lineBytes is the cache line size that touching steps by.
 	lineBytes = 64
@@ -71,20 +71,27 @@ func forRows(c *graph.Compressed, fn func(lo, hi int)) {
 	})
 }
 
-// touch loads one element of every cache line of row e of x, rows of
-// width elements, step elements a line, and returns their sum so that the
-// loads are not optimised away.
-func touch[T num.Float](x []T, e int64, width, step int) T {
-	row := x[int(e)*width : int(e)*width+width]
-	var s T
-	for j := 0; j < len(row); j += step {
-		s += row[j]
-	}
-	return s
-}
-
-// lineStep returns the number of T in a cache line.
-func lineStep[T num.Float]() int {
+// touch loads one element of every cache line of the rows, in each of xs,
+// of the edges eids, rows of width elements.
+//
+// Edge rows reached through a CSC or CSR view are scattered over memory.
+// Loads issued back to back for a batch of edges miss the cache together
+// instead of one edge at a time, so that the passes over a group that follow
+// find its rows cached. Go has no prefetch instruction; ordinary loads serve.
+// Their values are folded into an integer kept alive, so that the loads are
+// not optimised away; a float sum would chain them through the adder's
+// latency.
+func touch[T num.Float](eids []int64, width int, xs ...[]T) {
 	var z T
-	return lineBytes / int(unsafe.Sizeof(z))
+	step := lineBytes / int(unsafe.Sizeof(z))
+	var s int
+	for _, x := range xs {
+		for _, e := range eids {
+			row := x[int(e)*width : int(e)*width+width]
+			for j := 0; j < len(row); j += step {
+				s += int(row[j])
+			}
+		}
+	}
+	runtime.KeepAlive(s)
 }

@@ -31,36 +31,52 @@ func binaryScalar[T num.Float](op Op, o, x []T, la []int, y []T, ra []int) {
 }
 
 // binaryRows handles operands and output of one shape, len(o)/len(la).
+// The edge loop sits inside the switch: a call per edge cost a third of the
+// time on 8-element rows. (Unrolling eight elements at a time through array
+// pointers measured slower on gathered rows of 8 to 64 elements.)
 func binaryRows[T num.Float](op Op, o, x []T, la []int, y []T, ra []int) {
 	if len(la) == 0 {
 		return
 	}
 	l := len(o) / len(la)
 	ra = ra[:len(la)]
-	for i, r := range la {
-		or := o[i*l : (i+1)*l]
-		xr := x[r*l : (r+1)*l]
-		yr := y[ra[i]*l : (ra[i]+1)*l]
-		xr, yr = xr[:len(or)], yr[:len(or)]
-		switch op {
-		case Add:
+	switch op {
+	case Add:
+		for i, r := range la {
+			or, xr, yr := edgeRows(o, x, y, i, r, ra[i], l)
 			for k := range or {
 				or[k] = xr[k] + yr[k]
 			}
-		case Sub:
+		}
+	case Sub:
+		for i, r := range la {
+			or, xr, yr := edgeRows(o, x, y, i, r, ra[i], l)
 			for k := range or {
 				or[k] = xr[k] - yr[k]
 			}
-		case Mul:
+		}
+	case Mul:
+		for i, r := range la {
+			or, xr, yr := edgeRows(o, x, y, i, r, ra[i], l)
 			for k := range or {
 				or[k] = xr[k] * yr[k]
 			}
-		case Div:
+		}
+	case Div:
+		for i, r := range la {
+			or, xr, yr := edgeRows(o, x, y, i, r, ra[i], l)
 			for k := range or {
 				or[k] = xr[k] / yr[k]
 			}
 		}
 	}
+}
+
+// edgeRows returns row i of o and rows r of x and s of y, all of length l,
+// the x and y rows resliced to the length of the o row.
+func edgeRows[T num.Float](o, x, y []T, i, r, s, l int) (or, xr, yr []T) {
+	or = o[i*l : (i+1)*l]
+	return or, x[r*l : (r+1)*l][:len(or)], y[s*l : (s+1)*l][:len(or)]
 }
 
 // binaryOff handles broadcasting through offset tables: element k of an

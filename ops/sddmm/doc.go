@@ -14,8 +14,18 @@
 // are all instances: u_dot_v is Forward(out, g, Dot, x, U, y, V, plan).
 //
 // The kernel is pure Go, generic over float32 and float64, and imports no
-// tensor framework; package ops wraps it as a Gorgonia op. Work is split over
-// contiguous edge-ID ranges, each edge is written exactly once and computed
+// tensor framework; package ops wraps it as a Gorgonia op.
+//
+// Work is split over contiguous edge-ID ranges of the COO lists, so output
+// rows are written in order; each edge is written exactly once and computed
 // independently of the others, so results are bit-identical for any
-// GOMAXPROCS.
+// GOMAXPROCS. (Walking CSC rows instead reuses each destination row but
+// scatters the output writes over memory; it measured 2.5x slower for
+// u_dot_v even with all operands cached.) Within a range, the node rows of a
+// small block of edges are loaded ahead of the arithmetic when the gather
+// table is too large to stay cached, which keeps several cache misses in
+// flight. Fast paths cover equal shapes (u_add_v and u_mul_v rows),
+// one-element rows (GAT's per-head scores), dot products without broadcasting
+// (heads of eight summed as a balanced tree), and copies, with edge features
+// copied whole; broadcasting goes through the offset tables of the plan.
 package sddmm

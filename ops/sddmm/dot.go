@@ -59,20 +59,18 @@ func dot8[T num.Float](a, b *[8]T) T {
 }
 
 // dot returns the dot product of a and b, which have the same length, in
-// four interleaved partial sums added as (s0+s1)+(s2+s3). The order is fixed,
-// so results do not depend on scheduling.
+// two interleaved partial sums: a fixed order, so results do not depend on
+// scheduling. (Chunks of dot8 measured slower for 16-element segments.)
 func dot[T num.Float](a, b []T) T {
 	b = b[:len(a)]
-	var s0, s1, s2, s3 T
-	for len(a) >= 4 && len(b) >= 4 {
-		s0 += a[0] * b[0]
-		s1 += a[1] * b[1]
-		s2 += a[2] * b[2]
-		s3 += a[3] * b[3]
-		a, b = a[4:], b[4:]
+	var s0, s1 T
+	j := 0
+	for ; j+1 < len(a); j += 2 {
+		s0 += a[j] * b[j]
+		s1 += a[j+1] * b[j+1]
 	}
-	for j, v := range a {
-		s0 += v * b[j]
+	if j < len(a) {
+		s0 += a[j] * b[j]
 	}
-	return (s0 + s1) + (s2 + s3)
+	return s0 + s1
 }

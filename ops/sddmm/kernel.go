@@ -15,7 +15,7 @@ const (
 	// ahead of the arithmetic: enough misses in flight to hide memory
 	// latency, few enough to stay in L1.
 	aheadBytes = 16 << 10
-	// lineBytes is the cache line size that prefetching steps by.
+	// lineBytes is the cache line size that touching steps by.
 	lineBytes = 64
 )
 
@@ -27,8 +27,8 @@ type kernel[T num.Float] struct {
 	p             bcast.Plan
 	dense         bool // Dot without broadcasting
 	step          int  // edges per sub-block, at most block
-	touchL        bool // prefetch the lhs rows of the next sub-block
-	touchR        bool
+	touchL        bool // touch the lhs rows of the next sub-block ahead
+	touchR        bool // and the rhs rows
 }
 
 // newKernel prepares the kernel of one Forward call.
@@ -40,24 +40,18 @@ func newKernel[T num.Float](out []T, op Op, lhs []T, lidx []int32, rhs []T, ridx
 	rowBytes := size * (p.LhsLen + p.RhsLen + p.OutLen)
 	k.step = min(block, max(4, aheadBytes/max(rowBytes, 1)))
 	// Rows gathered through node IDs miss the cache once the table outgrows
-	// L2; edge rows are read in order and left to the hardware prefetcher.
-	k.touchL = lidx != nil && len(lhs)*size > l2Bytes
-	k.touchR = ridx != nil && op != CopyLHS && len(rhs)*size > l2Bytes
-	if expNoTouch {
-		k.touchL, k.touchR = false, false
-	}
-	if expStep > 0 {
-		k.step = expStep
-	}
+	// it; edge rows are read in order and left to the hardware prefetcher.
+	k.touchL = lidx != nil && len(lhs)*size > cacheBytes
+	k.touchR = ridx != nil && op != CopyLHS && len(rhs)*size > cacheBytes
 	return k
 }
 
-var expNoTouch bool
-var expStep int
-
-// l2Bytes is a conservative per-core L2 size: smaller gather tables stay
-// cached without help.
-const l2Bytes = 512 << 10
+// cacheBytes is about the last-level cache share a gather table can count
+// on: smaller tables stay cached and touching their rows ahead costs more
+// than it saves. On the 10M-edge benchmark, touching made u_add_v on 3.2 MB
+// tables 1.5x slower, and u_dot_v and u_mul_v on 26 MB tables 1.7x to 2.5x
+// faster.
+const cacheBytes = 8 << 20
 
 // run computes the output rows of edges [lo, hi). The operand rows of each
 // sub-block of k.step edges are requested (touched) while the previous
@@ -65,7 +59,6 @@ const l2Bytes = 512 << 10
 // instead of one edge's at a time.
 func (k *kernel[T]) run(lo, hi int) {
 	var lbuf, rbuf [2][block]int
-	var sink T
 	ol := k.p.OutLen
 	cur := 0
 	la, ra := k.resolve(&lbuf[cur], &rbuf[cur], lo, min(lo+k.step, hi))
@@ -75,16 +68,15 @@ func (k *kernel[T]) run(lo, hi int) {
 		if e1 < hi {
 			nla, nra = k.resolve(&lbuf[1-cur], &rbuf[1-cur], e1, min(e1+k.step, hi))
 			if k.touchL {
-				sink += touch(k.lhs, nla, k.p.LhsLen)
+				touch(k.lhs, nla, k.p.LhsLen)
 			}
 			if k.touchR {
-				sink += touch(k.rhs, nra, k.p.RhsLen)
+				touch(k.rhs, nra, k.p.RhsLen)
 			}
 		}
 		k.compute(k.out[e0*ol:e1*ol], la, ra)
 		la, ra, cur, e0 = nla, nra, 1-cur, e1
 	}
-	runtime.KeepAlive(sink)
 }
 
 // resolve returns the lhs and rhs rows of edges [lo, hi), written into lb
@@ -119,19 +111,25 @@ func (k *kernel[T]) compute(o []T, la, ra []int) {
 	}
 }
 
-// touch loads one element of every cache line of rows la of x, rows of l
-// elements, and returns their sum so that the loads are not optimised away.
-func touch[T num.Float](x []T, la []int, l int) T {
+// touch loads one element of every cache line of rows rows of x, rows of l
+// elements, so that the arithmetic that follows finds them cached: issued
+// back to back, the misses overlap instead of stalling one edge at a time.
+// The values are folded into an integer kept alive, so that the loads are
+// not optimised away; a float sum would chain them through the adder's
+// latency. (PREFETCHT0 from assembly measured slower: a batch of prefetches
+// this large overflows the miss buffers, and smaller batches were no faster
+// than these loads.)
+func touch[T num.Float](x []T, rows []int, l int) {
 	var z T
 	step := lineBytes / int(unsafe.Sizeof(z))
-	var s T
-	for _, r := range la {
+	var s int
+	for _, r := range rows {
 		xr := x[r*l : (r+1)*l]
 		for j := 0; j < len(xr); j += step {
-			s += xr[j]
+			s += int(xr[j])
 		}
 	}
-	return s
+	runtime.KeepAlive(s)
 }
 
 // fill writes the operand row of edges e0, e0+1, … into buf: idx[e] when

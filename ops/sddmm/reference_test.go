@@ -8,14 +8,12 @@ import (
 // reference is the oracle: a naive loop over the COO edge list that indexes
 // both operands through NumPy broadcasting of their feature shapes, computed
 // in float64 and independent of bcast's offset tables. For Dot the last
-// dimension of both shapes is reduced. It returns the output rows and their
-// feature shape.
+// dimension of both shapes is reduced; a copy broadcasts its operand to the
+// shape of the other, whose values it does not read (nil shape: no
+// broadcasting). It returns the output rows and their feature shape.
 func reference[T num.Float](g *graph.Graph, op Op, lhs []T, lshape []int, lt Target, rhs []T, rshape []int, rt Target) ([]float64, []int) {
 	if op == CopyRHS {
 		op, lhs, lshape, lt, rhs, rshape, rt = CopyLHS, rhs, rshape, rt, lhs, lshape, lt
-	}
-	if op == CopyLHS {
-		rshape = nil
 	}
 	red := 1
 	ls, rs := lshape, rshape

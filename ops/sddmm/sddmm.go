@@ -29,11 +29,11 @@ const grain = 1 << 12
 // internal invariants that the op layer checks before calling. out must not
 // overlap lhs or rhs.
 func Forward[T num.Float](out []T, g *graph.Graph, op Op, lhs []T, lt Target, rhs []T, rt Target, p bcast.Plan) {
+	check(out, g, op, lhs, lt, rhs, rt, p)
 	if op == CopyRHS {
 		op, lhs, lt, rhs, rt = CopyLHS, rhs, rt, lhs, lt
 		p.LhsLen, p.RhsLen, p.LhsOff, p.RhsOff = p.RhsLen, p.LhsLen, p.RhsOff, p.LhsOff
 	}
-	check(out, g, op, lhs, lt, rhs, rt, p)
 	ne := g.NumEdges()
 	if ne == 0 || p.OutLen == 0 {
 		return
@@ -84,21 +84,24 @@ func check[T num.Float](out []T, g *graph.Graph, op Op, lhs []T, lt Target, rhs 
 	if want := g.NumEdges() * p.OutLen; len(out) != want {
 		panic(fmt.Sprintf("sddmm: out has length %d, want %d (%d edges × %d)", len(out), want, g.NumEdges(), p.OutLen))
 	}
+	useL, useR := op != CopyRHS, op != CopyLHS
 	if p.Trivial {
-		if p.LhsLen != p.OutLen || (op != CopyLHS && p.RhsLen != p.OutLen) || p.Dot {
+		if (useL && p.LhsLen != p.OutLen) || (useR && p.RhsLen != p.OutLen) || p.Dot {
 			panic(fmt.Sprintf("sddmm: trivial plan with lengths lhs %d, rhs %d, out %d", p.LhsLen, p.RhsLen, p.OutLen))
 		}
-	} else {
-		if len(p.LhsOff) != p.OutLen || (op != CopyLHS && len(p.RhsOff) != p.OutLen) {
-			panic(fmt.Sprintf("sddmm: plan has %d lhs and %d rhs offsets for %d outputs", len(p.LhsOff), len(p.RhsOff), p.OutLen))
-		}
+	} else if (useL && len(p.LhsOff) != p.OutLen) || (useR && len(p.RhsOff) != p.OutLen) {
+		panic(fmt.Sprintf("sddmm: plan has %d lhs and %d rhs offsets for %d outputs", len(p.LhsOff), len(p.RhsOff), p.OutLen))
 	}
-	checkOperand("lhs", lhs, g, lt, p.LhsLen)
-	if op != CopyLHS {
+	if useL {
+		checkOperand("lhs", lhs, g, lt, p.LhsLen)
+	}
+	if useR {
 		checkOperand("rhs", rhs, g, rt, p.RhsLen)
 	}
 }
 
+// checkOperand panics unless x holds rowLen elements for every row of
+// target t in g.
 func checkOperand[T num.Float](name string, x []T, g *graph.Graph, t Target, rowLen int) {
 	if t > V {
 		panic(fmt.Sprintf("sddmm: %s has unknown %v", name, t))

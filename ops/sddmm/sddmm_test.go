@@ -43,6 +43,7 @@ func shapeCases() []shapeCase {
 	for _, s := range [][2][]int{
 		{{4, 8}, {4, 8}},
 		{{4, 3}, {4, 3}},
+		{{2, 12}, {2, 12}},
 		{{4, 8}, {1, 8}},
 		{{1, 5}, {3, 5}},
 		{{8}, {8}},
@@ -54,15 +55,18 @@ func shapeCases() []shapeCase {
 	for _, s := range [][]int{{3, 4}, {1}, {5}} {
 		cs = append(cs, shapeCase{CopyLHS, s, nil}, shapeCase{CopyRHS, nil, s})
 	}
+	// Copies through a broadcasting plan.
+	cs = append(cs, shapeCase{CopyLHS, []int{1, 3}, []int{4, 3}}, shapeCase{CopyRHS, []int{2, 1}, []int{1}})
 	return cs
 }
 
-// plan builds the broadcast plan of a case as the op layer would.
+// plan builds the broadcast plan of a case as the op layer would; a copy
+// with both shapes broadcasts its operand to their joint shape.
 func (c shapeCase) plan(t testing.TB) bcast.Plan {
-	switch c.op {
-	case CopyLHS:
+	switch {
+	case c.op == CopyLHS && c.r == nil:
 		return bcast.Same(c.l)
-	case CopyRHS:
+	case c.op == CopyRHS && c.l == nil:
 		return bcast.Same(c.r)
 	}
 	p, err := bcast.New(c.l, c.r, c.op == Dot)
@@ -127,7 +131,7 @@ func testForward[T num.Float](t *testing.T) {
 func TestFastPaths(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 3))
-	g := randomGraph(t, rng, 500, 400, 30000)
+	g := randomGraph(t, rng, 300, 200, 5000)
 	for _, c := range []shapeCase{
 		{Dot, []int{8, 8}, []int{8, 8}},
 		{Add, []int{8, 1}, []int{8, 1}},
@@ -147,6 +151,33 @@ func TestFastPaths(t *testing.T) {
 			if i, ok := within(got, want, 2e-6); !ok {
 				t.Errorf("%v_%v_%v %v,%v: element %d is %v, want %v", lt, c.op, rt, c.l, c.r, i, got[i], want[i])
 			}
+		}
+	}
+}
+
+// TestLargeTables checks the path that touches gathered rows ahead: node
+// tables larger than cacheBytes.
+func TestLargeTables(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(6, 6))
+	var src, dst []int32
+	for range 12 {
+		src, dst = append(src, int32(rng.IntN(40))), append(dst, int32(rng.IntN(30)))
+	}
+	g := mustGraph(t, 40, 30, src, dst)
+	const f = cacheBytes/8/30 + 8 // float64 rows: each table just over cacheBytes
+	for _, c := range []shapeCase{
+		{Dot, []int{f / 8, 8}, []int{f / 8, 8}},
+		{CopyLHS, []int{f}, nil},
+	} {
+		p := c.plan(t)
+		lhs := operand[float64](rng, g.NumSrc()*p.LhsLen)
+		rhs := operand[float64](rng, g.NumDst()*p.RhsLen)
+		want, _ := reference(g, c.op, lhs, c.l, U, rhs, c.r, V)
+		got := make([]float64, g.NumEdges()*p.OutLen)
+		Forward(got, g, c.op, lhs, U, rhs, V, p)
+		if i, ok := within(got, want, 1e-13); !ok {
+			t.Errorf("u_%v_v: element %d is %v, want %v", c.op, i, got[i], want[i])
 		}
 	}
 }
@@ -194,7 +225,8 @@ func TestForwardPanics(t *testing.T) {
 		{"out", func() { Forward(make([]float64, 5), g, Mul, x3, U, x3, U, same) }, "out has length 5"},
 		{"lhs", func() { Forward(make([]float64, 12), g, Mul, x2, U, x3, U, same) }, "lhs on u has length 8"},
 		{"rhs", func() { Forward(make([]float64, 12), g, Mul, x3, U, x3, V, same) }, "rhs on v has length 12"},
-		{"rhs-copy", func() { Forward(make([]float64, 12), g, CopyRHS, nil, U, x2, U, same) }, "lhs on u has length 8"},
+		{"rhs-copy", func() { Forward(make([]float64, 12), g, CopyRHS, nil, U, x2, U, same) }, "rhs on u has length 8"},
+		{"lhs-copy", func() { Forward(make([]float64, 12), g, CopyLHS, x3, V, nil, U, same) }, "lhs on v has length 12, want 8"},
 		{"dot-plan", func() { Forward(make([]float64, 6), g, Add, x3, U, x3, E, dot) }, "plan whose Dot is true"},
 		{"not-dot-plan", func() { Forward(make([]float64, 24), g, Dot, x3, U, make([]float64, 6), U, add) }, "plan whose Dot is false"},
 		{"op", func() { Forward(make([]float64, 12), g, Op(99), x3, U, x3, U, same) }, "unknown Op(99)"},
