@@ -1,6 +1,8 @@
 package spmm
 
 import (
+	mathbits "math/bits"
+
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
@@ -26,7 +28,8 @@ import (
 // The result is deterministic: du is accumulated per source row, walking its
 // out-edges in increasing edge ID (g.CSR()), and de per destination row, each
 // edge row by the one worker that owns its destination, so it has the same
-// bits for any GOMAXPROCS. BackwardArg panics when a length does not match.
+// bits for any GOMAXPROCS. Computing du allocates one bit per edge and output
+// element, to mark the elements each edge won. BackwardArg panics when a length does not match.
 func BackwardArg[T num.Float](du, de []T, g *graph.Graph, op Op, u, e []T, p bcast.Plan, arg []int64, dOut []T) {
 	l := newLayout(op, p)
 	f := l.outLen
@@ -62,7 +65,7 @@ func BackwardArg[T num.Float](du, de []T, g *graph.Graph, op Op, u, e []T, p bca
 		ro = fullTable(l.rhsOff, f)
 	}
 	if du != nil {
-		backwardU(du, g.CSR(), op, e, l.lhsLen, l.rhsLen, lo, ro, arg, dOut, f)
+		backwardU(du, g, op, e, l.lhsLen, l.rhsLen, lo, ro, arg, dOut, f)
 	}
 	if de != nil {
 		src, _ := g.COO()
@@ -70,32 +73,103 @@ func BackwardArg[T num.Float](du, de []T, g *graph.Graph, op Op, u, e []T, p bca
 	}
 }
 
-// backwardU accumulates du one source row at a time: for each out-edge
-// (in increasing edge ID) it finds the output elements of the edge's
-// destination that the edge won.
-func backwardU[T num.Float](du []T, csr *graph.Compressed, op Op, e []T, lhsLen, rhsLen int, lo, ro []int, arg []int64, dOut []T, f int) {
-	forRows(csr, f, func(rlo, rhi int) {
-		for s := rlo; s < rhi; s++ {
-			d := du[s*lhsLen:][:lhsLen]
-			for j := csr.Indptr[s]; j < csr.Indptr[s+1]; j++ {
-				v, id := int(csr.Indices[j]), csr.EIDs[j]
-				av, gv := arg[v*f:][:f], dOut[v*f:][:f]
-				for k, w := range av {
-					if w != id {
-						continue
-					}
-					g := gv[k]
-					switch op {
-					case Mul:
-						g *= e[int(id)*rhsLen+ro[k]]
-					case Div:
-						g /= e[int(id)*rhsLen+ro[k]]
-					}
-					d[lo[k]] += g
+// backwardU accumulates du one source row at a time. A first pass over the
+// destination rows marks, in a bitmask per edge, the output elements each
+// edge won (every edge ends at one destination, so one worker writes its
+// mask); the second walks each source's out-edges in increasing edge ID and
+// adds the gradient of every marked element, in increasing element order.
+func backwardU[T num.Float](du []T, g *graph.Graph, op Op, e []T, lhsLen, rhsLen int, lo, ro []int, arg []int64, dOut []T, f int) {
+	words := (f + 63) / 64
+	mask := make([]uint64, g.NumEdges()*words)
+	clear(mask)
+	csc := g.CSC()
+	forRows(csc, 1, func(rlo, rhi int) {
+		for v := rlo; v < rhi; v++ {
+			if csc.Indptr[v] == csc.Indptr[v+1] {
+				continue
+			}
+			for k, id := range arg[v*f:][:f] {
+				if id >= 0 {
+					mask[int(id)*words+k>>6] |= 1 << (k & 63)
 				}
 			}
 		}
 	})
+	csr := g.CSR()
+	per := maskBatch / words
+	forRows(csr, words, func(rlo, rhi int) {
+		// Loads that miss the cache are issued in loops without branches,
+		// so that the misses overlap: first the masks of a batch of
+		// out-edges, then the gradients of the elements they won.
+		var batch [maskBatch]uint64
+		var p pendingGrads[T]
+		for s := rlo; s < rhi; s++ {
+			d := du[s*lhsLen:][:lhsLen]
+			for j, end := int(csr.Indptr[s]), int(csr.Indptr[s+1]); j < end; j += per {
+				n := min(per, end-j)
+				ids := csr.EIDs[j : j+n]
+				if words == 1 {
+					for i, id := range ids {
+						batch[i] = mask[id]
+					}
+				} else {
+					for i, id := range ids {
+						copy(batch[i*words:][:words], mask[int(id)*words:][:words])
+					}
+				}
+				for i, id := range ids {
+					for w, bits := range batch[i*words:][:words] {
+						if bits == 0 {
+							continue
+						}
+						at := int(csr.Indices[j+i]) * f
+						for ; bits != 0; bits &= bits - 1 {
+							if p.n == len(p.at) {
+								p.flush(d, op, e, dOut, rhsLen, lo, ro)
+							}
+							k := w*64 + mathbits.TrailingZeros64(bits)
+							p.at[p.n], p.k[p.n], p.id[p.n] = at+k, int32(k), id
+							p.n++
+						}
+					}
+				}
+			}
+			p.flush(d, op, e, dOut, rhsLen, lo, ro)
+		}
+	})
+}
+
+// maskBatch is the number of mask words backwardU loads ahead.
+const maskBatch = 256
+
+// pendingGrads holds output elements whose gradient goes to one du row:
+// element at of dOut, column k, won by edge id.
+type pendingGrads[T num.Float] struct {
+	n   int
+	at  [512]int
+	k   [512]int32
+	id  [512]int64
+	val [512]T
+}
+
+// flush adds the pending gradients to d, in the order they were recorded.
+func (p *pendingGrads[T]) flush(d []T, op Op, e, dOut []T, rhsLen int, lo, ro []int) {
+	n := p.n
+	p.n = 0
+	val, at := p.val[:n], p.at[:n]
+	for i := range val {
+		val[i] = dOut[at[i]]
+	}
+	for i, gr := range val {
+		k := p.k[i]
+		switch op {
+		case Mul:
+			gr *= e[int(p.id[i])*rhsLen+ro[k]]
+		case Div:
+			gr /= e[int(p.id[i])*rhsLen+ro[k]]
+		}
+		d[lo[k]] += gr
+	}
 }
 
 // backwardE accumulates de one destination row at a time: each output

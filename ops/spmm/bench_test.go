@@ -5,7 +5,9 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/generate"
@@ -15,17 +17,20 @@ import (
 
 // Benchmarks run float32 (the dtype of GNN training) on one uniform random
 // graph of 100k nodes and 10M edges, built once (about a second) and shared.
-// Besides ns/op they report edges/s and an effective bandwidth, GB/s, over
-// the bytes a call must touch at least: the gathered rows (E x row bytes,
-// mostly served from cache since u is 25 MB at F=64), the output, the CSC
-// index arrays it reads (Indptr, Indices, and EIDs when edge rows are
-// read), edge weights and args. BenchmarkMemCopy gives the machine's copy
-// bandwidth to compare with.
+// Besides ns/op they report edges/s; GB/s, an effective bandwidth over the
+// bytes a call must touch at least: the gathered rows (E x row bytes; u is
+// 25.6 MB at F=64, about the size of the last-level cache), the output, the
+// CSC index arrays it reads (Indptr, Indices, and EIDs when edge rows are
+// read), edge weights and args; and cpu-ms/op, the CPU time of the process
+// per call, which on a machine shared with other work varies less than
+// wall time. BenchmarkMemCopy gives the machine's copy bandwidth to compare
+// with.
 //
 //	go test -run '^$' -bench 'BenchmarkSpMM/op=copy_u/red=sum/n=100000/e=10000000/dim=64$' ./ops/spmm
 //
 // runs the reference case only. The workers=1 variants set GOMAXPROCS to 1
-// for the parallel speed-up.
+// for the parallel speed-up, and the impl=go variants turn the assembly
+// kernels off.
 
 const (
 	benchNodes = 100_000
@@ -60,6 +65,7 @@ type benchCase struct {
 	red      Reduce
 	lhs, rhs []int // feature shapes of u and e; rhs nil for copy_u
 	workers  int   // 0: GOMAXPROCS as set
+	pureGo   bool  // without the assembly kernels
 }
 
 func (c benchCase) name() string {
@@ -70,6 +76,9 @@ func (c benchCase) name() string {
 	s := fmt.Sprintf("op=%s/red=%s/n=%d/e=%d/", opName, c.red, benchNodes, benchEdges)
 	if c.workers > 0 {
 		s += fmt.Sprintf("workers=%d/", c.workers)
+	}
+	if c.pureGo {
+		s += "impl=go/"
 	}
 	s += "dim=" + shapeName(c.lhs)
 	if c.rhs != nil {
@@ -83,9 +92,11 @@ var benchCases = []benchCase{
 	{op: CopyU, red: Sum, lhs: []int{64}},
 	{op: CopyU, red: Sum, lhs: []int{256}},
 	{op: CopyU, red: Sum, lhs: []int{64}, workers: 1},
+	{op: CopyU, red: Sum, lhs: []int{64}, pureGo: true},
 	{op: CopyU, red: Max, lhs: []int{64}},
 	{op: Mul, red: Sum, lhs: []int{64}, rhs: []int{1}},
 	{op: Mul, red: Sum, lhs: []int{64}, rhs: []int{1}, workers: 1},
+	{op: Mul, red: Sum, lhs: []int{64}, rhs: []int{1}, pureGo: true},
 	{op: Mul, red: Sum, lhs: []int{8, 8}, rhs: []int{8, 1}},
 }
 
@@ -105,11 +116,17 @@ func BenchmarkSpMM(b *testing.B) {
 			if c.workers > 0 {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c.workers))
 			}
+			if c.pureGo {
+				saved := useAVX2
+				useAVX2 = false
+				defer func() { useAVX2 = saved }()
+			}
 			b.ReportAllocs()
+			cpu0 := cpuTime()
 			for b.Loop() {
 				Forward(out, g, c.op, c.red, u, e, p, arg)
 			}
-			reportThroughput(b, bytes, g.NumEdges())
+			reportThroughput(b, bytes, g.NumEdges(), cpu0)
 			bench.sink += out[len(out)-1]
 		})
 	}
@@ -134,10 +151,11 @@ func BenchmarkBackwardArg(b *testing.B) {
 		// du and Indptr once.
 		bytes := int64(g.NumEdges())*(f*(8+benchSize)+4+8) + int64(len(du))*benchSize + int64(g.NumSrc()+1)*8
 		b.ReportAllocs()
+		cpu0 := cpuTime()
 		for b.Loop() {
 			BackwardArg(du, nil, g, CopyU, u, nil, p, arg, dOut)
 		}
-		reportThroughput(b, bytes, g.NumEdges())
+		reportThroughput(b, bytes, g.NumEdges(), cpu0)
 		bench.sink += du[0]
 	})
 }
@@ -164,12 +182,13 @@ func BenchmarkMemCopy(b *testing.B) {
 			}
 			bounds := parallel.Split(size, w)
 			b.ReportAllocs()
+			cpu0 := cpuTime()
 			for b.Loop() {
 				parallel.Run(w, func(i int) {
 					copy(dst[bounds[i]:bounds[i+1]], src[bounds[i]:bounds[i+1]])
 				})
 			}
-			reportThroughput(b, 2*size, 0)
+			reportThroughput(b, 2*size, 0, cpu0)
 		})
 	}
 }
@@ -189,11 +208,23 @@ func benchBytes(g *graph.Graph, op Op, red Reduce, p bcast.Plan) int64 {
 	return bytes
 }
 
-func reportThroughput(b *testing.B, bytes int64, edges int) {
+// cpuTime returns the CPU time the process has used. The benchmarks report
+// it per op (cpu-ms/op): on a machine shared with other work, wall time
+// varies with the load, CPU time much less.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func reportThroughput(b *testing.B, bytes int64, edges int, cpu0 time.Duration) {
 	sec := b.Elapsed().Seconds()
 	if sec == 0 {
 		return
 	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(bytes)*float64(b.N)/sec/1e9, "GB/s")
 	if edges > 0 {
 		b.ReportMetric(float64(edges)*float64(b.N)/sec, "edges/s")

@@ -15,6 +15,9 @@ func extreme[T num.Float](out []T, arg []int64, c *graph.Compressed, l *layout, 
 	lo, ro := l.tables()
 	indptr, idx, eids := c.Indptr, c.Indices, c.EIDs
 	forRows(c, f, func(rlo, rhi int) {
+		if copyU && extremeAccel(out, arg, u, c, f, rlo, rhi, isMax) {
+			return
+		}
 		var msg []T
 		if !copyU && !copyE {
 			msg = make([]T, f)
@@ -62,8 +65,8 @@ func foldRows[T num.Float, I index](o []T, a []int64, x []T, rows []I, ids []int
 	f := len(o)
 	copy(o, x[int(rows[0])*f:][:f])
 	if isMax {
-		maxRows(o, a, x, rows[1:], ids[1:])
+		maxRows(o, a, x, rows[1:], ids[1:], f)
 	} else {
-		minRows(o, a, x, rows[1:], ids[1:])
+		minRows(o, a, x, rows[1:], ids[1:], f)
 	}
 }

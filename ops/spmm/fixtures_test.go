@@ -119,10 +119,19 @@ var shapeCases = []shapeCase{
 	{"scalar-u", []int{3, 1}, []int{3, 4}},
 	{"outer", []int{2, 1, 3}, []int{1, 4, 1}},
 	{"many-heads", []int{70, 2}, []int{70, 1}},
+	// Widths for the vector kernels: one 8-wide chunk per head, heads of
+	// two chunks, and scalar weights on 64 columns, on 24 (neither of the
+	// fixed widths) and on 20 (a 4-column tail).
+	{"heads-8x8", []int{8, 8}, []int{8, 1}},
+	{"heads-2x16", []int{2, 16}, []int{2, 1}},
+	{"scalar-e-64", []int{64}, []int{1}},
+	{"scalar-e-24", []int{24}, []int{1}},
+	{"scalar-e-20", []int{20}, []int{1}},
 }
 
 // copyShapes are the feature shapes checked for copy_u and copy_e.
-var copyShapes = [][]int{{1}, {5}, {2, 3}, {17}}
+// Widths 8, 16, 24, 64 and 70 reach the vector kernels' paths.
+var copyShapes = [][]int{{1}, {5}, {2, 3}, {8}, {17}, {24}, {64}, {70}}
 
 // planFor returns the plan Forward takes for op on these shapes.
 func planFor(t testing.TB, op Op, lhs, rhs []int) bcast.Plan {

@@ -55,16 +55,3 @@ func forRows(c *graph.Compressed, rowLen int, fn func(lo, hi int)) {
 		}
 	})
 }
-
-// forRange calls fn(lo, hi) over contiguous chunks of [0, n), in parallel
-// when n*rowLen is large enough to pay for it.
-func forRange(n, rowLen int, fn func(lo, hi int)) {
-	if n <= 0 {
-		return
-	}
-	if n*max(rowLen, 1) < serialWork {
-		fn(0, n)
-		return
-	}
-	parallel.For(n, max(serialWork/max(rowLen, 1), 1), fn)
-}

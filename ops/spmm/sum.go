@@ -45,41 +45,57 @@ func sum[T num.Float](out []T, c *graph.Compressed, l *layout, u, e []T, mean bo
 	f := l.outLen
 	path := chooseSumPath(l)
 	lo, ro := l.tables()
-	indptr, idx, eids := c.Indptr, c.Indices, c.EIDs
+	indptr := c.Indptr
 	forRows(c, f, func(rlo, rhi int) {
-		var msg []T
-		if path == sumGeneral {
-			msg = make([]T, f)
+		clear(out[rlo*f : rhi*f])
+		if !sumAccel(out, c, l, path, u, e, rlo, rhi) {
+			sumRows(out, c, l, path, u, e, lo, ro, rlo, rhi)
+		}
+		if !mean {
+			return
 		}
 		for v := rlo; v < rhi; v++ {
-			o := out[v*f:][:f]
-			clear(o)
-			s, t := int(indptr[v]), int(indptr[v+1])
-			switch path {
-			case sumCopyU:
-				addRows(o, u, idx[s:t])
-			case sumCopyE:
-				addRows(o, e, eids[s:t])
-			case sumScaled:
-				addScaled(o, u, e, idx[s:t], eids[s:t], l.rhsLen, l.block)
-			case sumSame:
-				for j := s; j < t; j++ {
-					addBinaryIdentity(o, u[int(idx[j])*f:][:f], e[int(eids[j])*f:][:f], l.op)
-				}
-			default:
-				for j := s; j < t; j++ {
-					message(msg, row(u, int(idx[j]), l.lhsLen), row(e, int(eids[j]), l.rhsLen), l.op, lo, ro)
-					addTo(o, msg)
-				}
-			}
-			if mean && t-s > 1 {
-				d := T(t - s)
+			if deg := indptr[v+1] - indptr[v]; deg > 1 {
+				o := out[v*f:][:f]
+				d := T(deg)
 				for k := range o {
 					o[k] /= d
 				}
 			}
 		}
 	})
+}
+
+// sumRows is the pure-Go Sum over rows [rlo, rhi) of out, which it expects
+// cleared.
+func sumRows[T num.Float](out []T, c *graph.Compressed, l *layout, path sumPath, u, e []T, lo, ro []int, rlo, rhi int) {
+	f := l.outLen
+	indptr, idx, eids := c.Indptr, c.Indices, c.EIDs
+	var msg []T
+	if path == sumGeneral {
+		msg = make([]T, f)
+	}
+	for v := rlo; v < rhi; v++ {
+		o := out[v*f:][:f]
+		s, t := int(indptr[v]), int(indptr[v+1])
+		switch path {
+		case sumCopyU:
+			addRows(o, u, idx[s:t], f)
+		case sumCopyE:
+			addRows(o, e, eids[s:t], f)
+		case sumScaled:
+			addScaled(o, u, e, idx[s:t], eids[s:t], l.rhsLen, l.block)
+		case sumSame:
+			for j := s; j < t; j++ {
+				addBinaryIdentity(o, u[int(idx[j])*f:][:f], e[int(eids[j])*f:][:f], l.op)
+			}
+		default:
+			for j := s; j < t; j++ {
+				message(msg, row(u, int(idx[j]), l.lhsLen), row(e, int(eids[j]), l.rhsLen), l.op, lo, ro)
+				addTo(o, msg)
+			}
+		}
+	}
 }
 
 // addScaled adds to o the rows idx of u, each scaled by its edge's weights:
@@ -90,15 +106,10 @@ func addScaled[T num.Float](o, u, e []T, idx []int32, eids []int64, h, b int) {
 	for len(idx) > 0 {
 		n := min(len(idx), per)
 		w := wb[:n*h]
+		gatherWeights(w, e, eids[:n], h)
 		if h == 1 {
-			for j, id := range eids[:n] {
-				w[j] = e[id]
-			}
 			addScaledRows(o, u, idx[:n], w)
 		} else {
-			for j, id := range eids[:n] {
-				copy(w[j*h:][:h], e[int(id)*h:][:h])
-			}
 			addBlockScaledRows(o, u, idx[:n], w, b)
 		}
 		idx, eids = idx[n:], eids[n:]
@@ -112,4 +123,18 @@ func row[T num.Float](x []T, i, n int) []T {
 		return nil
 	}
 	return x[i*n:][:n]
+}
+
+// gatherWeights copies the e rows (h values each) of the edges eids into w.
+func gatherWeights[T num.Float](w, e []T, eids []int64, h int) {
+	if h == 1 {
+		w = w[:len(eids)]
+		for j, id := range eids {
+			w[j] = e[id]
+		}
+		return
+	}
+	for j, id := range eids {
+		copy(w[j*h:][:h], e[int(id)*h:][:h])
+	}
 }

@@ -12,22 +12,22 @@ import "github.com/gnngo/gnn/internal/num"
 // index is the type of a row index: source node IDs are int32, edge IDs int64.
 type index interface{ ~int32 | ~int64 }
 
-// addRows adds to o the rows idx[0], idx[1], ... of x, whose rows have
-// len(o) elements.
-func addRows[T num.Float, I index](o, x []T, idx []I) {
+// addRows adds to o the rows idx[0], idx[1], ... of x, whose rows start
+// stride elements apart; o has at most stride elements.
+func addRows[T num.Float, I index](o, x []T, idx []I, stride int) {
 	f := len(o)
 	j := 0
 	for ; j+4 <= len(idx); j += 4 {
-		x0 := x[int(idx[j])*f:][:f]
-		x1 := x[int(idx[j+1])*f:][:f]
-		x2 := x[int(idx[j+2])*f:][:f]
-		x3 := x[int(idx[j+3])*f:][:f]
+		x0 := x[int(idx[j])*stride:][:f]
+		x1 := x[int(idx[j+1])*stride:][:f]
+		x2 := x[int(idx[j+2])*stride:][:f]
+		x3 := x[int(idx[j+3])*stride:][:f]
 		for k := range o {
 			o[k] = o[k] + x0[k] + x1[k] + x2[k] + x3[k]
 		}
 	}
 	for ; j < len(idx); j++ {
-		x0 := x[int(idx[j])*f:][:f]
+		x0 := x[int(idx[j])*stride:][:f]
 		for k := range o {
 			o[k] += x0[k]
 		}
@@ -96,15 +96,16 @@ func addBlockScaledRows[T num.Float](o, x []T, idx []int32, w []T, b int) {
 	}
 }
 
-// maxRows folds rows idx[j] of x into o by element-wise maximum, in order;
-// when a is not nil, a[k] receives ids[j] whenever row j's element k is
-// strictly greater than o[k], so ties keep the earlier row.
-func maxRows[T num.Float, I index](o []T, a []int64, x []T, idx []I, ids []int64) {
+// maxRows folds rows idx[j] of x (stride elements apart) into o by
+// element-wise maximum, in order; when a is not nil, a[k] receives ids[j]
+// whenever row j's element k is strictly greater than o[k], so ties keep
+// the earlier row.
+func maxRows[T num.Float, I index](o []T, a []int64, x []T, idx []I, ids []int64, stride int) {
 	f := len(o)
 	ids = ids[:len(idx)]
 	if a == nil {
 		for _, r := range idx {
-			xr := x[int(r)*f:][:f]
+			xr := x[int(r)*stride:][:f]
 			for k, v := range xr {
 				if v > o[k] {
 					o[k] = v
@@ -115,7 +116,7 @@ func maxRows[T num.Float, I index](o []T, a []int64, x []T, idx []I, ids []int64
 	}
 	a = a[:f]
 	for j, r := range idx {
-		xr := x[int(r)*f:][:f]
+		xr := x[int(r)*stride:][:f]
 		id := ids[j]
 		for k, v := range xr {
 			if v > o[k] {
@@ -127,12 +128,12 @@ func maxRows[T num.Float, I index](o []T, a []int64, x []T, idx []I, ids []int64
 }
 
 // minRows is maxRows with the minimum.
-func minRows[T num.Float, I index](o []T, a []int64, x []T, idx []I, ids []int64) {
+func minRows[T num.Float, I index](o []T, a []int64, x []T, idx []I, ids []int64, stride int) {
 	f := len(o)
 	ids = ids[:len(idx)]
 	if a == nil {
 		for _, r := range idx {
-			xr := x[int(r)*f:][:f]
+			xr := x[int(r)*stride:][:f]
 			for k, v := range xr {
 				if v < o[k] {
 					o[k] = v
@@ -143,7 +144,7 @@ func minRows[T num.Float, I index](o []T, a []int64, x []T, idx []I, ids []int64
 	}
 	a = a[:f]
 	for j, r := range idx {
-		xr := x[int(r)*f:][:f]
+		xr := x[int(r)*stride:][:f]
 		id := ids[j]
 		for k, v := range xr {
 			if v < o[k] {
