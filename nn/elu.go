@@ -11,6 +11,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 )
 
@@ -86,26 +87,30 @@ func eluDo[T num.Float](op *eluOp, vals []gorgonia.Value) (gorgonia.Value, error
 	}
 	t, y := values.Alloc[T](vals[0].Shape())
 	if !op.grad {
-		for i, v := range x {
-			if v > 0 {
-				y[i] = v
-			} else {
-				y[i] = T(math.Expm1(float64(v)))
+		parallel.For(len(x), 1<<14, func(lo, hi int) {
+			for i, v := range x[lo:hi] {
+				if v > 0 {
+					y[lo+i] = v
+				} else {
+					y[lo+i] = T(math.Expm1(float64(v)))
+				}
 			}
-		}
+		})
 		return t, nil
 	}
 	dy, err := values.Data[T](vals[1])
 	if err != nil {
 		return nil, err
 	}
-	for i, v := range x {
-		if v > 0 {
-			y[i] = dy[i]
-		} else {
-			y[i] = dy[i] * T(math.Exp(float64(v)))
+	parallel.For(len(x), 1<<14, func(lo, hi int) {
+		for i, v := range x[lo:hi] {
+			if v > 0 {
+				y[lo+i] = dy[lo+i]
+			} else {
+				y[lo+i] = dy[lo+i] * T(math.Exp(float64(v)))
+			}
 		}
-	}
+	})
 	return t, nil
 }
 
