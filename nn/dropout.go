@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash"
 	"hash/fnv"
+	"math"
 
 	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
@@ -19,7 +20,8 @@ import (
 // The mask is a function of (seed, mode.Step(), element index): it changes
 // every step, is the same for the same seed and step whatever GOMAXPROCS is,
 // and the backward pass recomputes it instead of storing it. Give each
-// dropout site its own seed. p must be in [0, 1).
+// dropout site its own seed. p must be in [0, 1); it is applied with a
+// resolution of 1/65536.
 func Dropout(x *gorgonia.Node, p float64, seed uint64, mode *Mode) (*gorgonia.Node, error) {
 	if !(p >= 0 && p < 1) {
 		return nil, fmt.Errorf("nn: dropout probability %v is not in [0, 1)", p)
@@ -99,12 +101,18 @@ func applyMask[T float32 | float64](y, x []T, p float64, seed, step uint64, trai
 		copy(y, x)
 		return
 	}
-	threshold := uint64(p * (1 << 63) * 2)
+	// One 64-bit hash gives the 16-bit draws of four consecutive elements;
+	// p is resolved to 1/65536.
+	threshold := uint64(math.Round(p * (1 << 16)))
 	scale := T(1 / (1 - p))
-	parallel.For(len(x), 1<<14, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			if mix(seed, step, uint64(i)) >= threshold {
-				y[i] = x[i] * scale
+	parallel.For((len(x)+3)/4, 1<<12, func(lo, hi int) {
+		for q := lo; q < hi; q++ {
+			h := mix(seed, step, uint64(q))
+			for i := 4 * q; i < min(4*q+4, len(x)); i++ {
+				if h&0xffff >= threshold {
+					y[i] = x[i] * scale
+				}
+				h >>= 16
 			}
 		}
 	})
