@@ -249,17 +249,3 @@ func (l *GATConv) attend(g *graph.Graph, flat, res, ew *gorgonia.Node) (out, att
 	}
 	return rst, attn, nil
 }
-
-// headScores returns (N, H, 1): for every node and head, the dot product of
-// its projected features (N, H, F) with the head's attention vector (1, H, F).
-func headScores(z, a *gorgonia.Node, n, h int) (*gorgonia.Node, error) {
-	p, err := gorgonia.BroadcastHadamardProd(z, a, nil, []byte{0})
-	if err != nil {
-		return nil, err
-	}
-	s, err := gorgonia.Sum(p, 2)
-	if err != nil {
-		return nil, err
-	}
-	return gorgonia.Reshape(s, tensor.Shape{n, h, 1})
-}

@@ -1,0 +1,173 @@
+package gat
+
+import (
+	"fmt"
+	"hash"
+	"hash/fnv"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/parallel"
+	"github.com/gnngo/gnn/internal/values"
+)
+
+// headScores returns (N, H, 1): for every node and head, the dot product of
+// its projected features z (N, H, F) with the head's attention vector a
+// (1, H, F). One fused op replaces Gorgonia's broadcast product (which
+// materialises the repeated a) and sum.
+func headScores(z, a *gorgonia.Node, n, h int) (*gorgonia.Node, error) {
+	f := z.Shape()[2]
+	return gorgonia.ApplyOp(&headDotOp{n: n, h: h, f: f, mode: headFwd}, z, a)
+}
+
+// headDotOp computes s[n,h] = sum_f z[n,h,f] a[h,f] (mode headFwd), or one
+// of its gradients from (z or a, ds): dz[n,h,f] = ds[n,h] a[h,f] (headDZ,
+// inputs a, ds) and da[h,f] = sum_n ds[n,h] z[n,h,f] (headDA, inputs z, ds).
+// All three are linear in each input and built from one another.
+type headDotOp struct {
+	n, h, f int
+	mode    headMode
+}
+
+type headMode uint8
+
+const (
+	headFwd headMode = iota
+	headDZ
+	headDA
+)
+
+func (op *headDotOp) shapes() (in []tensor.Shape, out tensor.Shape) {
+	z, a, s := tensor.Shape{op.n, op.h, op.f}, tensor.Shape{1, op.h, op.f}, tensor.Shape{op.n, op.h, 1}
+	switch op.mode {
+	case headDZ:
+		return []tensor.Shape{a, s}, z
+	case headDA:
+		return []tensor.Shape{z, s}, a
+	}
+	return []tensor.Shape{z, a}, s
+}
+
+func (op *headDotOp) Arity() int           { return 2 }
+func (op *headDotOp) ReturnsPtr() bool     { return false }
+func (op *headDotOp) CallsExtern() bool    { return false }
+func (op *headDotOp) OverwritesInput() int { return -1 }
+
+func (op *headDotOp) Type() hm.Type {
+	a := hm.TypeVariable('a')
+	t := gorgonia.TensorType{Dims: 3, Of: a}
+	return hm.NewFnType(t, t, t)
+}
+
+func (op *headDotOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	want, out := op.shapes()
+	if len(in) != 2 {
+		return nil, fmt.Errorf("gat: %v takes 2 inputs, got %d", op, len(in))
+	}
+	for i, ds := range in {
+		if s, ok := ds.(tensor.Shape); !ok || !s.Eq(want[i]) {
+			return nil, fmt.Errorf("gat: %v input %d has shape %v, want %v", op, i, ds, want[i])
+		}
+	}
+	return out.Clone(), nil
+}
+
+func (op *headDotOp) String() string {
+	return [...]string{"head_dot", "dhead_dot/dz", "dhead_dot/da"}[op.mode]
+}
+
+func (op *headDotOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "%v{%d,%d,%d}", op, op.n, op.h, op.f)
+}
+
+func (op *headDotOp) Hashcode() uint32 {
+	h := fnv.New32a()
+	op.WriteHash(h)
+	return h.Sum32()
+}
+
+func (op *headDotOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return headDotDo[float32](op, vals) },
+		func() (gorgonia.Value, error) { return headDotDo[float64](op, vals) })
+}
+
+func headDotDo[T num.Float](op *headDotOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	x, err := values.Data[T](vals[0])
+	if err != nil {
+		return nil, err
+	}
+	y, err := values.Data[T](vals[1])
+	if err != nil {
+		return nil, err
+	}
+	_, outShape := op.shapes()
+	t, out := values.Alloc[T](outShape)
+	h, f := op.h, op.f
+	switch op.mode {
+	case headFwd: // x = z, y = a
+		parallel.For(op.n, 256, func(lo, hi int) {
+			for n := lo; n < hi; n++ {
+				for k := range h {
+					row, av := x[(n*h+k)*f:(n*h+k+1)*f], y[k*f:(k+1)*f]
+					var s T
+					for j, v := range row {
+						s += v * av[j]
+					}
+					out[n*h+k] = s
+				}
+			}
+		})
+	case headDZ: // x = a, y = ds
+		parallel.For(op.n, 256, func(lo, hi int) {
+			for n := lo; n < hi; n++ {
+				for k := range h {
+					d, av := y[n*h+k], x[k*f:(k+1)*f]
+					row := out[(n*h+k)*f : (n*h+k+1)*f]
+					for j, v := range av {
+						row[j] = d * v
+					}
+				}
+			}
+		})
+	case headDA: // x = z, y = ds; summed over nodes in order, per head
+		parallel.For(h, 1, func(lo, hi int) {
+			for k := lo; k < hi; k++ {
+				acc := out[k*f : (k+1)*f]
+				for n := range op.n {
+					d := y[n*h+k]
+					row := x[(n*h+k)*f : (n*h+k+1)*f]
+					for j, v := range row {
+						acc[j] += d * v
+					}
+				}
+			}
+		})
+	}
+	return t, nil
+}
+
+func (op *headDotOp) DiffWRT(int) []bool { d := op.mode == headFwd; return []bool{d, d} }
+
+func (op *headDotOp) SymDiff(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	if op.mode != headFwd {
+		return nil, fmt.Errorf("gat: %v is a backward op and is not differentiable", op)
+	}
+	z, a := inputs[0], inputs[1]
+	dz, err := gorgonia.ApplyOp(&headDotOp{n: op.n, h: op.h, f: op.f, mode: headDZ}, a, grad)
+	if err != nil {
+		return nil, err
+	}
+	da, err := gorgonia.ApplyOp(&headDotOp{n: op.n, h: op.h, f: op.f, mode: headDA}, z, grad)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.Nodes{dz, da}, nil
+}
+
+var (
+	_ gorgonia.Op   = (*headDotOp)(nil)
+	_ gorgonia.SDOp = (*headDotOp)(nil)
+)
