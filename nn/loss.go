@@ -235,3 +235,32 @@ var (
 	_ gorgonia.Op   = (*xentOp)(nil)
 	_ gorgonia.SDOp = (*xentOp)(nil)
 )
+
+// CrossEntropyOf returns the value CrossEntropy would compute for the listed
+// rows of an N x C logits value, without building a graph node (validation
+// loss during training, say).
+func CrossEntropyOf(logits gorgonia.Value, labels []int32, nodes []int32) (float64, error) {
+	t, err := values.Dense(logits)
+	if err != nil || len(t.Shape()) != 2 {
+		return 0, fmt.Errorf("nn: cross-entropy needs an N x C tensor, got %v", logits.Shape())
+	}
+	n, c := t.Shape()[0], t.Shape()[1]
+	if len(labels) != n || len(nodes) == 0 {
+		return 0, fmt.Errorf("nn: cross-entropy of %d rows with %d labels over %d nodes", n, len(labels), len(nodes))
+	}
+	for i, v := range nodes {
+		if v < 0 || int(v) >= n || labels[v] < 0 || int(labels[v]) >= c {
+			return 0, fmt.Errorf("nn: nodes[%d] = %d is out of range or has a bad label", i, v)
+		}
+	}
+	op := &xentOp{labels: labels, nodes: nodes, n: n, c: c}
+	switch d := t.Data().(type) {
+	case []float32:
+		loss, _ := xent(d, op, 1)
+		return loss, nil
+	case []float64:
+		loss, _ := xent(d, op, 1)
+		return loss, nil
+	}
+	return 0, fmt.Errorf("nn: cross-entropy of %T data", t.Data())
+}

@@ -2,6 +2,7 @@
 // loop of the GCN and GAT papers on a Gorgonia expression graph: Adam with
 // weight decay on chosen parameters, a loss over the training nodes, accuracy
 // on the training, validation and test nodes every epoch, and early stopping
-// on validation accuracy. The test accuracy reported is the one at the epoch
-// of best validation accuracy.
+// as in the GAT paper (patience restarts whenever validation accuracy or
+// validation loss improves). The test accuracy reported is the one at the
+// epoch of best validation accuracy, ties going to the lower validation loss.
 package train

@@ -31,15 +31,17 @@ type Task struct {
 type Config struct {
 	Epochs       int
 	LearningRate float64
-	// Patience stops training after that many epochs without a better
-	// validation accuracy; 0 trains for all epochs.
+	// Patience stops training after that many epochs in which neither the
+	// validation accuracy nor the validation loss improved; 0 trains for all
+	// epochs.
 	Patience int
 }
 
 // Epoch is what one epoch measured.
 type Epoch struct {
 	Epoch                     int
-	Loss                      float64
+	Loss                      float64 // training loss (with dropout, before the step)
+	ValLoss                   float64 // validation loss in evaluation mode
 	TrainAcc, ValAcc, TestAcc float64
 	Time                      time.Duration // forward, backward and the optimiser step
 }
@@ -47,7 +49,7 @@ type Epoch struct {
 // Result sums up a run.
 type Result struct {
 	History   []Epoch
-	BestEpoch int     // epoch of the best validation accuracy (earliest on ties)
+	BestEpoch int     // epoch of the best validation accuracy (lower validation loss, then earlier, on ties)
 	BestVal   float64 // that accuracy
 	Test      float64 // the test accuracy at BestEpoch
 }
@@ -94,6 +96,7 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 
 	res := &Result{BestEpoch: -1}
 	since := 0
+	var bestLoss, minLoss float64
 	for ep := 1; ep <= cfg.Epochs; ep++ {
 		start := time.Now()
 		if t.Mode != nil {
@@ -128,12 +131,28 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 				return nil, err
 			}
 		}
+		if e.ValLoss, err = nn.CrossEntropyOf(logits, t.Labels, t.Val); err != nil {
+			return nil, err
+		}
 		res.History = append(res.History, e)
 		if onEpoch != nil {
 			onEpoch(e)
 		}
-		if res.BestEpoch < 0 || e.ValAcc > res.BestVal {
+		// Patience follows the GAT paper: it restarts whenever validation
+		// accuracy or validation loss improves.
+		improved := false
+		if res.BestEpoch < 0 || e.ValAcc > res.BestVal || (e.ValAcc == res.BestVal && e.ValLoss < bestLoss) {
 			res.BestEpoch, res.BestVal, res.Test = ep, e.ValAcc, e.TestAcc
+			improved = true
+		}
+		if ep == 1 || e.ValLoss < minLoss {
+			minLoss = e.ValLoss
+			improved = true
+		}
+		if e.Epoch == res.BestEpoch {
+			bestLoss = e.ValLoss
+		}
+		if improved {
 			since = 0
 		} else if since++; cfg.Patience > 0 && since >= cfg.Patience {
 			break
