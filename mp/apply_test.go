@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph/generate"
+	"github.com/gnngo/gnn/internal/gradcheck"
 	"github.com/gnngo/gnn/ops/fn"
 )
 
@@ -15,8 +16,8 @@ import (
 // (DGL's test_sddmm style), in value and gradient.
 func TestApplyEdgesBuiltins(t *testing.T) {
 	t.Parallel()
-	for gname, g := range fixtures(t) {
-		for _, dt := range dtypes {
+	for gname, g := range gradcheck.Fixtures(t) {
+		for _, dt := range gradcheck.Dtypes {
 			for _, m := range allMessages() {
 				edges := func(msg MessageFunc) program {
 					return func(f *Frame) (*gorgonia.Node, error) {

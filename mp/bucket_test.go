@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph/generate"
+	"github.com/gnngo/gnn/internal/gradcheck"
 	"github.com/gnngo/gnn/ops"
 	"github.com/gnngo/gnn/ops/fn"
 )
@@ -20,7 +21,7 @@ import (
 // edges given out of order.
 func TestMailboxOrder(t *testing.T) {
 	t.Parallel()
-	g := fixtures(t)["homo"]
+	g := gradcheck.Fixtures(t)["homo"]
 	for _, eids := range [][]int64{nil, {13, 4, 1, 7, 5, 6, 0}} {
 		eg := gorgonia.NewGraph()
 		f, err := NewFrame(g)
@@ -31,7 +32,7 @@ func TestMailboxOrder(t *testing.T) {
 		for e := range ids {
 			ids[e] = float64(e)
 		}
-		if err := f.EdgeData().Set("id", newInput(eg, tensor.Float64, "id", []int{len(ids), 1}, ids)); err != nil {
+		if err := f.EdgeData().Set("id", gradcheck.Input(eg, tensor.Float64, "id", []int{len(ids), 1}, ids)); err != nil {
 			t.Fatal(err)
 		}
 		type call struct {
@@ -68,7 +69,7 @@ func TestMailboxOrder(t *testing.T) {
 			if !slices.IsSorted(c.nodes) {
 				t.Errorf("bucket nodes %v are not in increasing order", c.nodes)
 			}
-			got := floats(t, c.mail.Value())
+			got := gradcheck.Floats(c.mail.Value())
 			for i, v := range c.nodes {
 				var want []float64
 				for e := range dst {
@@ -141,7 +142,7 @@ func TestBucketingAndPadding(t *testing.T) {
 			return updateAll(fn.CopyU("x", "m"), red, "h")(f)
 		}
 	}
-	for _, dt := range dtypes {
+	for _, dt := range gradcheck.Dtypes {
 		want := evaluate(t, g, dt, in, updateAll(fn.CopyU("x", "m"), fn.Sum("m", "h"), "h"), 4)
 		wantMax := forwardOnly(t, g, dt, in, updateAll(fn.CopyU("x", "m"), fn.Max("m", "h"), "h"), 4)
 		for name, b := range batchings {
@@ -153,7 +154,7 @@ func TestBucketingAndPadding(t *testing.T) {
 			sums := calls.n
 			b.Value = math.Inf(-1)
 			got = forwardOnly(t, g, dt, in, with(b, calls.max()), 4)
-			if i := firstDiff(got.out, wantMax.out, tol(dt)); i >= 0 {
+			if i := gradcheck.Mismatch(got.out, wantMax.out, tol(dt)); i >= 0 {
 				t.Errorf("%v %s max: output[%d] = %v, want %v", dt, name, i, got.out[i], wantMax.out[i])
 			}
 			if dt == tensor.Float64 {
@@ -168,7 +169,7 @@ func TestBucketingAndPadding(t *testing.T) {
 // are unaffected.
 func TestInitialValue(t *testing.T) {
 	t.Parallel()
-	for gname, g := range fixtures(t) {
+	for gname, g := range gradcheck.Fixtures(t) {
 		for _, m := range []fn.Message{fn.UMulE("au", "be", "m"), fn.UAddV("au", "bv", "m")} {
 			for _, newRed := range reducers {
 				r := newRed("m", "h")
@@ -205,7 +206,7 @@ func TestInitialValue(t *testing.T) {
 // degree ranges, the padded length, the true in-degrees and the padding.
 func TestPaddedBatch(t *testing.T) {
 	t.Parallel()
-	g := fixtures(t)["homo"] // in-degrees 2 5 2 2 2 1 0
+	g := gradcheck.Fixtures(t)["homo"] // in-degrees 2 5 2 2 2 1 0
 	eg := gorgonia.NewGraph()
 	f, err := NewFrame(g)
 	if err != nil {
@@ -215,7 +216,7 @@ func TestPaddedBatch(t *testing.T) {
 	for i := range ones {
 		ones[i] = 1
 	}
-	if err := f.NodeData().Set("x", newInput(eg, tensor.Float64, "x", []int{g.NumNodes(), 1}, ones)); err != nil {
+	if err := f.NodeData().Set("x", gradcheck.Input(eg, tensor.Float64, "x", []int{g.NumNodes(), 1}, ones)); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.SetBatching(Batching{Pad: true, Value: 9, Bounds: []int{1, 4}}); err != nil {
@@ -285,14 +286,14 @@ func TestPaddedBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Nodes 0, 2, 3, 4, 5: node 5 has one message and one pad.
-	if got, want := floats(t, mail.Value()), []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 9}; !slices.Equal(got, want) {
+	if got, want := gradcheck.Floats(mail.Value()), []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 9}; !slices.Equal(got, want) {
 		t.Errorf("padded mailbox %v, want %v", got, want)
 	}
 }
 
 func TestSetBatching(t *testing.T) {
 	t.Parallel()
-	f, err := NewFrame(fixtures(t)["homo"])
+	f, err := NewFrame(gradcheck.Fixtures(t)["homo"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +349,7 @@ func TestReduceGradients(t *testing.T) {
 		return Fields{"h": h}, err
 	})
 	in := []input{{"x", ops.U, []int{2}}, {"y", ops.V, []int{2}}, {"w", ops.E, []int{2}}}
-	for gname, g := range fixtures(t) {
+	for gname, g := range gradcheck.Fixtures(t) {
 		for name, run := range map[string]func(*Frame) error{
 			"UpdateAll": func(f *Frame) error { return f.UpdateAll(fn.UMulE("x", "w", "m"), red, nil) },
 			"Pull":      func(f *Frame) error { return f.Pull([]int32{3, 0, 1}, udfMessage(fn.UMulE("x", "w", "m")), red, nil) },

@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/gradcheck"
 	"github.com/gnngo/gnn/ops"
 	"github.com/gnngo/gnn/ops/fn"
 )
@@ -22,8 +23,8 @@ import (
 func TestBuiltinsMatchUDF(t *testing.T) {
 	t.Parallel()
 	feat := []int{3}
-	for gname, g := range fixtures(t) {
-		for _, dt := range dtypes {
+	for gname, g := range gradcheck.Fixtures(t) {
+		for _, dt := range gradcheck.Dtypes {
 			for _, m := range allMessages() {
 				for _, newRed := range reducers {
 					r := newRed("m", "h")
@@ -57,7 +58,7 @@ func TestBuiltinsMatchUDF(t *testing.T) {
 // message is computed onto the edges first.
 func TestSchedulerKernels(t *testing.T) {
 	t.Parallel()
-	g := fixtures(t)["homo"]
+	g := gradcheck.Fixtures(t)["homo"]
 	for _, m := range allMessages() {
 		for _, newRed := range reducers {
 			r := newRed("m", "h")
@@ -70,7 +71,7 @@ func TestSchedulerKernels(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, in := range inputsOf(m, []int{3}) {
-				shape := append([]int{rowsAt(g, in.at)}, in.shape...)
+				shape := append([]int{gradcheck.Rows(g, in.at)}, in.shape...)
 				x := gorgonia.NewTensor(eg, tensor.Float64, len(shape), gorgonia.WithShape(shape...), gorgonia.WithName(in.name))
 				d := f.NodeData()
 				if in.at == ops.E {
@@ -105,7 +106,7 @@ func TestSchedulerKernels(t *testing.T) {
 // over heads, against UDFs that broadcast explicitly.
 func TestBroadcastMessages(t *testing.T) {
 	t.Parallel()
-	g := fixtures(t)["homo"]
+	g := gradcheck.Fixtures(t)["homo"]
 	for _, c := range []struct {
 		name string
 		m    fn.Message

@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/gradcheck"
 	"github.com/gnngo/gnn/ops"
 	"github.com/gnngo/gnn/ops/fn"
 )
@@ -21,7 +22,7 @@ var errUser = errors.New("user failure")
 // w2 (14, 2).
 func errorFrame(t *testing.T) *Frame {
 	t.Helper()
-	f, err := NewFrame(fixtures(t)["homo"])
+	f, err := NewFrame(gradcheck.Fixtures(t)["homo"])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/gradcheck"
 	"github.com/gnngo/gnn/ops/fn"
 )
 
@@ -20,7 +21,7 @@ func TestNewFrame(t *testing.T) {
 	if _, err := NewBipartiteFrame(nil); err == nil {
 		t.Error("NewBipartiteFrame(nil): no error")
 	}
-	fx := fixtures(t)
+	fx := gradcheck.Fixtures(t)
 	homo, err := NewFrame(fx["homo"])
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +61,7 @@ func TestNewFrame(t *testing.T) {
 
 func TestDataSet(t *testing.T) {
 	t.Parallel()
-	f, err := NewFrame(fixtures(t)["bipartite"])
+	f, err := NewFrame(gradcheck.Fixtures(t)["bipartite"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestDataSet(t *testing.T) {
 // returns its error.
 func TestLocal(t *testing.T) {
 	t.Parallel()
-	g := fixtures(t)["homo"]
+	g := gradcheck.Fixtures(t)["homo"]
 	f, err := NewFrame(g)
 	if err != nil {
 		t.Fatal(err)

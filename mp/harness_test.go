@@ -2,7 +2,6 @@ package mp
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -11,36 +10,9 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/gradcheck"
 	"github.com/gnngo/gnn/ops"
 )
-
-// fixtures returns the graphs message passing is checked on: a homogeneous
-// graph with a self-loop (1 -> 1), parallel edges (0 -> 2 twice), skewed
-// in-degrees (node 1 has five in-edges) and a node without in-edges (6), and
-// a bipartite graph with more sources than destinations whose destination 3
-// has no in-edges.
-func fixtures(t testing.TB) map[string]*graph.Graph {
-	t.Helper()
-	return map[string]*graph.Graph{
-		"homo": mustGraph(t, 7, 7,
-			[]int32{0, 1, 2, 3, 4, 5, 0, 0, 1, 3, 3, 2, 5, 4},
-			[]int32{1, 1, 1, 1, 1, 0, 2, 2, 3, 3, 4, 5, 4, 0}),
-		"bipartite": mustGraph(t, 5, 4,
-			[]int32{0, 1, 2, 3, 4, 0, 4, 2},
-			[]int32{0, 0, 1, 1, 2, 2, 0, 1}),
-	}
-}
-
-func mustGraph(t testing.TB, ns, nd int, src, dst []int32) *graph.Graph {
-	t.Helper()
-	g, err := graph.FromCOO(ns, nd, src, dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
-
-var dtypes = []tensor.Dtype{tensor.Float64, tensor.Float32}
 
 // input is a field of a test case: its name, where it lives, and its
 // feature shape.
@@ -50,204 +22,72 @@ type input struct {
 	shape []int
 }
 
-func rowsAt(g *graph.Graph, at ops.Target) int {
-	switch at {
-	case ops.U:
-		return g.NumSrc()
-	case ops.V:
-		return g.NumDst()
-	}
-	return g.NumEdges()
-}
-
-// draw returns n values with magnitudes in [0.5, 1.5] and random signs:
-// away from 0, so that Div is smooth, and continuous, so that Max and Min
-// have no ties except between equal operands. They are rounded to float32
-// so that both dtypes see the same numbers.
-func draw(r *rand.Rand, n int) []float64 {
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = float64(float32(0.5 + r.Float64()))
-		if r.IntN(2) == 0 {
-			v[i] = -v[i]
-		}
-	}
-	return v
-}
-
-func size(s []int) int {
-	n := 1
-	for _, d := range s {
-		n *= d
-	}
-	return n
-}
-
-// newInput makes an input node holding vals in dtype dt.
-func newInput(eg *gorgonia.ExprGraph, dt tensor.Dtype, name string, shape []int, vals []float64) *gorgonia.Node {
-	var backing any
-	if dt == tensor.Float32 {
-		f := make([]float32, len(vals))
-		for i, x := range vals {
-			f[i] = float32(x)
-		}
-		backing = f
-	} else {
-		backing = append([]float64{}, vals...)
-	}
-	v := tensor.New(tensor.WithShape(shape...), tensor.WithBacking(backing))
-	return gorgonia.NewTensor(eg, dt, len(shape), gorgonia.WithShape(shape...), gorgonia.WithName(name), gorgonia.WithValue(v))
-}
-
-// floats returns a copy of a value's elements as float64.
-func floats(t testing.TB, v gorgonia.Value) []float64 {
-	t.Helper()
-	switch d := v.Data().(type) {
-	case []float64:
-		return append([]float64{}, d[:v.Size()]...)
-	case []float32:
-		out := make([]float64, v.Size())
-		for i := range out {
-			out[i] = float64(d[i])
-		}
-		return out
-	case float64:
-		return []float64{d}
-	case float32:
-		return []float64{float64(d)}
-	}
-	t.Fatalf("unexpected value data %T", v.Data())
-	return nil
-}
-
-func setElem(n *gorgonia.Node, i int, x float64) {
-	switch d := n.Value().Data().(type) {
-	case []float64:
-		d[i] = x
-	case []float32:
-		d[i] = float32(x)
-	}
-}
-
 // program is a message-passing computation under test: it sets the inputs
 // on a fresh frame and returns the node whose value and gradients are
 // compared.
 type program func(f *Frame) (*gorgonia.Node, error)
 
-// result holds the output of a program and the gradients of <R, output>
-// with respect to every input.
+// result holds the output of a program, the values of its inputs as the
+// program left them, and the gradients of sum(output ⊙ R) with respect to
+// every input (nil for one the output does not depend on).
 type result struct {
 	out   []float64
 	shape tensor.Shape
+	in    [][]float64
 	grads [][]float64
 }
 
-// session is a built program: inputs, cost and gradients in one expression
-// graph, with a tape machine to run it.
-type session struct {
-	in    []*gorgonia.Node
-	out   *gorgonia.Node
-	cost  *gorgonia.Node
-	grads gorgonia.Nodes
-	vm    gorgonia.VM
-}
+// stream is the PCG stream the inputs, then R, are drawn from.
+const stream = 11
 
-// build draws the inputs from seed, runs prog on a frame over g holding
-// them, and builds the cost <R, output> and its gradients. bipartite forces
-// a bipartite frame.
-func build(t testing.TB, g *graph.Graph, dt tensor.Dtype, inputs []input, prog program, seed uint64, grads bool) *session {
+// setup draws the inputs from r, sets them on a fresh frame over g and runs
+// prog on it.
+func setup(t testing.TB, eg *gorgonia.ExprGraph, g *graph.Graph, dt tensor.Dtype, inputs []input, prog program, r *rand.Rand) (in gorgonia.Nodes, out *gorgonia.Node, err error) {
 	t.Helper()
-	r := rand.New(rand.NewPCG(seed, 11))
-	eg := gorgonia.NewGraph()
 	f, err := NewFrame(g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &session{}
-	for _, in := range inputs {
-		shape := append([]int{rowsAt(g, in.at)}, in.shape...)
-		x := newInput(eg, dt, in.name, shape, draw(r, size(shape)))
-		s.in = append(s.in, x)
-		var d *Data
-		switch in.at {
+	for _, c := range inputs {
+		shape := append([]int{gradcheck.Rows(g, c.at)}, c.shape...)
+		x := gradcheck.Input(eg, dt, c.name, shape, gradcheck.Draw(r, tensor.Shape(shape).TotalSize()))
+		in = append(in, x)
+		d := f.EdgeData()
+		switch c.at {
 		case ops.U:
 			d = f.SrcData()
 		case ops.V:
 			d = f.DstData()
-		default:
-			d = f.EdgeData()
 		}
-		if err := d.Set(in.name, x); err != nil {
+		if err := d.Set(c.name, x); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if s.out, err = prog(f); err != nil {
-		t.Fatalf("program: %v", err)
-	}
-	proj := newInput(eg, dt, "R", s.out.Shape(), draw(r, s.out.Shape().TotalSize()))
-	p, err := gorgonia.HadamardProd(proj, s.out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.cost, err = gorgonia.Sum(p); err != nil {
-		t.Fatal(err)
-	}
-	if grads {
-		// Gradients with respect to the inputs the output depends on;
-		// Grad rejects the others.
-		seen := map[*gorgonia.Node]bool{}
-		var walk func(n *gorgonia.Node)
-		walk = func(n *gorgonia.Node) {
-			if !seen[n] {
-				seen[n] = true
-				for it := eg.From(n.ID()); it.Next(); {
-					walk(it.Node().(*gorgonia.Node))
-				}
-			}
-		}
-		walk(s.out)
-		var wrt gorgonia.Nodes
-		for _, x := range s.in {
-			if seen[x] {
-				wrt = append(wrt, x)
-			}
-		}
-		g, err := gorgonia.Grad(s.cost, wrt...)
-		if err != nil {
-			t.Fatalf("Grad: %v", err)
-		}
-		s.grads = make(gorgonia.Nodes, len(s.in))
-		for i, x := range s.in {
-			if j := slices.Index(wrt, x); j >= 0 {
-				s.grads[i] = g[j]
-			}
-		}
-	}
-	s.vm = gorgonia.NewTapeMachine(eg)
-	return s
+	out, err = prog(f)
+	return in, out, err
 }
 
-func (s *session) run(t testing.TB) float64 {
-	t.Helper()
-	s.vm.Reset()
-	if err := s.vm.RunAll(); err != nil {
-		t.Fatalf("run: %v", err)
-	}
-	return floats(t, s.cost.Value())[0]
-}
-
-func (s *session) result(t testing.TB) result {
-	t.Helper()
-	s.run(t)
-	res := result{out: floats(t, s.out.Value()), shape: s.out.Shape().Clone()}
-	for _, g := range s.grads {
-		if g == nil {
-			res.grads = append(res.grads, nil)
-			continue
+// reached returns the nodes of in that out depends on: gorgonia.Grad
+// rejects the others.
+func reached(eg *gorgonia.ExprGraph, out *gorgonia.Node, in gorgonia.Nodes) gorgonia.Nodes {
+	seen := map[*gorgonia.Node]bool{}
+	var walk func(n *gorgonia.Node)
+	walk = func(n *gorgonia.Node) {
+		if !seen[n] {
+			seen[n] = true
+			for it := eg.From(n.ID()); it.Next(); {
+				walk(it.Node().(*gorgonia.Node))
+			}
 		}
-		res.grads = append(res.grads, floats(t, g.Value()))
 	}
-	return res
+	walk(out)
+	var wrt gorgonia.Nodes
+	for _, x := range in {
+		if seen[x] {
+			wrt = append(wrt, x)
+		}
+	}
+	return wrt
 }
 
 // evaluate runs prog and returns its output and gradients. The output
@@ -257,18 +97,32 @@ func (s *session) result(t testing.TB) result {
 func evaluate(t testing.TB, g *graph.Graph, dt tensor.Dtype, inputs []input, prog program, seed uint64) result {
 	t.Helper()
 	res := forwardOnly(t, g, dt, inputs, prog, seed)
-	s := build(t, g, dt, inputs, prog, seed, true)
-	defer s.vm.Close()
-	res.grads = s.result(t).grads
+	eg := gorgonia.NewGraph()
+	r := rand.New(rand.NewPCG(seed, stream))
+	in, out, err := setup(t, eg, g, dt, inputs, prog, r)
+	if err != nil {
+		t.Fatalf("program: %v", err)
+	}
+	wrt := reached(eg, out, in)
+	grads := gradcheck.Gradients(t, out, wrt, r)
+	res.grads = make([][]float64, len(in))
+	for i, x := range in {
+		if j := slices.Index(wrt, x); j >= 0 {
+			res.grads[i] = grads[j]
+		}
+	}
 	return res
 }
 
 // forwardOnly runs prog without gradients.
 func forwardOnly(t testing.TB, g *graph.Graph, dt tensor.Dtype, inputs []input, prog program, seed uint64) result {
 	t.Helper()
-	s := build(t, g, dt, inputs, prog, seed, false)
-	defer s.vm.Close()
-	return s.result(t)
+	in, out, err := setup(t, gorgonia.NewGraph(), g, dt, inputs, prog, rand.New(rand.NewPCG(seed, stream)))
+	if err != nil {
+		t.Fatalf("program: %v", err)
+	}
+	vals := gradcheck.Run(t, append(gorgonia.Nodes{out}, in...)...)
+	return result{out: vals[0], shape: out.Shape().Clone(), in: vals[1:]}
 }
 
 // tol is the relative tolerance between two computations of one result.
@@ -279,64 +133,36 @@ func tol(dt tensor.Dtype) float64 {
 	return 1e-10
 }
 
-// compare reports the first difference between two results.
+// compare reports the first difference between the outputs and gradients
+// of two results.
 func compare(got, want result, tol float64) error {
 	if !got.shape.Eq(want.shape) {
 		return fmt.Errorf("output shape %v, want %v", got.shape, want.shape)
 	}
-	if i := firstDiff(got.out, want.out, tol); i >= 0 {
+	if i := gradcheck.Mismatch(got.out, want.out, tol); i >= 0 {
 		return fmt.Errorf("output[%d] = %.9g, want %.9g", i, got.out[i], want.out[i])
 	}
 	if len(got.grads) != len(want.grads) {
 		return fmt.Errorf("%d gradients, want %d", len(got.grads), len(want.grads))
 	}
 	for k := range got.grads {
-		if i := firstDiff(got.grads[k], want.grads[k], tol); i >= 0 {
+		if i := gradcheck.Mismatch(got.grads[k], want.grads[k], tol); i >= 0 {
 			return fmt.Errorf("gradient of input %d [%d] = %.9g, want %.9g", k, i, got.grads[k][i], want.grads[k][i])
 		}
 	}
 	return nil
 }
 
-// firstDiff returns the first index where got and want differ by more than
-// tol relative to max(1, |want|), or -1.
-func firstDiff(got, want []float64, tol float64) int {
-	if len(got) != len(want) {
-		return 0
-	}
-	for i := range got {
-		if math.IsNaN(got[i]) != math.IsNaN(want[i]) ||
-			math.Abs(got[i]-want[i]) > tol*math.Max(1, math.Abs(want[i])) {
-			return i
-		}
-	}
-	return -1
-}
-
-// gradCheck compares the gradients of prog (float64) with central finite
-// differences of the cost.
+// gradCheck checks the float64 gradients of prog with respect to the inputs
+// its output depends on (see gradcheck.Check).
 func gradCheck(t *testing.T, g *graph.Graph, inputs []input, prog program, seed uint64) {
 	t.Helper()
-	s := build(t, g, tensor.Float64, inputs, prog, seed, true)
-	defer s.vm.Close()
-	analytic := s.result(t).grads
-	const h, tol = 1e-6, 1e-6
-	for i, n := range s.in {
-		if s.grads[i] == nil {
-			continue
+	f := func(eg *gorgonia.ExprGraph, dt tensor.Dtype, r *rand.Rand) (*gorgonia.Node, gorgonia.Nodes, error) {
+		in, out, err := setup(t, eg, g, dt, inputs, prog, r)
+		if err != nil {
+			return nil, nil, err
 		}
-		x := floats(t, n.Value())
-		for j := range x {
-			setElem(n, j, x[j]+h)
-			up := s.run(t)
-			setElem(n, j, x[j]-h)
-			down := s.run(t)
-			setElem(n, j, x[j])
-			fd := (up - down) / (2 * h)
-			if got := analytic[i][j]; math.Abs(got-fd) > tol*math.Max(1, math.Abs(fd)) {
-				t.Errorf("d cost / d %s[%d] = %.9g, finite difference %.9g", inputs[i].name, j, got, fd)
-				return
-			}
-		}
+		return out, reached(eg, out, in), nil
 	}
+	gradcheck.Check(t, tensor.Float64, f, gradcheck.Options{Seed: seed, Stream: stream})
 }

@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/gradcheck"
 	"github.com/gnngo/gnn/ops"
 )
 
@@ -30,7 +31,7 @@ func field(f *Frame, at ops.Target, name string) *gorgonia.Node {
 
 func TestRowOps(t *testing.T) {
 	t.Parallel()
-	g := fixtures(t)["homo"] // 7 nodes
+	g := gradcheck.Fixtures(t)["homo"] // 7 nodes
 	x := []input{{"x", ops.U, []int{2}}}
 	y := []input{{"x", ops.U, []int{2}}, {"y", ops.V, []int{2}}}
 	for _, c := range []struct {
@@ -115,16 +116,10 @@ func TestRowOps(t *testing.T) {
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			for _, dt := range dtypes {
-				s := build(t, g, dt, c.in, c.prog, 3, false)
-				res := s.result(t)
-				var in [][]float64
-				for _, n := range s.in {
-					in = append(in, floats(t, n.Value()))
-				}
-				s.vm.Close()
-				if i := firstDiff(res.out, c.want(in), 1e-6); i >= 0 {
-					t.Errorf("%v: output %v, want %v", dt, res.out, c.want(in))
+			for _, dt := range gradcheck.Dtypes {
+				res := forwardOnly(t, g, dt, c.in, c.prog, 3)
+				if i := gradcheck.Mismatch(res.out, c.want(res.in), 1e-6); i >= 0 {
+					t.Errorf("%v: output %v, want %v", dt, res.out, c.want(res.in))
 				}
 			}
 			gradCheck(t, g, c.in, c.prog, 3)
@@ -159,7 +154,7 @@ func naiveProd(g *graph.Graph, w int, msg func(src, eid, k int) float64) []float
 // differences, for every message it fuses and a broadcast edge weight.
 func TestProd(t *testing.T) {
 	t.Parallel()
-	g := fixtures(t)["homo"]
+	g := gradcheck.Fixtures(t)["homo"]
 	// Edges 1 and 3 enter node 1 (one zero there with u below); edges 6 and
 	// 7 are the parallel edges into node 2.
 	zeroU := []int{2 * 3, 2*4 + 1}         // x[3][0], x[4][1]: node 1 gets a zero in each column
@@ -190,33 +185,31 @@ func TestProd(t *testing.T) {
 				if f.SrcData().Has("x") {
 					x = field(f, ops.U, "x")
 					for _, i := range zeroU {
-						setElem(x, i, 0)
+						gradcheck.SetElem(x, i, 0)
 					}
 				}
 				if f.EdgeData().Has("w") {
 					w = field(f, ops.E, "w")
 					for _, i := range zeroE {
 						if i < w.Shape().TotalSize() {
-							setElem(w, i, 0)
+							gradcheck.SetElem(w, i, 0)
 						}
 					}
 				}
 				return reduceProd(g, c.kind, x, w)
 			}
-			for _, dt := range dtypes {
-				s := build(t, g, dt, in, prog, 5, false)
-				res := s.result(t)
+			for _, dt := range gradcheck.Dtypes {
+				res := forwardOnly(t, g, dt, in, prog, 5)
 				var x, w []float64
-				for i, n := range s.in {
+				for i, v := range res.in {
 					if in[i].name == "x" {
-						x = floats(t, n.Value())
+						x = v
 					} else {
-						w = floats(t, n.Value())
+						w = v
 					}
 				}
-				s.vm.Close()
 				want := naiveProd(g, 2, func(src, eid, k int) float64 { return c.msg(x, w, src, eid, k) })
-				if i := firstDiff(res.out, want, 1e-6); i >= 0 {
+				if i := gradcheck.Mismatch(res.out, want, 1e-6); i >= 0 {
 					t.Errorf("%v: output[%d] = %v, want %v", dt, i, res.out[i], want[i])
 				}
 			}
@@ -229,10 +222,10 @@ func TestProd(t *testing.T) {
 // d(abc)/da = bc exactly, including when b is 0 (no division by a).
 func TestProdZeroGradient(t *testing.T) {
 	t.Parallel()
-	g := mustGraph(t, 3, 1, []int32{0, 1, 2}, []int32{0, 0, 0})
+	g := gradcheck.Graph(t, 3, 1, []int32{0, 1, 2}, []int32{0, 0, 0})
 	for _, vals := range [][]float64{{2, 0, 3}, {0, 0, 5}, {0, 4, 3}} {
 		eg := gorgonia.NewGraph()
-		x := newInput(eg, tensor.Float64, "x", []int{3, 1}, vals)
+		x := gradcheck.Input(eg, tensor.Float64, "x", []int{3, 1}, vals)
 		p, err := reduceProd(g, prodCopyU, x, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -246,9 +239,9 @@ func TestProdZeroGradient(t *testing.T) {
 		if err := vm.RunAll(); err != nil {
 			t.Fatal(err)
 		}
-		got := floats(t, grads[0].Value())
+		got := gradcheck.Floats(grads[0].Value())
 		want := []float64{vals[1] * vals[2], vals[0] * vals[2], vals[0] * vals[1]}
-		if firstDiff(got, want, 0) >= 0 {
+		if gradcheck.Mismatch(got, want, 0) >= 0 {
 			t.Errorf("gradient of the product of %v = %v, want %v", vals, got, want)
 		}
 		vm.Close()
@@ -271,8 +264,8 @@ func TestOpHashes(t *testing.T) {
 	if a != c {
 		t.Error("the same gather twice gave two nodes")
 	}
-	g1 := mustGraph(t, 4, 4, []int32{0, 1}, []int32{1, 2})
-	g2 := mustGraph(t, 4, 4, []int32{0, 1}, []int32{1, 2})
+	g1 := gradcheck.Graph(t, 4, 4, []int32{0, 1}, []int32{1, 2})
+	g2 := gradcheck.Graph(t, 4, 4, []int32{0, 1}, []int32{1, 2})
 	p1, _ := reduceProd(g1, prodCopyU, x, nil)
 	p2, _ := reduceProd(g2, prodCopyU, x, nil)
 	if p1 == p2 {

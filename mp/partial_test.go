@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/gradcheck"
 	"github.com/gnngo/gnn/ops"
 	"github.com/gnngo/gnn/ops/fn"
 )
@@ -46,7 +47,7 @@ var partialInputs = []input{{"x", ops.U, []int{2}}, {"y", ops.V, []int{2}}, {"w"
 // apply function, in value and gradient.
 func TestUpdateRoutinesAgree(t *testing.T) {
 	t.Parallel()
-	for gname, g := range fixtures(t) {
+	for gname, g := range gradcheck.Fixtures(t) {
 		eids := make([]int64, g.NumEdges())
 		for i := range eids {
 			eids[i] = int64(len(eids) - 1 - i)
@@ -93,7 +94,7 @@ func subgraphUpdate(t *testing.T, g *graph.Graph, eids []int64, updated []int32,
 	for _, e := range eids {
 		s, d = append(s, src[e]), append(d, dst[e])
 	}
-	sub := mustGraph(t, g.NumSrc(), g.NumDst(), s, d)
+	sub := gradcheck.Graph(t, g.NumSrc(), g.NumDst(), s, d)
 	return func(f *Frame) (*gorgonia.Node, error) {
 		sf, err := NewBipartiteFrame(sub)
 		if err != nil {
@@ -137,7 +138,7 @@ func subgraphUpdate(t *testing.T, g *graph.Graph, eids []int64, updated []int32,
 // old value, and a node pulled without in-edges gets the initial value.
 func TestPartialUpdates(t *testing.T) {
 	t.Parallel()
-	g := fixtures(t)["homo"]
+	g := gradcheck.Fixtures(t)["homo"]
 	in := append(slices.Clone(partialInputs), input{"old", ops.V, []int{2}})
 	for _, p := range pairs() {
 		for _, c := range []struct {
@@ -181,7 +182,7 @@ func TestPartialUpdates(t *testing.T) {
 // edge routine skips.
 func TestPartialNewField(t *testing.T) {
 	t.Parallel()
-	g := fixtures(t)["homo"]
+	g := gradcheck.Fixtures(t)["homo"]
 	got := forwardOnly(t, g, tensor.Float64, partialInputs, func(f *Frame) (*gorgonia.Node, error) {
 		f.SetInitial(5)
 		if err := f.Pull([]int32{2, 6}, fn.CopyU("x", "m"), fn.Sum("m", "h"), nil); err != nil {
@@ -228,7 +229,7 @@ func TestPartialNewField(t *testing.T) {
 // routines merged by hand, in value and gradient.
 func TestApplyOnSubsets(t *testing.T) {
 	t.Parallel()
-	g := fixtures(t)["bipartite"]
+	g := gradcheck.Fixtures(t)["bipartite"]
 	edges := []int64{6, 1, 3}
 	nodes := []int32{3, 0}
 	in := append(slices.Clone(partialInputs), input{"old", ops.E, []int{2}}, input{"h", ops.V, []int{2}})
@@ -292,7 +293,7 @@ func TestApplyOnSubsets(t *testing.T) {
 // TestPartialNoOps checks that empty selections do nothing.
 func TestPartialNoOps(t *testing.T) {
 	t.Parallel()
-	g := mustGraph(t, 3, 3, []int32{0}, []int32{1})
+	g := gradcheck.Graph(t, 3, 3, []int32{0}, []int32{1})
 	f, err := NewFrame(g)
 	if err != nil {
 		t.Fatal(err)

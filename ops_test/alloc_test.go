@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph/generate"
+	"github.com/gnngo/gnn/internal/gradcheck"
 	"github.com/gnngo/gnn/ops"
 )
 
@@ -35,8 +36,8 @@ func TestFusedAllocation(t *testing.T) {
 		{"heads", []int{8, 8}, []int{8, 1}},
 	} {
 		eg := gorgonia.NewGraph()
-		x := newInput(eg, tensor.Float32, "x", shapeOf(n, c.xs), make([]float64, n*f))
-		w := newInput(eg, tensor.Float32, "w", shapeOf(e, c.ws), make([]float64, e*size(c.ws)))
+		x := gradcheck.Input(eg, tensor.Float32, "x", shapeOf(n, c.xs), make([]float64, n*f))
+		w := gradcheck.Input(eg, tensor.Float32, "w", shapeOf(e, c.ws), make([]float64, e*size(c.ws)))
 		z, err := ops.UMulESum(g, x, w)
 		if err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/gradcheck"
 	"github.com/gnngo/gnn/ops"
 )
 
@@ -16,10 +17,10 @@ import (
 // gives two nodes: Gorgonia merges nodes with equal hashes.
 func TestHashDistinct(t *testing.T) {
 	src, dst := []int32{0, 1, 2}, []int32{1, 2, 0}
-	g1 := mustGraph(t, 3, 3, src, dst)
-	g2 := mustGraph(t, 3, 3, append([]int32{}, dst...), append([]int32{}, src...))
+	g1 := gradcheck.Graph(t, 3, 3, src, dst)
+	g2 := gradcheck.Graph(t, 3, 3, append([]int32{}, dst...), append([]int32{}, src...))
 	eg := gorgonia.NewGraph()
-	x := newInput(eg, tensor.Float64, "x", []int{3, 2}, []float64{1, 2, 3, 4, 5, 6})
+	x := gradcheck.Input(eg, tensor.Float64, "x", []int{3, 2}, []float64{1, 2, 3, 4, 5, 6})
 	a, err := ops.CopyUSum(g1, x)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +54,7 @@ func TestHashDistinct(t *testing.T) {
 	if err := vm.RunAll(); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := floats(t, a.Value()), floats(t, b.Value()); equalWithin(got, want, 0) < 0 {
+	if got, want := gradcheck.Floats(a.Value()), gradcheck.Floats(b.Value()); !gradcheck.Differ(got, want, 0) {
 		t.Errorf("different graphs gave equal results %v", got)
 	}
 }
@@ -63,13 +64,13 @@ func TestHashDistinct(t *testing.T) {
 func TestZeroInDegree(t *testing.T) {
 	// Node 2 has no in-edges; the graph with no edges at all has none anywhere.
 	for _, g := range []*graph.Graph{
-		mustGraph(t, 3, 3, []int32{0, 1}, []int32{1, 0}),
-		mustGraph(t, 3, 3, nil, nil),
+		gradcheck.Graph(t, 3, 3, []int32{0, 1}, []int32{1, 0}),
+		gradcheck.Graph(t, 3, 3, nil, nil),
 	} {
 		for _, red := range reducers {
-			for _, dt := range dtypes {
+			for _, dt := range gradcheck.Dtypes {
 				eg := gorgonia.NewGraph()
-				x := newInput(eg, dt, "x", []int{3, 2}, []float64{1, -2, 3, -4, 5, -6})
+				x := gradcheck.Input(eg, dt, "x", []int{3, 2}, []float64{1, -2, 3, -4, 5, -6})
 				z, err := ops.CopyUSum(g, x)
 				if red != ops.Sum {
 					z, err = ops.SpMM(g, ops.CopyLHS, red, x, nil)
@@ -89,13 +90,13 @@ func TestZeroInDegree(t *testing.T) {
 				if err := vm.RunAll(); err != nil {
 					t.Fatal(err)
 				}
-				out := floats(t, z.Value())
+				out := gradcheck.Floats(z.Value())
 				for k := 4; k < 6; k++ {
 					if out[k] != 0 {
 						t.Errorf("%v %v edges=%d: isolated node output %v, want 0", red, dt, g.NumEdges(), out[k])
 					}
 				}
-				for _, v := range append(out, floats(t, grads[0].Value())...) {
+				for _, v := range append(out, gradcheck.Floats(grads[0].Value())...) {
 					if math.IsNaN(v) || math.IsInf(v, 0) {
 						t.Errorf("%v %v: non-finite value %v", red, dt, v)
 					}
@@ -107,14 +108,14 @@ func TestZeroInDegree(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	g := mustGraph(t, 4, 3, []int32{0, 1, 3}, []int32{0, 2, 2})
-	empty := mustGraph(t, 2, 2, nil, nil)
+	g := gradcheck.Graph(t, 4, 3, []int32{0, 1, 3}, []int32{0, 2, 2})
+	empty := gradcheck.Graph(t, 2, 2, nil, nil)
 	eg := gorgonia.NewGraph()
-	x := newInput(eg, tensor.Float64, "x", []int{4, 2}, make([]float64, 8))
-	xv := newInput(eg, tensor.Float64, "xv", []int{3, 2}, make([]float64, 6))
-	w := newInput(eg, tensor.Float64, "w", []int{3, 1}, make([]float64, 3))
-	w32 := newInput(eg, tensor.Float32, "w32", []int{3, 1}, make([]float64, 3))
-	w3 := newInput(eg, tensor.Float64, "w3", []int{3, 3}, make([]float64, 9))
+	x := gradcheck.Zeros(eg, tensor.Float64, "x", 4, 2)
+	xv := gradcheck.Zeros(eg, tensor.Float64, "xv", 3, 2)
+	w := gradcheck.Zeros(eg, tensor.Float64, "w", 3, 1)
+	w32 := gradcheck.Zeros(eg, tensor.Float32, "w32", 3, 1)
+	w3 := gradcheck.Zeros(eg, tensor.Float64, "w3", 3, 3)
 	cases := []struct {
 		name string
 		f    func() (*gorgonia.Node, error)

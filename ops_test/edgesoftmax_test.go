@@ -8,16 +8,17 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/gradcheck"
 	"github.com/gnngo/gnn/ops"
 )
 
 func TestEdgeSoftmax(t *testing.T) {
 	t.Parallel()
 	seed := uint64(500)
-	for gname, g := range testGraphs(t) {
+	for gname, g := range gradcheck.Fixtures(t) {
 		for _, norm := range []ops.Norm{ops.ByDst, ops.BySrc} {
 			for _, shape := range [][]int{{}, {1}, {2, 1}, {3}} {
-				for _, dt := range dtypes {
+				for _, dt := range gradcheck.Dtypes {
 					seed++
 					name := fmt.Sprintf("%s/%v/%v/%v", gname, norm, shape, dt)
 					spec := []operand{{ops.E, shape}}
@@ -26,15 +27,10 @@ func TestEdgeSoftmax(t *testing.T) {
 					}
 					t.Run(name, func(t *testing.T) {
 						r := rand.New(rand.NewPCG(seed, 1))
-						vals := [][]float64{values(r, g.NumEdges()*size(shape))}
-						if dt.Name() == "float32" {
-							for i := range vals[0] {
-								vals[0][i] = float64(float32(vals[0][i]))
-							}
-						}
+						vals := [][]float64{gradcheck.Draw(r, g.NumEdges()*size(shape))}
 						got, _ := forward(t, g, dt, spec, vals, build)
 						want := refEdgeSoftmax(g, norm, vals[0], size(shape))
-						if i := equalWithin(got, want, tolerance(dt)); i >= 0 {
+						if i := gradcheck.Mismatch(got, want, tolerance(dt)); i >= 0 {
 							t.Errorf("element %d = %v, want %v", i, got[i], want[i])
 						}
 						gradCheck(t, g, dt, spec, build, seed)
@@ -70,8 +66,8 @@ func TestGATChain(t *testing.T) {
 		}
 		return ops.UMulESum(g, in[0], a)
 	}
-	for gname, g := range testGraphs(t) {
-		for _, dt := range dtypes {
+	for gname, g := range gradcheck.Fixtures(t) {
+		for _, dt := range gradcheck.Dtypes {
 			t.Run(fmt.Sprintf("%s/%v", gname, dt), func(t *testing.T) {
 				gradCheck(t, g, dt, spec, build, 77)
 			})

@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/gradcheck"
 	"github.com/gnngo/gnn/ops"
 )
 
@@ -68,27 +69,19 @@ func (c sddmmCase) build(g *graph.Graph, in []*gorgonia.Node) (*gorgonia.Node, e
 
 func TestSDDMMForward(t *testing.T) {
 	t.Parallel()
-	for gname, g := range testGraphs(t) {
+	for gname, g := range gradcheck.Fixtures(t) {
 		for _, c := range sddmmCases() {
-			for _, dt := range dtypes {
+			for _, dt := range gradcheck.Dtypes {
 				r := rand.New(rand.NewPCG(5, 6))
 				spec := c.spec()
-				vals := make([][]float64, len(spec))
-				for i, s := range spec {
-					vals[i] = values(r, size(shapeOf(rowsOf(g, s.at), s.shape)))
-					if dt.Name() == "float32" {
-						for j := range vals[i] {
-							vals[i][j] = float64(float32(vals[i][j]))
-						}
-					}
-				}
+				vals := draw(r, g, spec)
 				got, _ := forward(t, g, dt, spec, vals, c.build)
 				var b []float64
 				if len(vals) > 1 {
 					b = vals[1]
 				}
 				want := refSDDMM(g, c.op, vals[0], c.at, c.as, b, c.bt, c.bs)
-				if i := equalWithin(got, want, tolerance(dt)); i >= 0 {
+				if i := gradcheck.Mismatch(got, want, tolerance(dt)); i >= 0 {
 					t.Errorf("%s/%s/%v: element %d = %v, want %v", gname, c.name, dt, i, got[min(i, len(got)-1)], want[min(i, len(want)-1)])
 				}
 			}
@@ -99,9 +92,9 @@ func TestSDDMMForward(t *testing.T) {
 func TestSDDMMGradients(t *testing.T) {
 	t.Parallel()
 	seed := uint64(1000)
-	for gname, g := range testGraphs(t) {
+	for gname, g := range gradcheck.Fixtures(t) {
 		for _, c := range sddmmCases() {
-			for _, dt := range dtypes {
+			for _, dt := range gradcheck.Dtypes {
 				seed++
 				t.Run(fmt.Sprintf("%s/%s/%v", gname, c.name, dt), func(t *testing.T) {
 					gradCheck(t, g, dt, c.spec(), c.build, seed)
@@ -112,9 +105,9 @@ func TestSDDMMGradients(t *testing.T) {
 }
 
 func TestSDDMMSugarNames(t *testing.T) {
-	g := testGraphs(t)["homo"]
+	g := gradcheck.Fixtures(t)["homo"]
 	eg := gorgonia.NewGraph()
-	x := newInput(eg, dtypes[0], "x", []int{g.NumSrc(), 4}, make([]float64, g.NumSrc()*4))
+	x := gradcheck.Zeros(eg, gradcheck.Dtypes[0], "x", g.NumSrc(), 4)
 	for _, c := range []struct {
 		name string
 		f    func() (*gorgonia.Node, error)

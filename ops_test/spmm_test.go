@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/gradcheck"
 	"github.com/gnngo/gnn/ops"
 )
 
@@ -68,25 +69,14 @@ func (c spmmCase) build(red ops.Reducer) builder {
 
 func TestSpMMForward(t *testing.T) {
 	t.Parallel()
-	for gname, g := range testGraphs(t) {
+	for gname, g := range gradcheck.Fixtures(t) {
 		for _, c := range spmmCases() {
 			for _, red := range reducers {
-				for _, dt := range dtypes {
+				for _, dt := range gradcheck.Dtypes {
 					name := fmt.Sprintf("%s/%s/%v/%v", gname, c.name, red, dt)
 					r := rand.New(rand.NewPCG(3, 4))
 					spec := c.spec()
-					vals := make([][]float64, len(spec))
-					for i, s := range spec {
-						vals[i] = values(r, size(shapeOf(rowsOf(g, s.at), s.shape)))
-					}
-					// The reference sees the values at the test's precision.
-					if dt.Name() == "float32" {
-						for _, v := range vals {
-							for i := range v {
-								v[i] = float64(float32(v[i]))
-							}
-						}
-					}
+					vals := draw(r, g, spec) // at float32 precision, as the test sees them
 					got, _ := forward(t, g, dt, spec, vals, c.build(red))
 					var u, e []float64
 					switch c.op {
@@ -98,7 +88,7 @@ func TestSpMMForward(t *testing.T) {
 						u, e = vals[0], vals[1]
 					}
 					want := refSpMM(g, c.op, red, u, c.us, e, c.es)
-					if i := equalWithin(got, want, tolerance(dt)); i >= 0 {
+					if i := gradcheck.Mismatch(got, want, tolerance(dt)); i >= 0 {
 						t.Errorf("%s: element %d = %v, want %v", name, i, got[min(i, len(got)-1)], want[min(i, len(want)-1)])
 					}
 				}
@@ -110,10 +100,10 @@ func TestSpMMForward(t *testing.T) {
 func TestSpMMGradients(t *testing.T) {
 	t.Parallel()
 	seed := uint64(1)
-	for gname, g := range testGraphs(t) {
+	for gname, g := range gradcheck.Fixtures(t) {
 		for _, c := range spmmCases() {
 			for _, red := range reducers {
-				for _, dt := range dtypes {
+				for _, dt := range gradcheck.Dtypes {
 					seed++
 					t.Run(fmt.Sprintf("%s/%s/%v/%v", gname, c.name, red, dt), func(t *testing.T) {
 						if red == ops.Max || red == ops.Min {

@@ -10,7 +10,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/gradcheck"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/gat"
 	"github.com/gnngo/gnn/nn/internal/layertest"
@@ -51,7 +51,7 @@ func (c goldenCase) options(dt tensor.Dtype) []gat.Option {
 func layerParams(t testing.TB, l *gat.GATConv, res, bias bool) (w, al, ar, rw, b *gorgonia.Node) {
 	t.Helper()
 	ps := l.Learnables()
-	if want := 3 + btoi(res) + btoi(bias); len(ps) != want {
+	if want := 3 + layertest.Btoi(res) + layertest.Btoi(bias); len(ps) != want {
 		t.Fatalf("%d learnables %v, want %d", len(ps), ps, want)
 	}
 	w, al, ar = ps[0], ps[1], ps[2]
@@ -65,13 +65,6 @@ func layerParams(t testing.TB, l *gat.GATConv, res, bias bool) (w, al, ar, rw, b
 	return w, al, ar, rw, b
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // TestGolden compares the output and the attention with the hand
 // computation, for one and several heads, concatenated and averaged, with
 // identity and projected residuals, edge weights, another slope, no bias and
@@ -79,10 +72,10 @@ func btoi(b bool) int {
 func TestGolden(t *testing.T) {
 	t.Parallel()
 	for _, c := range goldenCases {
-		for _, dt := range layertest.Dtypes {
+		for _, dt := range gradcheck.Dtypes {
 			t.Run(fmt.Sprintf("%s/%v", c.name, dt), func(t *testing.T) {
 				r := rand.New(rand.NewPCG(uint64(c.in), uint64(c.heads)))
-				g := layertest.Graph(t, testN, testN, testSrc, testDst)
+				g := gradcheck.Graph(t, testN, testN, testSrc, testDst)
 				eg := gorgonia.NewGraph()
 				l, err := gat.New(eg, c.in, c.out, c.options(dt)...)
 				if err != nil {
@@ -93,13 +86,13 @@ func TestGolden(t *testing.T) {
 					t.Errorf("attention parameter shape %v, want (1, %d, %d)", s, c.heads, c.out)
 				}
 				layertest.Randomize(r, 0.5, l.Learnables()...)
-				x := layertest.Draw(r, testN*c.in)
-				xn := layertest.Input(eg, dt, "x", []int{testN, c.in}, x)
+				x := gradcheck.Draw(r, testN*c.in)
+				xn := gradcheck.Input(eg, dt, "x", []int{testN, c.in}, x)
 				var ew []float64
 				var y, attn *gorgonia.Node
 				if c.weighted {
-					ew = layertest.Draw(r, len(testSrc))
-					y, err = l.ForwardWeighted(g, xn, layertest.Input(eg, dt, "ew", []int{len(ew), 1}, ew))
+					ew = gradcheck.Draw(r, len(testSrc))
+					y, err = l.ForwardWeighted(g, xn, gradcheck.Input(eg, dt, "ew", []int{len(ew), 1}, ew))
 				} else {
 					y, attn, err = l.ForwardWithAttention(g, xn)
 				}
@@ -119,7 +112,7 @@ func TestGolden(t *testing.T) {
 						nodes = append(nodes, n)
 					}
 				}
-				got := layertest.Run(t, nodes...)
+				got := gradcheck.Run(t, nodes...)
 				p := params{w: got[1], al: got[2], ar: got[3]}
 				i := 4
 				if rw != nil {
@@ -129,12 +122,12 @@ func TestGolden(t *testing.T) {
 					p.b, i = got[i], i+1
 				}
 				want, alpha := reference(x, p, ew, c.in, c.heads, c.out, c.slope, c.residual, c.mean, c.ref)
-				layertest.Expect(t, "output", got[0], want, layertest.Tol(dt))
+				gradcheck.Expect(t, "output", got[0], want, layertest.Tol(dt))
 				if attn != nil {
 					if s := attn.Shape(); !s.Eq(tensor.Shape{len(testSrc), c.heads, 1}) {
 						t.Errorf("attention shape %v, want (%d, %d, 1)", s, len(testSrc), c.heads)
 					}
-					layertest.Expect(t, "attention", got[i], alpha, layertest.Tol(dt))
+					gradcheck.Expect(t, "attention", got[i], alpha, layertest.Tol(dt))
 				}
 			})
 		}
@@ -145,7 +138,6 @@ func TestGolden(t *testing.T) {
 // changes the output in training.
 func TestDropoutModes(t *testing.T) {
 	t.Parallel()
-	g := layertest.Graph(t, testN, testN, testSrc, testDst)
 	eg := gorgonia.NewGraph()
 	mode := nn.NewMode()
 	plain, err := gat.New(eg, 3, 2, gat.WithHeads(2), gat.WithName("plain"), gat.WithSeed(7), gat.WithDtype(tensor.Float64))
@@ -157,24 +149,7 @@ func TestDropoutModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := layertest.Input(eg, tensor.Float64, "x", []int{testN, 3}, layertest.Draw(rand.New(rand.NewPCG(1, 2)), testN*3))
-	y0, err := plain.Forward(g, x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	y1, err := dropped.Forward(g, x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mode.Eval()
-	got := layertest.Run(t, y0, y1)
-	layertest.Expect(t, "evaluation", got[1], got[0], 1e-12)
-	mode.Train()
-	mode.Next()
-	got = layertest.Run(t, y0, y1)
-	if layertest.Mismatch(got[1], got[0], 1e-6) < 0 {
-		t.Error("dropout in training left the output unchanged")
-	}
+	layertest.DropoutModes(t, eg, gradcheck.Graph(t, testN, testN, testSrc, testDst), 3, mode, plain, dropped)
 }
 
 // TestGradients checks the gradients of the whole layer with respect to the
@@ -197,33 +172,16 @@ func TestGradients(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			model := func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (*gorgonia.Node, gorgonia.Nodes, error) {
-				r := rand.New(rand.NewPCG(4, 4))
-				g, err := graph.FromCOO(testN, testN, testSrc, testDst)
-				if err != nil {
-					return nil, nil, err
-				}
+			g := gradcheck.Graph(t, testN, testN, testSrc, testDst)
+			model := layertest.LayerModel(g, c.in, c.weighted, 4, func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (layertest.Layer, error) {
 				opts := append([]gat.Option{gat.WithHeads(2), gat.WithDtype(dt)}, c.opts...)
 				if c.dropout {
 					mode := nn.NewMode()
 					mode.Next()
 					opts = append(opts, gat.WithMode(mode))
 				}
-				l, err := gat.New(eg, c.in, 2, append(opts, gat.WithSeed(7))...)
-				if err != nil {
-					return nil, nil, err
-				}
-				layertest.Randomize(r, 0.5, l.Learnables()...)
-				x := layertest.Input(eg, dt, "x", []int{testN, c.in}, layertest.Draw(r, testN*c.in))
-				wrt := append(gorgonia.Nodes{x}, l.Learnables()...)
-				if !c.weighted {
-					y, err := l.Forward(g, x)
-					return y, wrt, err
-				}
-				ew := layertest.Input(eg, dt, "ew", []int{len(testSrc), 1}, layertest.Draw(r, len(testSrc)))
-				y, err := l.ForwardWeighted(g, x, ew)
-				return y, append(wrt, ew), err
-			}
+				return gat.New(eg, c.in, 2, append(opts, gat.WithSeed(7))...)
+			})
 			layertest.GradCheck(t, model, layertest.GradConfig{Seed: 9, Kinks: true})
 		})
 	}
@@ -231,76 +189,30 @@ func TestGradients(t *testing.T) {
 
 func TestNewErrors(t *testing.T) {
 	t.Parallel()
-	eg := gorgonia.NewGraph()
-	cases := []struct {
-		name    string
-		eg      *gorgonia.ExprGraph
-		in, out int
-		opts    []gat.Option
-		want    string
-	}{
-		{"nil-graph", nil, 2, 2, nil, "nil expression graph"},
-		{"zero-in", eg, 0, 2, nil, "must be positive"},
-		{"zero-out", eg, 2, 0, nil, "must be positive"},
-		{"heads", eg, 2, 2, []gat.Option{gat.WithHeads(0)}, "heads must be positive"},
-		{"feat-dropout", eg, 2, 2, []gat.Option{gat.WithFeatDropout(1)}, "feature dropout"},
-		{"attn-dropout", eg, 2, 2, []gat.Option{gat.WithAttnDropout(-0.1)}, "attention dropout"},
-		{"nan-dropout", eg, 2, 2, []gat.Option{gat.WithAttnDropout(math.NaN())}, "attention dropout"},
-		{"slope", eg, 2, 2, []gat.Option{gat.WithNegativeSlope(-1)}, "negative slope"},
-		{"dropout-without-mode", eg, 2, 2, []gat.Option{gat.WithFeatDropout(0.5)}, "WithMode"},
-		{"dtype", eg, 2, 2, []gat.Option{gat.WithDtype(tensor.Int64)}, "dtype"},
-		{"name", eg, 2, 2, []gat.Option{gat.WithName("")}, "empty name"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			l, err := gat.New(c.eg, c.in, c.out, c.opts...)
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("New = %v, %v; want an error containing %q", l, err, c.want)
-			}
-			if !strings.HasPrefix(err.Error(), "gat: ") {
-				t.Errorf("error %q lacks the package prefix", err)
-			}
-		})
-	}
+	layertest.NewErrors(t, "gat: ", gat.New, gorgonia.NewGraph(),
+		layertest.Bad("heads", "heads must be positive", 2, 2, gat.WithHeads(0)),
+		layertest.Bad("feat-dropout", "feature dropout", 2, 2, gat.WithFeatDropout(1)),
+		layertest.Bad("attn-dropout", "attention dropout", 2, 2, gat.WithAttnDropout(-0.1)),
+		layertest.Bad("nan-dropout", "attention dropout", 2, 2, gat.WithAttnDropout(math.NaN())),
+		layertest.Bad("slope", "negative slope", 2, 2, gat.WithNegativeSlope(-1)),
+		layertest.Bad("dropout-without-mode", "WithMode", 2, 2, gat.WithFeatDropout(0.5)),
+		layertest.Bad("dtype", "dtype", 2, 2, gat.WithDtype(tensor.Int64)),
+		layertest.Bad("name", "empty name", 2, 2, gat.WithName("")),
+	)
 }
 
 func TestForwardErrors(t *testing.T) {
 	t.Parallel()
-	g := layertest.Graph(t, testN, testN, testSrc, testDst)
-	bip := layertest.Graph(t, 5, 3, []int32{0, 1, 4}, []int32{0, 1, 2})
+	g := gradcheck.Graph(t, testN, testN, testSrc, testDst)
 	eg := gorgonia.NewGraph()
 	l, err := gat.New(eg, 3, 2, gat.WithHeads(2), gat.WithName("layer"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	input := func(dt tensor.Dtype, name string, shape ...int) *gorgonia.Node {
-		return layertest.Input(eg, dt, name, shape, make([]float64, tensor.Shape(shape).TotalSize()))
-	}
-	x := input(tensor.Float32, "x", testN, 3)
-	cases := []struct {
-		name string
-		run  func() (*gorgonia.Node, error)
-		want string
-	}{
-		{"nil-graph", func() (*gorgonia.Node, error) { return l.Forward(nil, x) }, "needs a graph"},
-		{"nil-features", func() (*gorgonia.Node, error) { return l.Forward(g, nil) }, "needs a graph"},
-		{"bipartite", func() (*gorgonia.Node, error) { return l.Forward(bip, x) }, "homogeneous"},
-		{"columns", func() (*gorgonia.Node, error) { return l.Forward(g, input(tensor.Float32, "x4", testN, 4)) }, "want (5, 3)"},
-		{"rows", func() (*gorgonia.Node, error) { return l.Forward(g, input(tensor.Float32, "x6", 6, 3)) }, "want (5, 3)"},
-		{"dtype", func() (*gorgonia.Node, error) { return l.Forward(g, input(tensor.Float64, "x64", testN, 3)) }, "dtype"},
-		{"nil-weight", func() (*gorgonia.Node, error) { return l.ForwardWeighted(g, x, nil) }, "nil edge weight"},
-		{"weight-rows", func() (*gorgonia.Node, error) {
-			return l.ForwardWeighted(g, x, input(tensor.Float32, "ew", 2, 1))
-		}, "edge weight"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			y, err := c.run()
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("Forward = %v, %v; want an error containing %q", y, err, c.want)
-			}
-		})
-	}
+	x := layertest.ForwardErrors(t, "gat: ", eg, g, l, 3, "edge weight")
+	layertest.ExpectError(t, "bipartite", "gat: ", "homogeneous", func() (*gorgonia.Node, error) {
+		return l.Forward(gradcheck.Graph(t, 5, 3, []int32{0, 1, 4}, []int32{0, 1, 2}), x)
+	})
 }
 
 // TestZeroInDegree checks that Forward names how many nodes lack in-edges,
@@ -309,10 +221,10 @@ func TestForwardErrors(t *testing.T) {
 func TestZeroInDegree(t *testing.T) {
 	t.Parallel()
 	// Nodes 0 and 3 have no in-edges.
-	g := layertest.Graph(t, 5, 5, []int32{0, 1, 2, 4, 0}, []int32{1, 2, 1, 2, 4})
+	g := gradcheck.Graph(t, 5, 5, []int32{0, 1, 2, 4, 0}, []int32{1, 2, 1, 2, 4})
 	eg := gorgonia.NewGraph()
-	xv := layertest.Draw(rand.New(rand.NewPCG(1, 1)), 10)
-	x := layertest.Input(eg, tensor.Float64, "x", []int{5, 2}, xv)
+	xv := gradcheck.Draw(rand.New(rand.NewPCG(1, 1)), 10)
+	x := gradcheck.Input(eg, tensor.Float64, "x", []int{5, 2}, xv)
 	strict, err := gat.New(eg, 2, 1, gat.WithHeads(2), gat.WithDtype(tensor.Float64))
 	if err != nil {
 		t.Fatal(err)
@@ -327,19 +239,19 @@ func TestZeroInDegree(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, _, _, b := layerParams(t, lax, false, true)
-	layertest.Set(b, []float64{0.25, -0.5})
+	gradcheck.Set(b, []float64{0.25, -0.5})
 	y, err := lax.Forward(g, x)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := layertest.Run(t, y)[0]
+	got := gradcheck.Run(t, y)[0]
 	for _, v := range []int{0, 3} {
 		want := []float64{xv[2*v] + 0.25, xv[2*v+1] - 0.5}
-		layertest.Expect(t, fmt.Sprintf("row %d", v), got[2*v:2*v+2], want, 1e-15)
+		gradcheck.Expect(t, fmt.Sprintf("row %d", v), got[2*v:2*v+2], want, 1e-15)
 	}
 
 	// Even allowed, a graph without edges has nothing to attend over.
-	_, err = lax.Forward(layertest.Graph(t, 5, 5, nil, nil), x)
+	_, err = lax.Forward(gradcheck.Graph(t, 5, 5, nil, nil), x)
 	if err == nil || !strings.Contains(err.Error(), "no edges") {
 		t.Errorf("Forward on an edgeless graph: error %v, want one saying it has no edges", err)
 	}
@@ -358,29 +270,8 @@ func TestUniqueNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[string]bool{}
-	for _, p := range append(a.Learnables(), b.Learnables()...) {
-		if seen[p.Name()] {
-			t.Errorf("parameter name %q used twice", p.Name())
-		}
-		seen[p.Name()] = true
-	}
-	g := layertest.Graph(t, testN, testN, testSrc, testDst)
-	x := layertest.Input(eg, tensor.Float32, "x", []int{testN, 3}, layertest.Draw(rand.New(rand.NewPCG(1, 1)), testN*3))
-	ya, err := a.Forward(g, x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	yb, err := b.Forward(g, x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, _, _, bb := layerParams(t, b, true, true)
-	layertest.Set(bb, []float64{1, 1, 1, 1})
-	got := layertest.Run(t, ya, yb)
-	if layertest.Mismatch(got[0], got[1], 0.5) < 0 {
-		t.Errorf("the two layers give the same output %v: their nodes merged", got[0])
-	}
+	_, _, _, _, bias := layerParams(t, b, true, true)
+	layertest.UniqueNames(t, eg, gradcheck.Graph(t, testN, testN, testSrc, testDst), 3, a, b, bias, []float64{1, 1, 1, 1}, 0.5)
 }
 
 // TestSeed checks that the initialisation is a function of the seed and
@@ -393,30 +284,17 @@ func TestSeed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out [][]float64
-		for _, p := range l.Learnables() {
-			out = append(out, layertest.Floats(p.Value()))
-		}
-		return out
+		return gradcheck.Values(l.Learnables())
 	}
-	a, b, c, a32 := values(7, tensor.Float64), values(7, tensor.Float64), values(8, tensor.Float64), values(7, tensor.Float32)
-	for i := range a {
-		layertest.Expect(t, fmt.Sprintf("same seed, parameter %d", i), b[i], a[i], 0)
-		layertest.Expect(t, fmt.Sprintf("float32, parameter %d", i), a32[i], a[i], 1e-7)
-	}
-	if layertest.Mismatch(a[0], c[0], 1e-3) < 0 {
+	a, c := layertest.Seeded(t, 7, values)
+	if !gradcheck.Differ(a[0], c[0], 1e-3) {
 		t.Error("seeds 7 and 8 give the same weight")
 	}
-	if layertest.Mismatch(a[1], a[2], 1e-3) < 0 {
+	if !gradcheck.Differ(a[1], a[2], 1e-3) {
 		t.Error("attn_l and attn_r start equal")
 	}
-	if layertest.Mismatch(a[0], a[3], 1e-3) < 0 {
+	if !gradcheck.Differ(a[0], a[3], 1e-3) {
 		t.Error("the weight and the residual projection start equal")
 	}
-	bound := math.Sqrt2 * math.Sqrt(6.0/(4+6))
-	for i, v := range a[0] {
-		if math.Abs(v) > bound {
-			t.Errorf("weight[%d] = %v is outside ±%v", i, v, bound)
-		}
-	}
+	layertest.Bounded(t, a[0], math.Sqrt2*math.Sqrt(6.0/(4+6)))
 }

@@ -1,6 +1,10 @@
 package gat_test
 
-import "math"
+import (
+	"math"
+
+	"github.com/gnngo/gnn/nn/internal/layertest"
+)
 
 // The test graph has 5 nodes, self-loops (1 -> 1 twice, 2 -> 2), parallel
 // edges (0 -> 4 twice) and in-degrees from 1 to 4.
@@ -23,7 +27,7 @@ type params struct {
 // α (E x H).
 func reference(x []float64, p params, ew []float64, in, heads, f int, slope float64, residual, mean bool, act func(float64) float64) (out, alpha []float64) {
 	hf := heads * f
-	z := matmul(x, p.w, testN, in, hf)
+	z := layertest.MatMul(x, p.w, testN, in, hf)
 	el := make([]float64, testN*heads)
 	er := make([]float64, testN*heads)
 	for u := range testN {
@@ -83,7 +87,7 @@ func reference(x []float64, p params, ew []float64, in, heads, f int, slope floa
 	if residual {
 		r := x // identity when in == H*F
 		if p.res != nil {
-			r = matmul(x, p.res, testN, in, hf)
+			r = layertest.MatMul(x, p.res, testN, in, hf)
 		}
 		for i := range rst {
 			rst[i] += r[i]
@@ -111,19 +115,6 @@ func reference(x []float64, p params, ew []float64, in, heads, f int, slope floa
 		}
 	}
 	return out, alpha
-}
-
-// matmul returns the n x m product of a (n x k) and b (k x m).
-func matmul(a, b []float64, n, k, m int) []float64 {
-	c := make([]float64, n*m)
-	for i := range n {
-		for j := range m {
-			for l := range k {
-				c[i*m+j] += a[i*k+l] * b[l*m+j]
-			}
-		}
-	}
-	return c
 }
 
 func elu(x float64) float64 {

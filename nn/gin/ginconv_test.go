@@ -5,35 +5,20 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/gradcheck"
 	"github.com/gnngo/gnn/nn/gin"
 	"github.com/gnngo/gnn/nn/internal/layertest"
 )
 
-// fixture is a test graph. homo has self-loops (1 -> 1 twice, 2 -> 2),
-// parallel edges (0 -> 4 twice) and node 0 without in-edges; block is
-// bipartite with its 3 destinations first among its 6 sources, as a
-// message-flow block.
-type fixture struct {
-	name     string
-	ns, nd   int
-	src, dst []int32
-}
+type fixture = layertest.Fixture
 
-var fixtures = []fixture{
-	{"homo", 5, 5, []int32{0, 1, 2, 3, 4, 0, 0, 3, 2, 1}, []int32{1, 1, 2, 1, 3, 4, 4, 2, 3, 1}},
-	{"block", 6, 3, []int32{3, 4, 5, 0, 1, 2, 5, 4}, []int32{0, 0, 1, 1, 2, 2, 2, 0}},
-}
-
-func (f fixture) graph(t testing.TB) *graph.Graph {
-	return layertest.Graph(t, f.ns, f.nd, f.src, f.dst)
-}
+var fixtures = layertest.Blocks
 
 var aggregators = []gin.Aggregator{gin.Sum, gin.Mean, gin.Max}
 
@@ -45,9 +30,9 @@ type mlp struct {
 
 func newMLP(eg *gorgonia.ExprGraph, dt tensor.Dtype, r *rand.Rand, name string, in, hidden, out int) *mlp {
 	return &mlp{
-		w1: layertest.Input(eg, dt, name+".w1", []int{in, hidden}, scaled(layertest.Draw(r, in*hidden), 0.5)),
-		b1: layertest.Input(eg, dt, name+".b1", []int{hidden}, scaled(layertest.Draw(r, hidden), 0.5)),
-		w2: layertest.Input(eg, dt, name+".w2", []int{hidden, out}, scaled(layertest.Draw(r, hidden*out), 0.5)),
+		w1: gradcheck.Input(eg, dt, name+".w1", []int{in, hidden}, scaled(gradcheck.Draw(r, in*hidden), 0.5)),
+		b1: gradcheck.Input(eg, dt, name+".b1", []int{hidden}, scaled(gradcheck.Draw(r, hidden), 0.5)),
+		w2: gradcheck.Input(eg, dt, name+".w2", []int{hidden, out}, scaled(gradcheck.Draw(r, hidden*out), 0.5)),
 	}
 }
 
@@ -78,11 +63,11 @@ func (m *mlp) params() gorgonia.Nodes { return gorgonia.Nodes{m.w1, m.b1, m.w2} 
 // reduction of the weighted messages x[u] (sum, mean over max(deg, 1), or
 // the elementwise max, 0 without in-edges), then the MLP when p is not nil.
 func reference(f fixture, agg gin.Aggregator, x []float64, eps float64, ew []float64, in int, p [][]float64, hidden, out int) []float64 {
-	red := make([]float64, f.nd*in)
-	seen := make([]bool, f.nd*in)
-	deg := make([]int, f.nd)
-	for e := range f.src {
-		u, v := int(f.src[e]), int(f.dst[e])
+	red := make([]float64, f.NumDst*in)
+	seen := make([]bool, f.NumDst*in)
+	deg := make([]int, f.NumDst)
+	for e := range f.Src {
+		u, v := int(f.Src[e]), int(f.Dst[e])
 		deg[v]++
 		we := 1.0
 		if ew != nil {
@@ -100,7 +85,7 @@ func reference(f fixture, agg gin.Aggregator, x []float64, eps float64, ew []flo
 			}
 		}
 	}
-	h := make([]float64, f.nd*in)
+	h := make([]float64, f.NumDst*in)
 	for k := range h {
 		if agg == gin.Mean {
 			red[k] /= math.Max(float64(deg[k/in]), 1)
@@ -110,24 +95,11 @@ func reference(f fixture, agg gin.Aggregator, x []float64, eps float64, ew []flo
 	if p == nil {
 		return h
 	}
-	a := matmul(h, p[0], f.nd, in, hidden)
+	a := layertest.MatMul(h, p[0], f.NumDst, in, hidden)
 	for i := range a {
 		a[i] = math.Tanh(a[i] + p[1][i%hidden])
 	}
-	return matmul(a, p[2], f.nd, hidden, out)
-}
-
-// matmul returns the n x m product of a (n x k) and b (k x m).
-func matmul(a, b []float64, n, k, m int) []float64 {
-	c := make([]float64, n*m)
-	for i := range n {
-		for j := range m {
-			for l := range k {
-				c[i*m+j] += a[i*k+l] * b[l*m+j]
-			}
-		}
-	}
-	return c
+	return layertest.MatMul(a, p[2], f.NumDst, hidden, out)
 }
 
 type epsCase struct {
@@ -143,13 +115,13 @@ var epsCases = []epsCase{{"gin0", 0, false}, {"fixed", 0.3, false}, {"learned", 
 // homogeneous graph with a node without in-edges and on a block.
 func TestGolden(t *testing.T) {
 	t.Parallel()
-	for _, dt := range layertest.Dtypes {
+	for _, dt := range gradcheck.Dtypes {
 		for _, f := range fixtures {
 			for _, agg := range aggregators {
 				for _, ec := range epsCases {
 					for _, withMLP := range []bool{false, true} {
 						for _, weighted := range []bool{false, true} {
-							name := fmt.Sprintf("%v/%s/%v/%s/mlp=%t/weighted=%t", dt, f.name, agg, ec.name, withMLP, weighted)
+							name := fmt.Sprintf("%v/%s/%v/%s/mlp=%t/weighted=%t", dt, f.Name, agg, ec.name, withMLP, weighted)
 							t.Run(name, func(t *testing.T) { golden(t, dt, f, agg, ec, withMLP, weighted) })
 						}
 					}
@@ -176,29 +148,29 @@ func golden(t *testing.T, dt tensor.Dtype, f fixture, agg gin.Aggregator, ec eps
 		t.Fatal(err)
 	}
 	ps := l.Learnables()
-	if want := btoi(ec.learn) + 3*btoi(withMLP); len(ps) != want {
+	if want := layertest.Btoi(ec.learn) + 3*layertest.Btoi(withMLP); len(ps) != want {
 		t.Fatalf("%d learnables, want %d", len(ps), want)
 	}
 	if (l.Eps() != nil) != ec.learn {
 		t.Fatalf("Eps() = %v with learned ε %t", l.Eps(), ec.learn)
 	}
-	x := layertest.Draw(r, f.ns*in)
-	xn := layertest.Input(eg, dt, "x", []int{f.ns, in}, x)
+	x := gradcheck.Draw(r, f.NumSrc*in)
+	xn := gradcheck.Input(eg, dt, "x", []int{f.NumSrc, in}, x)
 	var ew []float64
 	var y *gorgonia.Node
 	if weighted {
-		ew = layertest.Draw(r, len(f.src))
-		y, err = l.ForwardWeighted(f.graph(t), xn, layertest.Input(eg, dt, "ew", []int{len(ew)}, ew))
+		ew = gradcheck.Draw(r, len(f.Src))
+		y, err = l.ForwardWeighted(f.Graph(t), xn, gradcheck.Input(eg, dt, "ew", []int{len(ew)}, ew))
 	} else {
-		y, err = l.Forward(f.graph(t), xn)
+		y, err = l.Forward(f.Graph(t), xn)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := y.Shape(); !s.Eq(tensor.Shape{f.nd, width}) {
-		t.Fatalf("output shape %v, want (%d, %d)", s, f.nd, width)
+	if s := y.Shape(); !s.Eq(tensor.Shape{f.NumDst, width}) {
+		t.Fatalf("output shape %v, want (%d, %d)", s, f.NumDst, width)
 	}
-	got := layertest.Run(t, append(gorgonia.Nodes{y}, ps...)...)
+	got := gradcheck.Run(t, append(gorgonia.Nodes{y}, ps...)...)
 	vals := got[1:]
 	eps := ec.eps
 	if ec.learn {
@@ -212,14 +184,7 @@ func golden(t *testing.T, dt tensor.Dtype, f fixture, agg gin.Aggregator, ec eps
 		p = vals
 	}
 	want := reference(f, agg, x, eps, ew, in, p, hidden, out)
-	layertest.Expect(t, "output", got[0], want, layertest.Tol(dt))
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	gradcheck.Expect(t, "output", got[0], want, layertest.Tol(dt))
 }
 
 // TestGradients checks the gradients of the whole layer with respect to the
@@ -231,38 +196,26 @@ func TestGradients(t *testing.T) {
 	for _, agg := range aggregators {
 		for _, f := range fixtures {
 			for _, ec := range epsCases[1:] {
-				name := fmt.Sprintf("%v/%s/%s", agg, f.name, ec.name)
+				name := fmt.Sprintf("%v/%s/%s", agg, f.Name, ec.name)
 				t.Run(name, func(t *testing.T) {
 					t.Parallel()
-					layertest.GradCheck(t, gradModel(f, agg, ec, f.name == "homo"), layertest.GradConfig{Seed: 4, Kinks: agg == gin.Max})
+					layertest.GradCheck(t, gradModel(f.Graph(t), agg, ec, f.Name == "homo"), layertest.GradConfig{Seed: 4, Kinks: agg == gin.Max})
 				})
 			}
 		}
 	}
 }
 
-func gradModel(f fixture, agg gin.Aggregator, ec epsCase, weighted bool) layertest.Model {
+func gradModel(g *graph.Graph, agg gin.Aggregator, ec epsCase, weighted bool) layertest.Model {
 	return func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (*gorgonia.Node, gorgonia.Nodes, error) {
 		r := rand.New(rand.NewPCG(9, 9))
-		g, err := graph.FromCOO(f.ns, f.nd, f.src, f.dst)
-		if err != nil {
-			return nil, nil, err
-		}
 		m := newMLP(eg, dt, r, "mlp", 3, 4, 2)
 		l, err := gin.New(eg, 3, 2, gin.WithAggregator(agg), gin.WithEps(ec.eps), gin.WithLearnEps(ec.learn),
 			gin.WithApply(m.apply, m.params()...), gin.WithActivation(gorgonia.Tanh), gin.WithDtype(dt))
 		if err != nil {
 			return nil, nil, err
 		}
-		x := layertest.Input(eg, dt, "x", []int{f.ns, 3}, layertest.Draw(r, f.ns*3))
-		wrt := append(gorgonia.Nodes{x}, l.Learnables()...)
-		if !weighted {
-			y, err := l.Forward(g, x)
-			return y, wrt, err
-		}
-		ew := layertest.Input(eg, dt, "ew", []int{len(f.src), 1}, layertest.Draw(r, len(f.src)))
-		y, err := l.ForwardWeighted(g, x, ew)
-		return y, append(wrt, ew), err
+		return layertest.Output(eg, dt, r, g, l, 3, weighted)
 	}
 }
 
@@ -276,8 +229,8 @@ func TestLearnEpsTrains(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := layertest.Input(eg, tensor.Float64, "x", []int{f.ns, 2}, layertest.Draw(rand.New(rand.NewPCG(1, 1)), f.ns*2))
-	y, err := l.Forward(f.graph(t), x)
+	x := gradcheck.Input(eg, tensor.Float64, "x", []int{f.NumSrc, 2}, gradcheck.Draw(rand.New(rand.NewPCG(1, 1)), f.NumSrc*2))
+	y, err := l.Forward(f.Graph(t), x)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +253,7 @@ func TestLearnEpsTrains(t *testing.T) {
 		if err := vm.RunAll(); err != nil {
 			t.Fatal(err)
 		}
-		last = layertest.Floats(loss.Value())[0]
+		last = gradcheck.Floats(loss.Value())[0]
 		if step == 0 {
 			first = last
 		}
@@ -309,7 +262,7 @@ func TestLearnEpsTrains(t *testing.T) {
 		}
 		vm.Reset()
 	}
-	if eps := layertest.Floats(l.Eps().Value())[0]; !(eps < 0.5) {
+	if eps := gradcheck.Floats(l.Eps().Value())[0]; !(eps < 0.5) {
 		t.Errorf("ε = %v after 5 steps from 0.5; the loss pulls it down", eps)
 	}
 	if !(last < first) {
@@ -321,41 +274,21 @@ func TestNewErrors(t *testing.T) {
 	t.Parallel()
 	eg := gorgonia.NewGraph()
 	id := func(h *gorgonia.Node) (*gorgonia.Node, error) { return h, nil }
-	cases := []struct {
-		name    string
-		eg      *gorgonia.ExprGraph
-		in, out int
-		opts    []gin.Option
-		want    string
-	}{
-		{"nil-graph", nil, 2, 2, nil, "nil expression graph"},
-		{"zero-in", eg, 0, 2, nil, "must be positive"},
-		{"zero-out", eg, 2, 0, nil, "must be positive"},
-		{"in-out", eg, 2, 3, nil, "needs in == out"},
-		{"aggregator", eg, 2, 2, []gin.Option{gin.WithAggregator(gin.Aggregator(5))}, "unknown aggregator"},
-		{"eps", eg, 2, 2, []gin.Option{gin.WithEps(math.Inf(1))}, "not finite"},
-		{"params-without-apply", eg, 2, 2, []gin.Option{gin.WithApply(nil, layertest.Input(eg, tensor.Float32, "p", []int{1}, []float64{1}))}, "without an apply"},
-		{"nil-param", eg, 2, 2, []gin.Option{gin.WithApply(id, nil)}, "parameter 0 is nil"},
-		{"dtype", eg, 2, 2, []gin.Option{gin.WithDtype(tensor.Bool)}, "dtype"},
-		{"name", eg, 2, 2, []gin.Option{gin.WithName("")}, "empty name"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			l, err := gin.New(c.eg, c.in, c.out, c.opts...)
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("New = %v, %v; want an error containing %q", l, err, c.want)
-			}
-			if !strings.HasPrefix(err.Error(), "gin: ") {
-				t.Errorf("error %q lacks the package prefix", err)
-			}
-		})
-	}
+	p := gradcheck.Input(eg, tensor.Float32, "p", []int{1}, []float64{1})
+	layertest.NewErrors(t, "gin: ", gin.New, eg,
+		layertest.Bad[gin.Option]("in-out", "needs in == out", 2, 3),
+		layertest.Bad("aggregator", "unknown aggregator", 2, 2, gin.WithAggregator(gin.Aggregator(5))),
+		layertest.Bad("eps", "not finite", 2, 2, gin.WithEps(math.Inf(1))),
+		layertest.Bad("params-without-apply", "without an apply", 2, 2, gin.WithApply(nil, p)),
+		layertest.Bad("nil-param", "parameter 0 is nil", 2, 2, gin.WithApply(id, nil)),
+		layertest.Bad("dtype", "dtype", 2, 2, gin.WithDtype(tensor.Bool)),
+		layertest.Bad("name", "empty name", 2, 2, gin.WithName("")),
+	)
 }
 
 func TestForwardErrors(t *testing.T) {
 	t.Parallel()
-	f := fixtures[0]
-	g := f.graph(t)
+	g := fixtures[0].Graph(t)
 	eg := gorgonia.NewGraph()
 	l, err := gin.New(eg, 3, 3, gin.WithName("layer"))
 	if err != nil {
@@ -370,38 +303,12 @@ func TestForwardErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	input := func(dt tensor.Dtype, name string, shape ...int) *gorgonia.Node {
-		return layertest.Input(eg, dt, name, shape, make([]float64, tensor.Shape(shape).TotalSize()))
-	}
-	x := input(tensor.Float32, "x", 5, 3)
-	cases := []struct {
-		name string
-		run  func() (*gorgonia.Node, error)
-		want string
-	}{
-		{"nil-graph", func() (*gorgonia.Node, error) { return l.Forward(nil, x) }, "needs a graph"},
-		{"nil-features", func() (*gorgonia.Node, error) { return l.Forward(g, nil) }, "needs a graph"},
-		{"more-destinations", func() (*gorgonia.Node, error) {
-			return l.Forward(layertest.Graph(t, 5, 6, []int32{0}, []int32{5}), x)
-		}, "6 destination nodes but 5 sources"},
-		{"columns", func() (*gorgonia.Node, error) { return l.Forward(g, input(tensor.Float32, "x4", 5, 4)) }, "want (5, 3)"},
-		{"rows", func() (*gorgonia.Node, error) { return l.Forward(g, input(tensor.Float32, "x6", 6, 3)) }, "want (5, 3)"},
-		{"dtype", func() (*gorgonia.Node, error) { return l.Forward(g, input(tensor.Float64, "x64", 5, 3)) }, "dtype"},
-		{"apply-error", func() (*gorgonia.Node, error) { return failing.Forward(g, x) }, "apply failed"},
-		{"apply-shape", func() (*gorgonia.Node, error) { return wrongWidth.Forward(g, x) }, "returned shape (5, 3), want (5, 2)"},
-		{"nil-weight", func() (*gorgonia.Node, error) { return l.ForwardWeighted(g, x, nil) }, "nil edge weight"},
-		{"weight-rows", func() (*gorgonia.Node, error) {
-			return l.ForwardWeighted(g, x, input(tensor.Float32, "ew", 3, 1))
-		}, "gin: layer: ops:"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			y, err := c.run()
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("Forward = %v, %v; want an error containing %q", y, err, c.want)
-			}
-		})
-	}
+	x := layertest.ForwardErrors(t, "gin: ", eg, g, l, 3, "gin: layer: ops:")
+	layertest.ExpectError(t, "more-destinations", "gin: ", "6 destination nodes but 5 sources", func() (*gorgonia.Node, error) {
+		return l.Forward(gradcheck.Graph(t, 5, 6, []int32{0}, []int32{5}), x)
+	})
+	layertest.ExpectError(t, "apply-error", "gin: ", "apply failed", func() (*gorgonia.Node, error) { return failing.Forward(g, x) })
+	layertest.ExpectError(t, "apply-shape", "gin: ", "returned shape (5, 3), want (5, 2)", func() (*gorgonia.Node, error) { return wrongWidth.Forward(g, x) })
 }
 
 // TestUniqueNames builds two unnamed layers with learned ε in one graph:
@@ -420,43 +327,29 @@ func TestUniqueNames(t *testing.T) {
 	if a.Eps() == b.Eps() || a.Eps().Name() == b.Eps().Name() {
 		t.Fatalf("both layers have ε %q", a.Eps().Name())
 	}
-	f := fixtures[0]
-	x := layertest.Input(eg, tensor.Float32, "x", []int{f.ns, 2}, layertest.Draw(rand.New(rand.NewPCG(1, 1)), f.ns*2))
-	ya, err := a.Forward(f.graph(t), x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	yb, err := b.Forward(f.graph(t), x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	layertest.Set(b.Eps(), []float64{1})
-	got := layertest.Run(t, ya, yb)
-	if layertest.Mismatch(got[0], got[1], 0.1) < 0 {
-		t.Errorf("the two layers give the same output %v: their nodes merged", got[0])
-	}
+	layertest.UniqueNames(t, eg, fixtures[0].Graph(t), 2, a, b, b.Eps(), []float64{1}, 0.1)
 }
 
 // TestEdgeless runs every aggregator on graphs without edges, where only
 // (1 + ε) h_v remains.
 func TestEdgeless(t *testing.T) {
 	t.Parallel()
-	for _, f := range []fixture{{"homo", 4, 4, nil, nil}, {"block", 4, 2, nil, nil}} {
+	for _, f := range layertest.Edgeless {
 		for _, agg := range aggregators {
-			t.Run(fmt.Sprintf("%s/%v", f.name, agg), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%v", f.Name, agg), func(t *testing.T) {
 				eg := gorgonia.NewGraph()
 				l, err := gin.New(eg, 3, 3, gin.WithAggregator(agg), gin.WithEps(0.5), gin.WithDtype(tensor.Float64))
 				if err != nil {
 					t.Fatal(err)
 				}
-				x := layertest.Draw(rand.New(rand.NewPCG(2, 2)), f.ns*3)
-				y, err := l.Forward(f.graph(t), layertest.Input(eg, tensor.Float64, "x", []int{f.ns, 3}, x))
+				x := gradcheck.Draw(rand.New(rand.NewPCG(2, 2)), f.NumSrc*3)
+				y, err := l.Forward(f.Graph(t), gradcheck.Input(eg, tensor.Float64, "x", []int{f.NumSrc, 3}, x))
 				if err != nil {
 					t.Fatal(err)
 				}
-				got := layertest.Run(t, y)[0]
+				got := gradcheck.Run(t, y)[0]
 				want := reference(f, agg, x, 0.5, nil, 3, nil, 0, 0)
-				layertest.Expect(t, "output", got, want, 1e-12)
+				gradcheck.Expect(t, "output", got, want, 1e-12)
 			})
 		}
 	}

@@ -2,31 +2,14 @@ package sage_test
 
 import (
 	"math"
-	"testing"
 
-	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn/internal/layertest"
 	"github.com/gnngo/gnn/nn/sage"
 )
 
-// fixture is a test graph. homo has self-loops (1 -> 1 twice, 2 -> 2),
-// parallel edges (0 -> 4 twice) and node 0 without in-edges; block is
-// bipartite with its 3 destinations first among its 6 sources, as a
-// message-flow block.
-type fixture struct {
-	name     string
-	ns, nd   int
-	src, dst []int32
-}
+type fixture = layertest.Fixture
 
-var fixtures = []fixture{
-	{"homo", 5, 5, []int32{0, 1, 2, 3, 4, 0, 0, 3, 2, 1}, []int32{1, 1, 2, 1, 3, 4, 4, 2, 3, 1}},
-	{"block", 6, 3, []int32{3, 4, 5, 0, 1, 2, 5, 4}, []int32{0, 0, 1, 1, 2, 2, 2, 0}},
-}
-
-func (f fixture) graph(t testing.TB) *graph.Graph {
-	return layertest.Graph(t, f.ns, f.nd, f.src, f.dst)
-}
+var fixtures = layertest.Blocks
 
 // params are a layer's parameter values, flattened row-major; the ones a
 // configuration lacks are nil.
@@ -43,16 +26,16 @@ func reference(f fixture, agg sage.Aggregator, x []float64, p params, ew []float
 	msg := x
 	width := in
 	if agg == sage.Pool {
-		msg = matmul(x, p.pool, f.ns, in, in)
+		msg = layertest.MatMul(x, p.pool, f.NumSrc, in, in)
 		for i := range msg {
 			msg[i] = math.Max(0, msg[i]+p.poolBias[i%in])
 		}
 	}
-	red := make([]float64, f.nd*width)
-	deg := make([]int, f.nd)
-	seen := make([]bool, f.nd*width)
-	for e := range f.src {
-		u, v := int(f.src[e]), int(f.dst[e])
+	red := make([]float64, f.NumDst*width)
+	deg := make([]int, f.NumDst)
+	seen := make([]bool, f.NumDst*width)
+	for e := range f.Src {
+		u, v := int(f.Src[e]), int(f.Dst[e])
 		deg[v]++
 		we := 1.0
 		if ew != nil {
@@ -71,7 +54,7 @@ func reference(f fixture, agg sage.Aggregator, x []float64, p params, ew []float
 			}
 		}
 	}
-	for v := range f.nd {
+	for v := range f.NumDst {
 		for j := range width {
 			k := v*width + j
 			switch agg {
@@ -82,9 +65,9 @@ func reference(f fixture, agg sage.Aggregator, x []float64, p params, ew []float
 			}
 		}
 	}
-	res := matmul(red, p.neigh, f.nd, width, out)
+	res := layertest.MatMul(red, p.neigh, f.NumDst, width, out)
 	if agg != sage.GCN {
-		self := matmul(x[:f.nd*in], p.self, f.nd, in, out)
+		self := layertest.MatMul(x[:f.NumDst*in], p.self, f.NumDst, in, out)
 		for i := range res {
 			res[i] += self[i]
 		}
@@ -98,17 +81,4 @@ func reference(f fixture, agg sage.Aggregator, x []float64, p params, ew []float
 		}
 	}
 	return res
-}
-
-// matmul returns the n x m product of a (n x k) and b (k x m).
-func matmul(a, b []float64, n, k, m int) []float64 {
-	c := make([]float64, n*m)
-	for i := range n {
-		for j := range m {
-			for l := range k {
-				c[i*m+j] += a[i*k+l] * b[l*m+j]
-			}
-		}
-	}
-	return c
 }
