@@ -1,0 +1,44 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gnngo/gnn/internal/bench"
+)
+
+// childEnv marks a child process: with it set to 1, the executable reads
+// one bench.Spec as JSON on stdin, runs it and reports on stdout. An
+// environment variable rather than a flag, so that the test binary, which
+// has flags of its own, can be a child too.
+const childEnv = "GNNBENCH_CHILD"
+
+// childMessage is one line a child writes on stdout: an epoch as it
+// completes, or the result at the end.
+type childMessage struct {
+	Epoch  *bench.Epoch  `json:"epoch_done,omitempty"`
+	Result *bench.Result `json:"result,omitempty"`
+}
+
+// isChild reports whether this process is a child.
+func isChild() bool { return os.Getenv(childEnv) == "1" }
+
+// childMain runs the spec on stdin and writes epochs and the result to
+// stdout, one JSON object per line. The peak RSS is measured by the
+// parent. It returns the exit code.
+func childMain(stdin io.Reader, stdout io.Writer) int {
+	enc := json.NewEncoder(stdout)
+	var spec bench.Spec
+	if err := json.NewDecoder(stdin).Decode(&spec); err != nil {
+		r := bench.Result{Status: bench.StatusError, Error: fmt.Sprintf("reading the spec: %v", err)}
+		enc.Encode(childMessage{Result: &r})
+		return 1
+	}
+	r := bench.Run(spec, func(e bench.Epoch) { enc.Encode(childMessage{Epoch: &e}) })
+	if err := enc.Encode(childMessage{Result: &r}); err != nil {
+		return 1
+	}
+	return 0
+}

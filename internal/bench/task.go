@@ -1,0 +1,99 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+
+	"gorgonia.org/gorgonia"
+
+	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/train"
+)
+
+// Task is a model built on an expression graph, ready to be trained: its
+// loss, its parameters in weight-decay groups and the learning rate.
+type Task struct {
+	Loss   *gorgonia.Node
+	Groups []train.Group
+	Mode   *nn.Mode // advanced before every epoch; may be nil
+	LR     float64
+}
+
+// Trainer runs a Task's epochs.
+type Trainer struct {
+	t       *Task
+	vm      gorgonia.VM
+	solvers []gorgonia.Solver
+}
+
+// NewTrainer differentiates the task's loss and compiles a TapeMachine
+// over what the loss and the gradients need, as nn/train.Fit does. Close
+// it when done.
+func NewTrainer(t *Task) (*Trainer, error) {
+	var params gorgonia.Nodes
+	for _, g := range t.Groups {
+		params = append(params, g.Params...)
+	}
+	if t.Loss == nil || len(params) == 0 || !(t.LR > 0) {
+		return nil, fmt.Errorf("bench: a task needs a loss, parameters and a learning rate")
+	}
+	grads, err := gorgonia.Grad(t.Loss, params...)
+	if err != nil {
+		return nil, fmt.Errorf("bench: gradients: %w", err)
+	}
+	roots := append(gorgonia.Nodes{t.Loss}, grads...)
+	vm := gorgonia.NewTapeMachine(t.Loss.Graph().SubgraphRoots(roots...), gorgonia.BindDualValues(params...))
+	tr := &Trainer{t: t, vm: vm}
+	for _, g := range t.Groups {
+		opts := []gorgonia.SolverOpt{gorgonia.WithLearnRate(t.LR)}
+		if g.WeightDecay > 0 {
+			opts = append(opts, gorgonia.WithL2Reg(g.WeightDecay))
+		}
+		tr.solvers = append(tr.solvers, gorgonia.NewAdamSolver(opts...))
+	}
+	return tr, nil
+}
+
+// Epoch runs one training step: forward, backward and the Adam step. It
+// returns the loss.
+func (tr *Trainer) Epoch() (float64, error) {
+	if m := tr.t.Mode; m != nil {
+		m.Train()
+		m.Next()
+	}
+	if err := tr.vm.RunAll(); err != nil {
+		return 0, err
+	}
+	loss := scalar(tr.t.Loss.Value())
+	for i, g := range tr.t.Groups {
+		if err := tr.solvers[i].Step(gorgonia.NodesToValueGrads(g.Params)); err != nil {
+			return 0, fmt.Errorf("bench: optimiser: %w", err)
+		}
+	}
+	tr.vm.Reset()
+	return loss, nil
+}
+
+// Close releases the machine.
+func (tr *Trainer) Close() error { return tr.vm.Close() }
+
+func scalar(v gorgonia.Value) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	switch d := v.Data().(type) {
+	case float32:
+		return float64(d)
+	case float64:
+		return d
+	case []float32:
+		if len(d) == 1 {
+			return float64(d[0])
+		}
+	case []float64:
+		if len(d) == 1 {
+			return d[0]
+		}
+	}
+	return math.NaN()
+}
