@@ -20,15 +20,13 @@ import (
 	"github.com/gnngo/gnn/internal/bench"
 )
 
-// axis says how a chart places cases along x.
+// axis says how a chart places cases along x: at x(case) on a log scale
+// joined by lines (sweeps doubling their variable), or, when x is nil, as
+// categories named by tick, in order of appearance in each panel.
 type axis struct {
 	label string
-	// x returns the position of a case; for categorical axes, the index
-	// of its category.
 	x     func(*bench.Spec) float64
 	tick  func(*bench.Spec) string
-	log   bool // log scale (sweeps doubling their variable)
-	lines bool // join the points (false for categories)
 }
 
 // writePlots writes the charts of the results to dir, in the style of the
@@ -74,22 +72,18 @@ func writePlots(dir string, results []bench.Result) ([]string, error) {
 		case "planetoid":
 			for _, drop := range []bool{false, true} {
 				part := filter(rs, func(r *caseRow) bool { return r.spec.Dropout == drop })
-				names := categories(part, func(s *bench.Spec) string { return s.Dataset + " (" + s.Input + ")" })
-				ax := axis{label: "dataset", x: func(s *bench.Spec) float64 {
-					return float64(slices.Index(names, s.Dataset+" ("+s.Input+")"))
-				}, tick: func(s *bench.Spec) string { return s.Dataset + " (" + s.Input + ")" }}
+				ax := axis{label: "dataset", tick: func(s *bench.Spec) string { return s.Dataset + " (" + s.Input + ")" }}
 				if err := emit("planetoid_dropout_"+onOff(drop)+".png", "Planetoid, dropout "+onOff(drop), part, ax); err != nil {
 					return files, err
 				}
 			}
 		case "kernels":
-			names := categories(rs, kernelName)
-			ax := axis{label: "kernel", x: func(s *bench.Spec) float64 { return float64(slices.Index(names, kernelName(s))) }, tick: kernelName}
+			ax := axis{label: "kernel", tick: kernelName}
 			if err := emit("kernels.png", fmt.Sprintf("kernels, %d nodes, %d edges", rs[0].spec.Nodes, rs[0].spec.Edges), rs, ax); err != nil {
 				return files, err
 			}
 		case "scale":
-			ax := axis{label: "edges", x: func(s *bench.Spec) float64 { return float64(s.Edges) }, tick: func(s *bench.Spec) string { return count(float64(s.Edges)) }, log: true, lines: true}
+			ax := axis{label: "edges", x: func(s *bench.Spec) float64 { return float64(s.Edges) }, tick: func(s *bench.Spec) string { return count(float64(s.Edges)) }}
 			if err := emit("scale.png", "largest models", rs, ax); err != nil {
 				return files, err
 			}
@@ -110,13 +104,13 @@ func sweepAxis(sweep string) axis {
 	switch sweep {
 	case "density":
 		return axis{label: "density", x: func(s *bench.Spec) float64 { return s.Density },
-			tick: func(s *bench.Spec) string { return fmt.Sprint(s.Density) }, log: true, lines: true}
+			tick: func(s *bench.Spec) string { return fmt.Sprint(s.Density) }}
 	case "nodes":
 		return axis{label: "nodes", x: func(s *bench.Spec) float64 { return float64(s.Nodes) },
-			tick: func(s *bench.Spec) string { return count(float64(s.Nodes)) }, log: true, lines: true}
+			tick: func(s *bench.Spec) string { return count(float64(s.Nodes)) }}
 	}
 	return axis{label: "hidden size", x: func(s *bench.Spec) float64 { return float64(s.Hidden) },
-		tick: func(s *bench.Spec) string { return fmt.Sprint(s.Hidden) }, log: true, lines: true}
+		tick: func(s *bench.Spec) string { return fmt.Sprint(s.Hidden) }}
 }
 
 // count writes a count with K or M (powers of 1024 below a million nodes
@@ -221,18 +215,22 @@ func panel(title string, rs []*caseRow, ax axis, metric string) (*plot.Plot, err
 	p.Legend.Left = true
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	if ax.log {
+	xOf := ax.x
+	if xOf == nil {
+		names := categories(rs, ax.tick)
+		xOf = func(s *bench.Spec) float64 { return float64(slices.Index(names, ax.tick(s))) }
+	} else {
 		p.X.Scale = plot.LogScale{}
 	}
 	var ticks []plot.Tick
 	for _, r := range rs {
-		x := ax.x(&r.spec)
+		x := xOf(&r.spec)
 		if !slices.ContainsFunc(ticks, func(t plot.Tick) bool { return t.Value == x }) {
 			ticks = append(ticks, plot.Tick{Value: x, Label: ax.tick(&r.spec)})
 		}
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	if ax.log {
+	if ax.x != nil {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, t := range ticks {
 			lo, hi = math.Min(lo, t.Value), math.Max(hi, t.Value)
@@ -261,7 +259,7 @@ func panel(title string, rs []*caseRow, ax axis, metric string) (*plot.Plot, err
 				y = float64(res.PeakRSS) / unit
 			}
 			if y > 0 {
-				xy = append(xy, plotter.XY{X: ax.x(&r.spec), Y: y})
+				xy = append(xy, plotter.XY{X: xOf(&r.spec), Y: y})
 				ymin, ymax = math.Min(ymin, y), math.Max(ymax, y)
 			}
 		}
@@ -284,7 +282,7 @@ func panel(title string, rs []*caseRow, ax axis, metric string) (*plot.Plot, err
 			continue
 		}
 		p.Add(sc)
-		if ax.lines && len(xy) > 1 {
+		if ax.x != nil && len(xy) > 1 {
 			l, err := plotter.NewLine(xy)
 			if err != nil {
 				return nil, err

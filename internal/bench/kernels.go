@@ -37,7 +37,8 @@ const grain = 1 << 10
 // the kernel, not the allocator. The fused path calls the kernels of
 // ops/spmm, ops/sddmm and ops/edgesoftmax; the unfused path gathers the
 // operands onto the edges (one E-row buffer each), combines them there and
-// reduces per destination over the CSC, in parallel and without atomics;
+// scatters the results onto the destinations in edge order (PyG's
+// gather-scatter), in parallel and without atomics;
 // the dense path computes on dense N x N matrices per head (gonum's
 // blas32 for products).
 func BuildKernel(s *Spec) (func(), error) {
@@ -97,7 +98,8 @@ func buildKernel(s *Spec) (kernel, error) {
 			k.call = func() { spmm.Forward(out, g, op, spmm.Sum, u, w, p, nil) }
 		case Unfused:
 			msg := make([]float32, int(ne)*h*f)
-			k.call = func() { gatherScale(msg, g, u, w, h, f); segmentSum(out, g, msg, h*f) }
+			_, dst := g.COO()
+			k.call = func() { gatherScale(msg, g, u, w, h, f); scatter(out, dst, msg, h*f, 0, add) }
 		case Dense:
 			adj := denseAdjacency(g, w, h)
 			k.call = func() { denseSpMM(out, adj, u, n, h, f) }
@@ -199,23 +201,36 @@ func gatherScale(msg []float32, g *graph.Graph, x, w []float32, h, f int) {
 	})
 }
 
-// segmentSum writes, for every destination v, the sum of the rows of msg
-// of its in-edges in increasing edge ID (the CSC order).
-func segmentSum(out []float32, g *graph.Graph, msg []float32, l int) {
-	c := g.CSC()
-	parallel.For(c.NumRows(), grain, func(lo, hi int) {
-		for v := lo; v < hi; v++ {
-			o := out[v*l : (v+1)*l]
-			clear(o)
-			for p := c.Indptr[v]; p < c.Indptr[v+1]; p++ {
-				e := int(c.EIDs[p])
+// scatter combines row e of msg (l wide) into row dst[e] of out for every
+// edge e, in increasing edge order, starting from init: PyG's scatter,
+// reading the messages in the order they were written. Without atomics,
+// each worker owns a range of destinations and scans all edges, so a
+// destination's rows combine in edge-ID order, as in the fused kernels.
+func scatter(out []float32, dst []int32, msg []float32, l int, init float32, combine func(a, b float32) float32) {
+	n := len(out) / max(l, 1)
+	parallel.For(len(out), grain*l, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i] = init
+		}
+	})
+	w := parallel.Workers()
+	parallel.For(w, 1, func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			vlo, vhi := int32(k*n/w), int32((k+1)*n/w)
+			for e, v := range dst {
+				if v < vlo || v >= vhi {
+					continue
+				}
+				o := out[int(v)*l : int(v+1)*l]
 				for j, m := range msg[e*l : (e+1)*l] {
-					o[j] += m
+					o[j] = combine(o[j], m)
 				}
 			}
 		}
 	})
 }
+
+func add(a, b float32) float32 { return a + b }
 
 // gatherBoth gathers the source rows of lhs into a and the destination
 // rows of rhs into b (E rows of h*f each), then combines them per edge:
@@ -268,32 +283,18 @@ func newSoftmaxBuffers(n, e, w int) *softmaxBuffers {
 }
 
 // run computes the softmax of score over the in-edges of every node in
-// five passes: scatter-max, gather, exp, scatter-add, gather and divide.
+// six passes: scatter-max, gather, exp, scatter-add, gather and divide.
 func (b *softmaxBuffers) run(g *graph.Graph, score []float32, w int) {
-	c := g.CSC()
 	_, dst := g.COO()
 	ne := len(dst)
-	parallel.For(c.NumRows(), grain, func(lo, hi int) {
-		for v := lo; v < hi; v++ {
-			m := b.nodeMax[v*w : (v+1)*w]
-			for j := range m {
-				m[j] = float32(math.Inf(-1))
-			}
-			for p := c.Indptr[v]; p < c.Indptr[v+1]; p++ {
-				e := int(c.EIDs[p])
-				for j, s := range score[e*w : (e+1)*w] {
-					m[j] = max(m[j], s)
-				}
-			}
-		}
-	})
+	scatter(b.nodeMax, dst, score, w, float32(math.Inf(-1)), func(a, b float32) float32 { return max(a, b) })
 	gatherRows(b.edgeMax, b.nodeMax, dst, w)
 	parallel.For(ne*w, grain*w, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			b.exp[i] = float32(math.Exp(float64(score[i] - b.edgeMax[i])))
 		}
 	})
-	segmentSum(b.nodeSum, g, b.exp, w)
+	scatter(b.nodeSum, dst, b.exp, w, 0, add)
 	gatherRows(b.edgeSum, b.nodeSum, dst, w)
 	parallel.For(ne*w, grain*w, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
