@@ -38,15 +38,15 @@ func testForward[T num.Float](t *testing.T) {
 	for _, f := range fixtures(t) {
 		for _, norm := range norms {
 			for _, w := range widths {
-				name := fmt.Sprintf("%s/%v/width=%d", f.name, norm, w)
-				score := scores[T](rng, f.g.NumEdges()*w, 3)
+				name := fmt.Sprintf("%s/%v/width=%d", f.Name, norm, w)
+				score := scores[T](rng, f.G.NumEdges()*w, 3)
 				got := nans[T](len(score))
-				Forward(got, f.g, norm, score, w)
-				want := reference(f.g, norm, score, w)
+				Forward(got, f.G, norm, score, w)
+				want := reference(f.G, norm, score, w)
 				if i, ok := within(got, want, tol); !ok {
 					t.Errorf("%s: element %d is %v, want %v", name, i, got[i], want[i])
 				}
-				if k, h, s, ok := sumsToOne(f.g, norm, got, w, 4*tol); !ok {
+				if k, h, s, ok := sumsToOne(f.G, norm, got, w, 4*tol); !ok {
 					t.Errorf("%s: group %d column %d sums to %v", name, k, h, s)
 				}
 			}
@@ -179,12 +179,12 @@ func TestBackwardFiniteDifferences(t *testing.T) {
 	for _, f := range fixtures(t) {
 		for _, norm := range norms {
 			for _, w := range []int{1, 3} {
-				ne := f.g.NumEdges()
+				ne := f.G.NumEdges()
 				score := scores[float64](rng, ne*w, 2)
 				proj := scores[float64](rng, ne*w, 1)
 				y := make([]float64, ne*w)
 				fn := func(s []float64) float64 {
-					Forward(y, f.g, norm, s, w)
+					Forward(y, f.G, norm, s, w)
 					var v float64
 					for i, p := range proj {
 						v += p * y[i]
@@ -192,11 +192,11 @@ func TestBackwardFiniteDifferences(t *testing.T) {
 					return v
 				}
 				want := fd.Gradient(nil, fn, score, &fd.Settings{Formula: fd.Central})
-				Forward(y, f.g, norm, score, w)
+				Forward(y, f.G, norm, score, w)
 				got := make([]float64, ne*w)
-				Backward(got, f.g, norm, y, proj, w)
+				Backward(got, f.G, norm, y, proj, w)
 				if i, ok := within(got, want, 1e-7); !ok {
-					t.Errorf("%s/%v/width=%d: element %d is %v, want %v", f.name, norm, w, i, got[i], want[i])
+					t.Errorf("%s/%v/width=%d: element %d is %v, want %v", f.Name, norm, w, i, got[i], want[i])
 				}
 			}
 		}
@@ -220,13 +220,13 @@ func testBackward[T num.Float](t *testing.T) {
 	for _, f := range fixtures(t) {
 		for _, norm := range norms {
 			for _, w := range widths {
-				name := fmt.Sprintf("%s/%v/width=%d", f.name, norm, w)
-				y := make([]T, f.g.NumEdges()*w)
-				Forward(y, f.g, norm, scores[T](rng, len(y), 3), w)
+				name := fmt.Sprintf("%s/%v/width=%d", f.Name, norm, w)
+				y := make([]T, f.G.NumEdges()*w)
+				Forward(y, f.G, norm, scores[T](rng, len(y), 3), w)
 				dy := scores[T](rng, len(y), 1)
 				got := nans[T](len(y))
-				Backward(got, f.g, norm, y, dy, w)
-				if i, ok := within(got, composed(f.g, norm, y, dy, w), tol); !ok {
+				Backward(got, f.G, norm, y, dy, w)
+				if i, ok := within(got, composed(f.G, norm, y, dy, w), tol); !ok {
 					t.Errorf("%s: element %d is %v", name, i, got[i])
 				}
 			}

@@ -99,24 +99,24 @@ func testForward[T num.Float](t *testing.T) {
 			p := c.plan(t)
 			for _, lt := range targets {
 				for _, rt := range targets {
-					name := fmt.Sprintf("%s/%v_%v_%v/%v,%v", f.name, lt, c.op, rt, c.l, c.r)
-					lhs := operand[T](rng, rows(f.g, lt)*size(c.l))
-					rhs := operand[T](rng, rows(f.g, rt)*size(c.r))
+					name := fmt.Sprintf("%s/%v_%v_%v/%v,%v", f.Name, lt, c.op, rt, c.l, c.r)
+					lhs := operand[T](rng, rows(f.G, lt)*size(c.l))
+					rhs := operand[T](rng, rows(f.G, rt)*size(c.r))
 					if c.op == CopyLHS {
 						rhs = nil
 					}
 					if c.op == CopyRHS {
 						lhs = nil
 					}
-					want, oshape := reference(f.g, c.op, lhs, c.l, lt, rhs, c.r, rt)
+					want, oshape := reference(f.G, c.op, lhs, c.l, lt, rhs, c.r, rt)
 					if size(oshape) != p.OutLen {
 						t.Fatalf("%s: plan output length %d, reference shape %v", name, p.OutLen, oshape)
 					}
-					got := make([]T, f.g.NumEdges()*p.OutLen)
+					got := make([]T, f.G.NumEdges()*p.OutLen)
 					for i := range got {
 						got[i] = T(math.NaN()) // every element must be overwritten
 					}
-					Forward(got, f.g, c.op, lhs, lt, rhs, rt, p)
+					Forward(got, f.G, c.op, lhs, lt, rhs, rt, p)
 					if i, ok := within(got, want, tol); !ok {
 						t.Errorf("%s: element %d is %v, want %v", name, i, got[i], want[i])
 					}
