@@ -43,6 +43,22 @@ func productGrad(g *graph.Graph, grad, y *gorgonia.Node, yt, xt Target, xShape [
 	return sumTo(d, xShape)
 }
 
+// canonical rewrites Sub as Add of the negated right operand and Div as Mul
+// of its reciprocal, as DGL does, so kernels and gradients only see Add, Mul
+// and Dot. Other operators are returned as they are.
+func canonical(op Binary, rhs *gorgonia.Node) (Binary, *gorgonia.Node, error) {
+	var err error
+	switch op {
+	case Sub:
+		rhs, err = gorgonia.Neg(rhs)
+		op = Add
+	case Div:
+		rhs, err = gorgonia.Inverse(rhs)
+		op = Mul
+	}
+	return op, rhs, err
+}
+
 // reshape wraps gorgonia.Reshape, skipping it when the shape already matches.
 func reshape(x *gorgonia.Node, to tensor.Shape) (*gorgonia.Node, error) {
 	if x.Shape().Eq(to) {

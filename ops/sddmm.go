@@ -72,22 +72,11 @@ func SDDMM(g *graph.Graph, op Binary, lhs *gorgonia.Node, lt Target, rhs *gorgon
 	if err != nil {
 		return nil, fmt.Errorf("ops: %v_%v_%v: %v", lt, op, rt, err)
 	}
-	kop := sddmm.Add
-	switch op {
-	case Sub:
-		if rhs, err = gorgonia.Neg(rhs); err != nil {
-			return nil, err
-		}
-	case Div:
-		if rhs, err = gorgonia.Inverse(rhs); err != nil {
-			return nil, err
-		}
-		kop = sddmm.Mul
-	case Mul:
-		kop = sddmm.Mul
-	case Dot:
-		kop = sddmm.Dot
+	op, rhs, err = canonical(op, rhs)
+	if err != nil {
+		return nil, err
 	}
+	kop := map[Binary]sddmm.Op{Add: sddmm.Add, Mul: sddmm.Mul, Dot: sddmm.Dot}[op]
 	return apply(&sddmmOp{g: g, op: kop, lt: lt, rt: rt, lhs: ls, rhs: rs, plan: p}, lhs, rhs)
 }
 

@@ -74,18 +74,12 @@ func SpMM(g *graph.Graph, op Binary, red Reducer, u, e *gorgonia.Node) (*gorgoni
 	if err != nil {
 		return nil, fmt.Errorf("ops: u_%v_e: %v", op, err)
 	}
+	op, e, err = canonical(op, e)
+	if err != nil {
+		return nil, err
+	}
 	kop := spmm.Add
-	switch op {
-	case Sub:
-		if e, err = gorgonia.Neg(e); err != nil {
-			return nil, err
-		}
-	case Div:
-		if e, err = gorgonia.Inverse(e); err != nil {
-			return nil, err
-		}
-		kop = spmm.Mul
-	case Mul:
+	if op == Mul {
 		kop = spmm.Mul
 	}
 	return apply(newSpMMOp(g, kop, red, ls, rs, p), u, e)
