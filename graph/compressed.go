@@ -13,7 +13,7 @@ import (
 type Compressed struct {
 	Indptr  []int64 // len rows+1
 	Indices []int32 // len NumEdges
-	EIDs    []int64 // len NumEdges
+	EIDs    []int32 // len NumEdges; edge IDs fit int32 (MaxEdges)
 }
 
 // NumRows returns the number of rows.
@@ -39,7 +39,7 @@ func compress(rows int, row, col []int32) *Compressed {
 	c := &Compressed{
 		Indptr:  make([]int64, rows+1),
 		Indices: make([]int32, e),
-		EIDs:    make([]int64, e),
+		EIDs:    make([]int32, e),
 	}
 	workers := parallel.Workers()
 	if e < parallelEdges || workers == 1 {
@@ -55,7 +55,7 @@ func compress(rows int, row, col []int32) *Compressed {
 			p := next[r]
 			next[r]++
 			c.Indices[p] = col[i]
-			c.EIDs[p] = int64(i)
+			c.EIDs[p] = int32(i)
 		}
 		return c
 	}
@@ -101,7 +101,7 @@ func compress(rows int, row, col []int32) *Compressed {
 			p := next[r]
 			next[r]++
 			c.Indices[p] = col[lo+i]
-			c.EIDs[p] = int64(lo + i)
+			c.EIDs[p] = int32(lo + i)
 		}
 	})
 	return c

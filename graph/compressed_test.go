@@ -12,12 +12,12 @@ import (
 // appended in edge-ID order.
 func naiveCompress(rows int, row, col []int32) *Compressed {
 	idx := make([][]int32, rows)
-	eid := make([][]int64, rows)
+	eid := make([][]int32, rows)
 	for e, r := range row {
 		idx[r] = append(idx[r], col[e])
-		eid[r] = append(eid[r], int64(e))
+		eid[r] = append(eid[r], int32(e))
 	}
-	c := &Compressed{Indptr: make([]int64, rows+1), Indices: []int32{}, EIDs: []int64{}}
+	c := &Compressed{Indptr: make([]int64, rows+1), Indices: []int32{}, EIDs: []int32{}}
 	for r := range rows {
 		c.Indices = append(c.Indices, idx[r]...)
 		c.EIDs = append(c.EIDs, eid[r]...)
@@ -133,7 +133,7 @@ func TestViewsConcurrent(t *testing.T) {
 			}
 			var sum int64
 			for _, e := range csr[w].EIDs {
-				sum += e
+				sum += int64(e)
 			}
 			if want := int64(len(src)) * int64(len(src)-1) / 2; sum != want {
 				t.Errorf("worker %d: CSR edge IDs sum to %d, want %d", w, sum, want)

@@ -86,7 +86,7 @@ func FuzzFromCOO(f *testing.F) {
 			lo, hi := csc.Row(v)
 			for p := lo; p < hi; p++ {
 				e := csc.EIDs[p]
-				back[e] = triple{csc.Indices[p], int32(v), e}
+				back[e] = triple{csc.Indices[p], int32(v), int64(e)}
 			}
 		}
 		if !slices.Equal(back, want) {
@@ -106,7 +106,7 @@ func triples(c *Compressed, byDst bool) []triple {
 	for r := range c.NumRows() {
 		lo, hi := c.Row(r)
 		for p := lo; p < hi; p++ {
-			t := triple{int32(r), c.Indices[p], c.EIDs[p]}
+			t := triple{int32(r), c.Indices[p], int64(c.EIDs[p])}
 			if byDst {
 				t.u, t.v = t.v, t.u
 			}

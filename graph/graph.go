@@ -11,6 +11,10 @@ import (
 // are stored as int32.
 const MaxNodes = math.MaxInt32
 
+// MaxEdges is the largest number of edges of a Graph: the CSR and CSC views
+// store edge IDs as int32, which halves their size against int64.
+const MaxEdges = math.MaxInt32
+
 var lastID atomic.Uint64
 
 func nextID() uint64 { return lastID.Add(1) }
@@ -51,6 +55,9 @@ func FromCOO(numSrc, numDst int, src, dst []int32) (*Graph, error) {
 	}
 	if len(src) != len(dst) {
 		return nil, fmt.Errorf("graph: %d source IDs but %d destination IDs", len(src), len(dst))
+	}
+	if len(src) > MaxEdges {
+		return nil, fmt.Errorf("graph: %d edges exceed MaxEdges (%d)", len(src), MaxEdges)
 	}
 	if err := checkIDs(src, numSrc, "src", "source"); err != nil {
 		return nil, err

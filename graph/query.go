@@ -29,29 +29,27 @@ func (g *Graph) Predecessors(v int) ([]int32, error) {
 }
 
 // OutEdges returns the IDs of the edges out of source node u, in increasing
-// order; position i matches Successors(u)[i]. The slice is a view into the
-// CSR view and must not be modified. It returns an error when u is not a
-// source node.
+// order; position i matches Successors(u)[i]. The slice is the caller's. It
+// returns an error when u is not a source node.
 func (g *Graph) OutEdges(u int) ([]int64, error) {
 	if err := g.checkSrc(u); err != nil {
 		return nil, err
 	}
 	c := g.CSR()
 	lo, hi := c.Row(u)
-	return c.EIDs[lo:hi:hi], nil
+	return widen(c.EIDs[lo:hi]), nil
 }
 
 // InEdges returns the IDs of the edges into destination node v, in
-// increasing order; position i matches Predecessors(v)[i]. The slice is a
-// view into the CSC view and must not be modified. It returns an error when v
-// is not a destination node.
+// increasing order; position i matches Predecessors(v)[i]. The slice is the
+// caller's. It returns an error when v is not a destination node.
 func (g *Graph) InEdges(v int) ([]int64, error) {
 	if err := g.checkDst(v); err != nil {
 		return nil, err
 	}
 	c := g.CSC()
 	lo, hi := c.Row(v)
-	return c.EIDs[lo:hi:hi], nil
+	return widen(c.EIDs[lo:hi]), nil
 }
 
 // HasEdgeBetween reports whether the graph has an edge from source node u to
@@ -87,7 +85,7 @@ func (g *Graph) EdgesBetween(u, v int) ([]int64, error) {
 	out := []int64{}
 	for p := lo; p < hi; p++ {
 		if c.Indices[p] == other {
-			out = append(out, c.EIDs[p])
+			out = append(out, int64(c.EIDs[p]))
 		}
 	}
 	return out, nil
@@ -152,4 +150,13 @@ func (g *Graph) checkEIDs(eids []int64, name string) error {
 		}
 	}
 	return nil
+}
+
+// widen returns the edge IDs of a view as the int64 IDs of the API.
+func widen(ids []int32) []int64 {
+	out := make([]int64, len(ids))
+	for i, e := range ids {
+		out[i] = int64(e)
+	}
+	return out
 }

@@ -64,7 +64,7 @@ func (g *Graph) NodeSubgraph(nodes []int32) (*Subgraph, error) {
 			lo, hi := c.Row(int(u))
 			for p := lo; p < hi; p++ {
 				if newID[c.Indices[p]] >= 0 {
-					eids = append(eids, c.EIDs[p])
+					eids = append(eids, int64(c.EIDs[p]))
 				}
 			}
 		}

@@ -152,10 +152,13 @@ func sortedNames(f Fields) []string {
 	return (&Data{fields: f}).Names()
 }
 
-func widen32(x []int32) []int64 {
-	out := make([]int64, len(x))
-	for i, v := range x {
-		out[i] = int64(v)
+// widen32 returns x as int64 IDs.
+func widen32(x []int32) []int64 { return appendWide(make([]int64, 0, len(x)), x) }
+
+// appendWide appends the int32 IDs x, widened, to out.
+func appendWide(out []int64, x []int32) []int64 {
+	for _, v := range x {
+		out = append(out, int64(v))
 	}
 	return out
 }

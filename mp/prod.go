@@ -191,9 +191,9 @@ func prodDo[T num.Float](op *prodOp, vals []gorgonia.Value) (gorgonia.Value, err
 				continue
 			}
 			out := y[v*w : (v+1)*w]
-			m.row(out, c.Indices[first], c.EIDs[first])
+			m.row(out, c.Indices[first], int64(c.EIDs[first]))
 			for p := first + 1; p < last; p++ {
-				m.row(tmp, c.Indices[p], c.EIDs[p])
+				m.row(tmp, c.Indices[p], int64(c.EIDs[p]))
 				for k := range out {
 					out[k] *= tmp[k]
 				}
@@ -323,7 +323,7 @@ func prodGradDo[T num.Float](op *prodGradOp, vals []gorgonia.Value) (gorgonia.Va
 				continue
 			}
 			for j := range d {
-				m.row(msg[j*w:(j+1)*w], c.Indices[first+int64(j)], c.EIDs[first+int64(j)])
+				m.row(msg[j*w:(j+1)*w], c.Indices[first+int64(j)], int64(c.EIDs[first+int64(j)]))
 			}
 			s := suffix[(d-1)*w : d*w]
 			for k := range s {

@@ -106,7 +106,7 @@ func (bk *bucket) mailIndex(g *graph.Graph) *index {
 	rows := make([]int64, 0, len(bk.nodes)*bk.degree)
 	for _, v := range bk.nodes {
 		lo, hi := csc.Row(int(v))
-		rows = append(rows, csc.EIDs[lo:hi]...)
+		rows = appendWide(rows, csc.EIDs[lo:hi])
 		for range bk.degree - int(hi-lo) {
 			rows = append(rows, -1)
 		}

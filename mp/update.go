@@ -69,7 +69,7 @@ func (f *Frame) Pull(nodes []int32, msg MessageFunc, red ReduceFunc, apply NodeF
 	var eids []int64
 	for _, n := range v {
 		lo, hi := csc.Row(int(n))
-		eids = append(eids, csc.EIDs[lo:hi]...)
+		eids = appendWide(eids, csc.EIDs[lo:hi])
 	}
 	sortEdges(eids)
 	c, err := f.recvCompute(eids, v)
@@ -92,7 +92,7 @@ func (f *Frame) Push(nodes []int32, msg MessageFunc, red ReduceFunc, apply NodeF
 	var eids []int64
 	for _, n := range u {
 		lo, hi := csr.Row(int(n))
-		eids = append(eids, csr.EIDs[lo:hi]...)
+		eids = appendWide(eids, csr.EIDs[lo:hi])
 	}
 	if len(eids) == 0 {
 		return nil

@@ -81,7 +81,7 @@ func forRows(c *graph.Compressed, fn func(lo, hi int)) {
 // Their values are folded into an integer kept alive, so that the loads are
 // not optimised away; a float sum would chain them through the adder's
 // latency.
-func touch[T num.Float](eids []int64, width int, xs ...[]T) {
+func touch[T num.Float](eids []int32, width int, xs ...[]T) {
 	var z T
 	step := lineBytes / int(unsafe.Sizeof(z))
 	var s int

@@ -156,7 +156,7 @@ func extremeAccel[T num.Float](out []T, arg []int64, u []T, c *graph.Compressed,
 		}
 		copy(o, u32[int(idx[s])*f:][:f])
 		for k := range a {
-			a[k] = eids[s]
+			a[k] = int64(eids[s])
 		}
 		if s++; s == t {
 			continue

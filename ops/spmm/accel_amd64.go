@@ -8,11 +8,11 @@ package spmm
 func addRowsF32(o, x *float32, idx *int32, n, avail, xStride, width, dist int)
 
 //go:noescape
-func addScaledRowsF32(o, x *float32, idx *int32, n, avail, xStride, width, dist int, e *float32, eids *int64, eStride int, woff *int64)
+func addScaledRowsF32(o, x *float32, idx *int32, n, avail, xStride, width, dist int, e *float32, eids *int32, eStride int, woff *int64)
 
 // useAVX2 selects the AVX2 kernels for float32 sums. Tests turn it off to
 // check the pure-Go paths on the same machine.
 var useAVX2 = hasAVX2()
 
 //go:noescape
-func foldRowsF32(o *float32, a *int64, x *float32, idx *int32, ids *int64, n, avail, xStride, width, dist, isMin int)
+func foldRowsF32(o *float32, a *int64, x *float32, idx *int32, ids *int32, n, avail, xStride, width, dist, isMin int)

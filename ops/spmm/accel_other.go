@@ -11,10 +11,10 @@ func addRowsF32(o, x *float32, idx *int32, n, avail, xStride, width, dist int) {
 	panic("spmm: no AVX2 kernels in this build")
 }
 
-func addScaledRowsF32(o, x *float32, idx *int32, n, avail, xStride, width, dist int, e *float32, eids *int64, eStride int, woff *int64) {
+func addScaledRowsF32(o, x *float32, idx *int32, n, avail, xStride, width, dist int, e *float32, eids *int32, eStride int, woff *int64) {
 	panic("spmm: no AVX2 kernels in this build")
 }
 
-func foldRowsF32(o *float32, a *int64, x *float32, idx *int32, ids *int64, n, avail, xStride, width, dist, isMin int) {
+func foldRowsF32(o *float32, a *int64, x *float32, idx *int32, ids *int32, n, avail, xStride, width, dist, isMin int) {
 	panic("spmm: no AVX2 kernels in this build")
 }

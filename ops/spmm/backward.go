@@ -128,7 +128,7 @@ func backwardU[T num.Float](du []T, g *graph.Graph, op Op, e []T, lhsLen, rhsLen
 								p.flush(d, op, e, dOut, rhsLen, lo, ro)
 							}
 							k := w*64 + mathbits.TrailingZeros64(bits)
-							p.at[p.n], p.k[p.n], p.id[p.n] = at+k, int32(k), id
+							p.at[p.n], p.k[p.n], p.id[p.n] = at+k, int32(k), int64(id)
 							p.n++
 						}
 					}

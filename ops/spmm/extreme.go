@@ -37,7 +37,7 @@ func extreme[T num.Float](out []T, arg []int64, c *graph.Compressed, l *layout, 
 				continue
 			}
 			for k := range a {
-				a[k] = eids[s]
+				a[k] = int64(eids[s])
 			}
 			switch {
 			case copyU:
@@ -49,9 +49,9 @@ func extreme[T num.Float](out []T, arg []int64, c *graph.Compressed, l *layout, 
 				for j := s + 1; j < t; j++ {
 					message(msg, row(u, int(idx[j]), l.lhsLen), row(e, int(eids[j]), l.rhsLen), l.op, lo, ro)
 					if isMax {
-						foldMax(o, a, msg, eids[j])
+						foldMax(o, a, msg, int64(eids[j]))
 					} else {
-						foldMin(o, a, msg, eids[j])
+						foldMin(o, a, msg, int64(eids[j]))
 					}
 				}
 			}
@@ -61,7 +61,7 @@ func extreme[T num.Float](out []T, arg []int64, c *graph.Compressed, l *layout, 
 
 // foldRows sets o to row rows[0] of x and folds in the others by maximum
 // (isMax) or minimum, recording ids in a; a already holds ids[0].
-func foldRows[T num.Float, I index](o []T, a []int64, x []T, rows []I, ids []int64, isMax bool) {
+func foldRows[T num.Float, I index](o []T, a []int64, x []T, rows []I, ids []int32, isMax bool) {
 	f := len(o)
 	copy(o, x[int(rows[0])*f:][:f])
 	if isMax {

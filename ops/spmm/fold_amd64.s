@@ -56,7 +56,7 @@
 	PREFETCHT0 192(AX); \
 	PREFETCHT0 255(AX)
 
-// func foldRowsF32(o *float32, a *int64, x *float32, idx *int32, ids *int64, n, avail, xStride, width, dist, isMin int)
+// func foldRowsF32(o *float32, a *int64, x *float32, idx *int32, ids *int32, n, avail, xStride, width, dist, isMin int)
 //
 // Folds the rows idx[0..n) of x (rows xStride bytes apart) into the row o of
 // width bytes (a multiple of 32) by element-wise maximum, or minimum when
@@ -99,7 +99,8 @@ nopf:
 	MOVL (R12)(CX*4), AX
 	IMULQ R9, AX
 	ADDQ SI, AX
-	VPBROADCASTQ (DX)(CX*8), Y5
+	VPBROADCASTD (DX)(CX*4), X5
+	VPMOVSXDQ    X5, Y5
 	XORQ R13, R13
 	CMPQ isMin+80(FP), $0
 	JNE  minchunk
@@ -164,7 +165,8 @@ max256:
 	MOVL (R12)(CX*4), AX
 	IMULQ R9, AX
 	ADDQ SI, AX
-	VPBROADCASTQ (DX)(CX*8), Y10
+	VPBROADCASTD (DX)(CX*4), X10
+	VPMOVSXDQ    X10, Y10
 	FOLD_CHUNK(0, Y0, 0x1e)
 	FOLD_CHUNK(32, Y1, 0x1e)
 	FOLD_CHUNK(64, Y2, 0x1e)
@@ -182,7 +184,8 @@ min256:
 	MOVL (R12)(CX*4), AX
 	IMULQ R9, AX
 	ADDQ SI, AX
-	VPBROADCASTQ (DX)(CX*8), Y10
+	VPBROADCASTD (DX)(CX*4), X10
+	VPMOVSXDQ    X10, Y10
 	FOLD_CHUNK(0, Y0, 0x11)
 	FOLD_CHUNK(32, Y1, 0x11)
 	FOLD_CHUNK(64, Y2, 0x11)

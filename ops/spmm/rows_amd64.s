@@ -146,7 +146,7 @@ s64:
 	VZEROUPPER
 	RET
 
-// func addScaledRowsF32(o, x *float32, idx *int32, n, avail, xStride, width, dist int, e *float32, eids *int64, eStride int, woff *int64)
+// func addScaledRowsF32(o, x *float32, idx *int32, n, avail, xStride, width, dist int, e *float32, eids *int32, eStride int, woff *int64)
 //
 // Row j is scaled before it is added: the 8 floats of chunk c (bytes 32c to
 // 32c+31 of the row) by the float at e + eids[j]*eStride + woff[c] (bytes).
@@ -174,7 +174,7 @@ sloop:
 	CMPQ AX, R8
 	JGE  snopf
 	MOVQ eids+72(FP), BX
-	MOVQ (BX)(AX*8), BX
+	MOVLQSX (BX)(AX*4), BX
 	IMULQ eStride+80(FP), BX
 	ADDQ e+64(FP), BX
 	PREFETCHT0 (BX)
@@ -190,7 +190,7 @@ spf:
 	PREFETCHT0 -1(AX)(R10*1)
 snopf:
 	MOVQ eids+72(FP), BX
-	MOVQ (BX)(CX*8), R11
+	MOVLQSX (BX)(CX*4), R11
 	IMULQ eStride+80(FP), R11
 	ADDQ e+64(FP), R11
 	MOVL (R12)(CX*4), AX
@@ -236,7 +236,7 @@ sl256:
 	LEAQ (CX)(BX*1), AX
 	CMPQ AX, R8
 	JGE  sn256
-	MOVQ (R10)(AX*8), R11
+	MOVLQSX (R10)(AX*4), R11
 	IMULQ eStride+80(FP), R11
 	ADDQ e+64(FP), R11
 	PREFETCHT0 (R11)
@@ -249,7 +249,7 @@ sl256:
 	PREFETCHT0 192(AX)
 	PREFETCHT0 255(AX)
 sn256:
-	MOVQ (R10)(CX*8), R11
+	MOVLQSX (R10)(CX*4), R11
 	IMULQ eStride+80(FP), R11
 	ADDQ e+64(FP), R11
 	MOVL (R12)(CX*4), AX
@@ -297,7 +297,7 @@ sc256:
 	LEAQ (CX)(BX*1), AX
 	CMPQ AX, R8
 	JGE  scn256
-	MOVQ (R10)(AX*8), R11
+	MOVLQSX (R10)(AX*4), R11
 	IMULQ eStride+80(FP), R11
 	ADDQ e+64(FP), R11
 	PREFETCHT0 (R11)
@@ -310,7 +310,7 @@ sc256:
 	PREFETCHT0 192(AX)
 	PREFETCHT0 255(AX)
 scn256:
-	MOVQ (R10)(CX*8), R11
+	MOVLQSX (R10)(CX*4), R11
 	IMULQ eStride+80(FP), R11
 	ADDQ e+64(FP), R11
 	MOVL (R12)(CX*4), AX

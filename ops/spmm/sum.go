@@ -100,7 +100,7 @@ func sumRows[T num.Float](out []T, c *graph.Compressed, l *layout, path sumPath,
 
 // addScaled adds to o the rows idx of u, each scaled by its edge's weights:
 // e rows of h elements, one per block of b output elements.
-func addScaled[T num.Float](o, u, e []T, idx []int32, eids []int64, h, b int) {
+func addScaled[T num.Float](o, u, e []T, idx []int32, eids []int32, h, b int) {
 	var wb [weightBatch]T
 	per := weightBatch / h
 	for len(idx) > 0 {
@@ -126,7 +126,7 @@ func row[T num.Float](x []T, i, n int) []T {
 }
 
 // gatherWeights copies the e rows (h values each) of the edges eids into w.
-func gatherWeights[T num.Float](w, e []T, eids []int64, h int) {
+func gatherWeights[T num.Float](w, e []T, eids []int32, h int) {
 	if h == 1 {
 		w = w[:len(eids)]
 		for j, id := range eids {

@@ -100,7 +100,7 @@ func addBlockScaledRows[T num.Float](o, x []T, idx []int32, w []T, b int) {
 // element-wise maximum, in order; when a is not nil, a[k] receives ids[j]
 // whenever row j's element k is strictly greater than o[k], so ties keep
 // the earlier row.
-func maxRows[T num.Float, I index](o []T, a []int64, x []T, idx []I, ids []int64, stride int) {
+func maxRows[T num.Float, I index](o []T, a []int64, x []T, idx []I, ids []int32, stride int) {
 	f := len(o)
 	ids = ids[:len(idx)]
 	if a == nil {
@@ -117,7 +117,7 @@ func maxRows[T num.Float, I index](o []T, a []int64, x []T, idx []I, ids []int64
 	a = a[:f]
 	for j, r := range idx {
 		xr := x[int(r)*stride:][:f]
-		id := ids[j]
+		id := int64(ids[j])
 		for k, v := range xr {
 			if v > o[k] {
 				o[k] = v
@@ -128,7 +128,7 @@ func maxRows[T num.Float, I index](o []T, a []int64, x []T, idx []I, ids []int64
 }
 
 // minRows is maxRows with the minimum.
-func minRows[T num.Float, I index](o []T, a []int64, x []T, idx []I, ids []int64, stride int) {
+func minRows[T num.Float, I index](o []T, a []int64, x []T, idx []I, ids []int32, stride int) {
 	f := len(o)
 	ids = ids[:len(idx)]
 	if a == nil {
@@ -145,7 +145,7 @@ func minRows[T num.Float, I index](o []T, a []int64, x []T, idx []I, ids []int64
 	a = a[:f]
 	for j, r := range idx {
 		xr := x[int(r)*stride:][:f]
-		id := ids[j]
+		id := int64(ids[j])
 		for k, v := range xr {
 			if v < o[k] {
 				o[k] = v
