@@ -3,6 +3,8 @@ package graph
 import (
 	"fmt"
 	"math"
+
+	"github.com/gnngo/gnn/internal/parallel"
 )
 
 // The transforms below return new graphs with new IDs and their own storage;
@@ -151,4 +153,73 @@ func (g *Graph) checkHomogeneous(op string) error {
 		return fmt.Errorf("graph: %s needs a homogeneous graph, got %d source and %d destination nodes", op, g.NumSrc(), g.NumDst())
 	}
 	return nil
+}
+
+// EdgeOrder names an edge numbering for ReorderEdges.
+type EdgeOrder int
+
+const (
+	// ByDst numbers the edges grouped by destination, as the CSC view
+	// lists them.
+	ByDst EdgeOrder = iota
+	// BySrc numbers the edges grouped by source, as the CSR view lists
+	// them.
+	BySrc
+)
+
+// String returns "dst" or "src".
+func (o EdgeOrder) String() string {
+	switch o {
+	case ByDst:
+		return "dst"
+	case BySrc:
+		return "src"
+	}
+	return fmt.Sprintf("EdgeOrder(%d)", int(o))
+}
+
+// ReorderEdges returns a copy of the graph whose edges are renumbered so
+// that the edges of every destination (ByDst) or source (BySrc) have
+// consecutive IDs, in the order of their old IDs, and perm, where perm[i]
+// is the receiver's ID of the new edge i (DGL's reorder_graph with
+// edge_permute_algo "dst" or "src"). Nodes keep their IDs. Per-edge data
+// must be permuted with perm to follow.
+//
+// Kernels that visit edges through a view and read one row per edge (edge
+// softmax, GAT attention, u_mul_e with edge weights) then read those rows
+// in memory order instead of at random. The copy's view for the order is
+// built from the receiver's without sorting, and shares its row pointers.
+func (g *Graph) ReorderEdges(order EdgeOrder) (reordered *Graph, perm []int64, err error) {
+	var c *Compressed
+	switch order {
+	case ByDst:
+		c = g.CSC()
+	case BySrc:
+		c = g.CSR()
+	default:
+		return nil, nil, fmt.Errorf("graph: ReorderEdges: unknown %v", order)
+	}
+	e := g.NumEdges()
+	other := append([]int32(nil), c.Indices...)
+	rows := make([]int32, e)
+	ids := make([]int32, e)
+	perm = make([]int64, e)
+	parallel.For(c.NumRows(), 1<<12, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			for p := c.Indptr[r]; p < c.Indptr[r+1]; p++ {
+				rows[p] = int32(r)
+				ids[p] = int32(p)
+				perm[p] = int64(c.EIDs[p])
+			}
+		}
+	})
+	view := &Compressed{Indptr: c.Indptr, Indices: other, EIDs: ids}
+	if order == ByDst {
+		reordered = newGraph(g.NumSrc(), g.NumDst(), other, rows)
+		reordered.s.byDstOnce.Do(func() { reordered.s.byDst = view })
+	} else {
+		reordered = newGraph(g.NumSrc(), g.NumDst(), rows, other)
+		reordered.s.bySrcOnce.Do(func() { reordered.s.bySrc = view })
+	}
+	return reordered, perm, nil
 }

@@ -177,3 +177,52 @@ func TestToBidirected(t *testing.T) {
 		t.Errorf("got %v, want [{0 1} {1 0} {1 1} {1 2} {2 1}]", gp)
 	}
 }
+
+// TestReorderEdges checks that the renumbered graph has the same edges,
+// moved by perm, grouped by the order's node in old-ID order, and that the
+// view built without sorting equals one built by compress.
+func TestReorderEdges(t *testing.T) {
+	for name, g := range transformInputs(t) {
+		for _, order := range []EdgeOrder{ByDst, BySrc} {
+			r, perm, err := g.ReorderEdges(order)
+			if err != nil {
+				t.Fatalf("%s/%v: %v", name, order, err)
+			}
+			if r.NumSrc() != g.NumSrc() || r.NumDst() != g.NumDst() || r.NumEdges() != g.NumEdges() {
+				t.Fatalf("%s/%v: sizes changed", name, order)
+			}
+			old, got := pairs(g), pairs(r)
+			seen := make([]bool, len(old))
+			for i, p := range perm {
+				if seen[p] {
+					t.Fatalf("%s/%v: perm repeats edge %d", name, order, p)
+				}
+				seen[p] = true
+				if got[i] != old[p] {
+					t.Fatalf("%s/%v: new edge %d is %v, old edge %d was %v", name, order, i, got[i], p, old[p])
+				}
+			}
+			for i := 1; i < len(got); i++ {
+				a, b := got[i-1], got[i]
+				ka, kb := a.v, b.v
+				if order == BySrc {
+					ka, kb = a.u, b.u
+				}
+				if ka > kb || (ka == kb && perm[i-1] > perm[i]) {
+					t.Fatalf("%s/%v: edges %d and %d out of order", name, order, i-1, i)
+				}
+			}
+			src, dst := r.COO()
+			want, view := naiveCompress(r.NumDst(), dst, src), r.CSC()
+			if order == BySrc {
+				want, view = naiveCompress(r.NumSrc(), src, dst), r.CSR()
+			}
+			if d := diffCompressed(view, want); d != "" {
+				t.Errorf("%s/%v: view: %s", name, order, d)
+			}
+		}
+	}
+	if _, _, err := fixtures()[0].graph(t).ReorderEdges(EdgeOrder(7)); err == nil || !strings.Contains(err.Error(), "EdgeOrder(7)") {
+		t.Errorf("unknown order: error %v", err)
+	}
+}

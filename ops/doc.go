@@ -12,6 +12,9 @@
 // … SDDMM combines any two operands onto edges: UAddV, UDotV, EMulV, CopyV, …
 // The general forms SpMM(g, op, red, u, e) and SDDMM(g, op, a, at, b, bt)
 // cover the same combinations; sugar_gen.go has one named function for each.
+// EdgeSoftmax normalises per-edge scores over each node's in- or out-edges;
+// GATAttention fuses GAT's u_add_v, LeakyReLU and edge softmax into one op
+// that stores no per-edge scores.
 //
 // # Semantics
 //

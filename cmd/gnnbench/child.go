@@ -15,6 +15,9 @@ import (
 // has flags of its own, can be a child too.
 const childEnv = "GNNBENCH_CHILD"
 
+// profileEnv names the directory a child writes its profiles to (-profile).
+const profileEnv = "GNNBENCH_PROFILE"
+
 // childMessage is one line a child writes on stdout: an epoch as it
 // completes, or the result at the end.
 type childMessage struct {
@@ -36,7 +39,16 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 		enc.Encode(childMessage{Result: &r})
 		return 1
 	}
+	stop, err := startProfiles(os.Getenv(profileEnv), spec)
+	if err != nil {
+		r := bench.Result{Spec: spec, Status: bench.StatusError, Error: err.Error()}
+		enc.Encode(childMessage{Result: &r})
+		return 1
+	}
 	r := bench.Run(spec, func(e bench.Epoch) { enc.Encode(childMessage{Epoch: &e}) })
+	if err := stop(); err != nil && r.Status == bench.StatusOK {
+		r.Note = err.Error()
+	}
 	if err := enc.Encode(childMessage{Result: &r}); err != nil {
 		return 1
 	}

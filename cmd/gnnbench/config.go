@@ -20,6 +20,7 @@ type config struct {
 	quick   bool
 	dryRun  bool
 	verbose bool
+	profile string
 
 	epochs, warmup int
 	memCap         int64
@@ -47,6 +48,7 @@ type config struct {
 
 	kernelNodes int
 	kernelEdges int64
+	edgeOrder   string
 }
 
 // scaleCase is one model of the scale suite.
@@ -88,6 +90,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.quick, "quick", false, "tiny sizes, 2 timed epochs: a smoke test of the whole harness (flags given explicitly still apply)")
 	fs.BoolVar(&c.dryRun, "dry-run", false, "list the runs and exit")
 	fs.BoolVar(&c.verbose, "v", false, "pass the child processes' stderr through")
+	fs.StringVar(&c.profile, "profile", "", "write a CPU profile (whole run) and a heap profile (after the last epoch) of every run to this `dir`, for go tool pprof")
 
 	fs.IntVar(&c.epochs, "epochs", 10, "timed epochs per run (kernels: calls); the median is reported")
 	fs.IntVar(&c.warmup, "warmup", 3, "untimed epochs before the timed ones")
@@ -142,6 +145,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	})
 	fs.IntVar(&c.kernelNodes, "kernel-nodes", 100_000, "kernels: nodes of the uniform random graph")
 	fs.Int64Var(&c.kernelEdges, "kernel-edges", 10_000_000, "kernels: edges of the uniform random graph")
+	fs.StringVar(&c.edgeOrder, "edge-order", "", "numbering of the generated graphs' edges: `random` (as drawn) or dst (renumbered by destination, graph.ReorderEdges); default dst for synth and scale, random for kernels")
 }
 
 // applyQuick sets the small sizes of -quick on every flag not given
@@ -183,6 +187,9 @@ func (c *config) validate() error {
 		default:
 			return fmt.Errorf("unknown suite %q (want planetoid, synth, scale or kernels)", s)
 		}
+	}
+	if c.edgeOrder != "" && c.edgeOrder != "random" && c.edgeOrder != "dst" {
+		return fmt.Errorf("unknown edge order %q (want random or dst)", c.edgeOrder)
 	}
 	if len(c.models) == 0 {
 		c.models = []string{"gcn", "gat"}

@@ -145,7 +145,7 @@ func execute(c *config, jobs []job, stdout, stderr io.Writer) ([]bench.Result, e
 		defer f.Close()
 		sinks = append(sinks, json.NewEncoder(f))
 	}
-	cp := caps{mem: c.memCap, time: c.timeCap, poll: 50 * time.Millisecond}
+	cp := caps{mem: c.memCap, time: c.timeCap, poll: 50 * time.Millisecond, profile: c.profile}
 	if c.memLimitFrac > 0 {
 		cp.memLimit = int64(float64(c.memCap) * c.memLimitFrac)
 	}

@@ -23,6 +23,7 @@ type caps struct {
 	memLimit int64         // GOMEMLIMIT of the child; 0 leaves it alone
 	time     time.Duration // wall time, setup included
 	poll     time.Duration // how often the resident size is read
+	profile  string        // directory for the child's profiles; "" for none
 }
 
 // childCommand returns the command that runs one spec in a fresh
@@ -57,6 +58,9 @@ func supervise(cmd *exec.Cmd, spec bench.Spec, cp caps, onEpoch func(bench.Epoch
 	cmd.Env = append(cmd.Env, childEnv+"=1")
 	if cp.memLimit > 0 {
 		cmd.Env = append(cmd.Env, "GOMEMLIMIT="+strconv.FormatInt(cp.memLimit, 10))
+	}
+	if cp.profile != "" {
+		cmd.Env = append(cmd.Env, profileEnv+"="+cp.profile)
 	}
 	tail := &tailBuffer{max: 8 << 10}
 	cmd.Stderr = tail

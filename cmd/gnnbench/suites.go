@@ -109,6 +109,7 @@ func synthJobs(c *config) []job {
 			Suite: "synth", Sweep: sweep, Model: model, Dataset: "synth", Input: bench.InputDense, Dropout: drop,
 			Nodes: n, Edges: bench.DensityEdges(n, density) + int64(n), Density: density,
 			Feat: c.feat, Hidden: hidden, Heads: 1, Classes: c.classes, Epochs: c.epochs, Warmup: c.warmup, Seed: c.seed,
+			EdgeOrder: c.order(bench.OrderDst),
 		}
 		if model == bench.GAT {
 			s.Heads, s.OutHeads = c.heads, 1
@@ -154,6 +155,7 @@ func scaleJobs(c *config) []job {
 				Suite: "scale", Model: sc.model, Dataset: "synth", Input: bench.InputDense, Dropout: drop,
 				Nodes: sc.nodes, Edges: sc.edges + int64(sc.nodes), Feat: sc.feat, Hidden: sc.hidden, Heads: 1,
 				Classes: sc.classes, Epochs: c.epochs, Warmup: c.warmup, Seed: c.seed,
+				EdgeOrder: c.order(bench.OrderDst),
 			}
 			if sc.model == bench.GAT {
 				s.Heads, s.OutHeads = sc.heads, 1
@@ -189,11 +191,19 @@ func kernelJobs(c *config) []job {
 		s := bench.Spec{
 			Suite: "kernels", Model: k.model, Op: k.op, Dataset: "synth", Input: bench.InputDense,
 			Nodes: c.kernelNodes, Edges: c.kernelEdges, Feat: k.feat, Heads: k.heads,
-			Epochs: c.epochs, Warmup: c.warmup, Seed: c.seed,
+			Epochs: c.epochs, Warmup: c.warmup, Seed: c.seed, EdgeOrder: c.order(bench.OrderRandom),
 		}
 		jobs = append(jobs, withPaths(c, s, fmt.Sprintf("kernels/%s/%s/%dx%d", k.model, k.op, k.heads, k.feat))...)
 	}
 	return jobs
+}
+
+// order returns the -edge-order flag, or def when it is not given.
+func (c *config) order(def string) string {
+	if c.edgeOrder != "" {
+		return c.edgeOrder
+	}
+	return def
 }
 
 func sorted[T int | float64](xs []T) []T {

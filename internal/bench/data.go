@@ -40,7 +40,12 @@ func (d *Data) Input() string {
 // LoadData loads or generates the data of a model Spec.
 func LoadData(s *Spec) (*Data, error) {
 	if s.Dataset == "synth" {
-		return Synth(s.Nodes, s.Edges-int64(s.Nodes), s.Feat, s.Classes, s.Seed)
+		d, err := Synth(s.Nodes, s.Edges-int64(s.Nodes), s.Feat, s.Classes, s.Seed)
+		if err != nil {
+			return nil, err
+		}
+		d.Graph, err = orderEdges(d.Graph, s.EdgeOrder)
+		return d, err
 	}
 	return LoadPlanetoid(s.DataDir, s.Input)
 }
@@ -101,6 +106,16 @@ func Synth(n int, edges int64, feat, classes int, seed uint64) (*Data, error) {
 		train[i] = int32(i)
 	}
 	return &Data{Name: "synth", Graph: g, Feat: feat, Dense: x, Labels: labels, Train: train, Classes: classes}, nil
+}
+
+// orderEdges renumbers g's edges as order says: by destination for
+// OrderDst, unchanged otherwise.
+func orderEdges(g *graph.Graph, order string) (*graph.Graph, error) {
+	if order != OrderDst {
+		return g, nil
+	}
+	r, _, err := g.ReorderEdges(graph.ByDst)
+	return r, err
 }
 
 // DensityEdges returns the edge count of a uniform random graph of the

@@ -62,6 +62,9 @@ func buildKernel(s *Spec) (kernel, error) {
 	if err != nil {
 		return kernel{}, err
 	}
+	if g, err = orderEdges(g, s.EdgeOrder); err != nil {
+		return kernel{}, err
+	}
 	g.CSC()
 	r := rand.New(rand.NewPCG(s.Seed, 0xbe7c))
 	rnd := func(n int) []float32 {

@@ -67,6 +67,11 @@ type Spec struct {
 	Epochs int    `json:"epochs"` // timed epochs (kernels: calls)
 	Warmup int    `json:"warmup"` // untimed epochs before them
 	Seed   uint64 `json:"seed"`
+	// EdgeOrder is the numbering of a generated graph's edges: "random"
+	// (or "") as generate.Uniform draws them, or "dst", renumbered by
+	// destination with graph.ReorderEdges so that per-edge rows are read
+	// in order through the CSC view.
+	EdgeOrder string `json:"edge_order,omitempty"`
 }
 
 // Result is a Spec with what its run measured.
@@ -156,6 +161,12 @@ func (s *Spec) Describe() string {
 	return b.String()
 }
 
+// Edge orders of generated graphs (Spec.EdgeOrder).
+const (
+	OrderRandom = "random"
+	OrderDst    = "dst"
+)
+
 // Validate reports a Spec that Run cannot execute.
 func (s *Spec) Validate() error {
 	switch s.Path {
@@ -177,6 +188,9 @@ func (s *Spec) Validate() error {
 		}
 	default:
 		return fmt.Errorf("bench: unknown model %q", s.Model)
+	}
+	if s.EdgeOrder != "" && s.EdgeOrder != OrderRandom && s.EdgeOrder != OrderDst {
+		return fmt.Errorf("bench: unknown edge order %q (want %s or %s)", s.EdgeOrder, OrderRandom, OrderDst)
 	}
 	if s.Epochs <= 0 || s.Warmup < 0 {
 		return fmt.Errorf("bench: need positive epochs and non-negative warm-up, got %d and %d", s.Epochs, s.Warmup)

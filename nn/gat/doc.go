@@ -12,8 +12,9 @@
 // layer instead projects each side on its half of a (el, er, one number per
 // node and head) and adds them per edge, which is the same value without
 // forming a per-edge concatenation (DGL's formulation). The per-edge work is
-// u_add_v (SDDMM), LeakyReLU, edge softmax and u_mul_e + sum (SpMM), all on
-// (E, H, 1) tensors: no E x H x F tensor is built.
+// two fused ops: ops.GATAttention (u_add_v, LeakyReLU and edge softmax in
+// one pass, keeping only the (E, H, 1) attention) and u_mul_e + sum (SpMM):
+// no E x H x F tensor is built, and no per-edge score tensor either.
 //
 // Shapes: x (N, in); output (N, H*F) when heads are concatenated, (N, F)
 // when averaged; attention (E, H, 1).

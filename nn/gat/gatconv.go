@@ -195,14 +195,8 @@ func (l *GATConv) attend(g *graph.Graph, flat, res, ew *gorgonia.Node) (out, att
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := ops.UAddV(g, el, er) // (E, H, 1)
-	if err != nil {
-		return nil, nil, err
-	}
-	if s, err = gorgonia.LeakyRelu(s, l.cfg.slope); err != nil {
-		return nil, nil, err
-	}
-	if attn, err = ops.EdgeSoftmax(g, s, ops.ByDst); err != nil {
+	// Edge softmax of LeakyReLU(el[u] + er[v]) in one op: (E, H, 1).
+	if attn, err = ops.GATAttention(g, el, er, l.cfg.slope); err != nil {
 		return nil, nil, err
 	}
 	if l.cfg.attnDrop > 0 {

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+
+	"github.com/gnngo/gnn/internal/bench"
+)
+
+// startProfiles starts a CPU profile of the run of spec in dir and returns
+// the function that stops it and writes a heap profile (live objects after
+// the last epoch, and everything allocated since the start). An empty dir
+// profiles nothing. Files are named after the run:
+// <model>_<path>_<dataset>_n<nodes>_e<edges>.{cpu,heap}.pprof.
+func startProfiles(dir string, spec bench.Spec) (stop func() error, err error) {
+	if dir == "" {
+		return func() error { return nil }, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	name := spec.Model
+	if spec.Op != "" {
+		name += "-" + spec.Op
+	}
+	base := filepath.Join(dir, fmt.Sprintf("%s_%s_%s_n%d_e%d", name, spec.Path, spec.Dataset, spec.Nodes, spec.Edges))
+	cpu, err := os.Create(base + ".cpu.pprof")
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(cpu); err != nil {
+		cpu.Close()
+		return nil, err
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		if err := cpu.Close(); err != nil {
+			return err
+		}
+		heap, err := os.Create(base + ".heap.pprof")
+		if err != nil {
+			return err
+		}
+		runtime.GC()
+		if err := pprof.WriteHeapProfile(heap); err != nil {
+			heap.Close()
+			return err
+		}
+		return heap.Close()
+	}, nil
+}

@@ -1,0 +1,185 @@
+package edgesoftmax
+
+import (
+	"fmt"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/num"
+)
+
+// Attention overwrites out, of length g.NumEdges()*width, with GAT's
+// attention: the softmax by destination (as Forward with ByDst) of the
+// scores
+//
+//	score[e*width+h] = LeakyReLU(el[u*width+h] + er[v*width+h])
+//
+// for every edge e = (u, v), where LeakyReLU(x) is x for x >= 0 and
+// slope*x below. The scores are computed per destination group into
+// scratch and never stored per edge: the kernel reads el and er (one row
+// per source and per destination node) and writes out once.
+//
+// Attention panics when a length does not match or width is negative:
+// internal invariants that the op layer checks before calling.
+func Attention[T num.Float](out []T, g *graph.Graph, el, er []T, slope float64, width int) {
+	checkLen("out", out, g, width)
+	checkNodes("el", el, g.NumSrc(), width)
+	checkNodes("er", er, g.NumDst(), width)
+	if width == 0 {
+		return
+	}
+	c := g.CSC()
+	forRows(c, func(lo, hi int) { attentionRows(out, c, el, er, T(slope), width, lo, hi) })
+}
+
+// attentionRows computes the groups of rows [lo, hi) of the CSC view c: the
+// scores of a group into contiguous scratch with their column maxima, the
+// exponentials and sums in place, then the normalised values scattered to
+// the edges' rows of out.
+func attentionRows[T num.Float](out []T, c *graph.Compressed, el, er []T, slope T, w, lo, hi int) {
+	var mbuf [stackWidth]T
+	var sbuf [stackWidth]float64
+	m, s := mbuf[:], sbuf[:]
+	if w > stackWidth {
+		m, s = make([]T, w), make([]float64, w)
+	}
+	m, s = m[:w], s[:w]
+	var buf []T
+	end := c.Indptr[hi]
+	for v := lo; v < hi; v++ {
+		a, b := c.Indptr[v], c.Indptr[v+1]
+		if a == b {
+			continue
+		}
+		n := int(b - a)
+		if len(buf) < n*w {
+			buf = make([]T, n*w)
+		}
+		rv := er[v*w : v*w+w]
+		for i, u := range c.Indices[a:b] {
+			if p := a + int64(i); p%ahead == 0 && p+ahead < end {
+				touch(c.Indices[p+ahead:min(p+2*ahead, end)], w, el)
+			}
+			ru := el[int(u)*w : int(u)*w+w]
+			x := buf[i*w : i*w+w]
+			leaky(x, ru, rv, slope)
+			if i == 0 {
+				copy(m, x)
+				continue
+			}
+			for h, t := range x[:len(m)] {
+				m[h] = max(m[h], t)
+			}
+		}
+		clear(s)
+		for i := range n {
+			x := buf[i*w : i*w+w]
+			expSum(x, x, m, s)
+		}
+		for h := range s {
+			s[h] = 1 / s[h]
+		}
+		for i, e := range c.EIDs[a:b] {
+			x, o := buf[i*w:i*w+w], out[int(e)*w:int(e)*w+w]
+			for h, r := range s[:len(o)] {
+				o[h] = T(float64(x[h]) * r)
+			}
+		}
+	}
+}
+
+// leaky sets x[h] = LeakyReLU(a[h] + b[h]) with the given slope, without
+// branches (the sign of a score is a coin toss to a branch predictor).
+func leaky[T num.Float](x, a, b []T, slope T) {
+	a, b = a[:len(x)], b[:len(x)]
+	if slope <= 1 {
+		for h := range x {
+			t := a[h] + b[h]
+			x[h] = max(t, t*slope)
+		}
+		return
+	}
+	for h := range x {
+		t := a[h] + b[h]
+		x[h] = min(t, t*slope)
+	}
+}
+
+// AttentionBackward overwrites dScore, of length g.NumEdges()*width, with
+// the gradient of a loss with respect to the sums el[u*width+h] +
+// er[v*width+h] of Attention (before the LeakyReLU), given Attention's
+// output y and the gradient dy of the loss with respect to y:
+//
+//	dScore[e*width+h] = y[e*width+h] * (dy[e*width+h] - sum over e' into v of y[e'*width+h]*dy[e'*width+h]) * d
+//
+// where d is 1 when the sum is positive and slope otherwise. The gradients
+// of el and er are the sums of dScore over each node's out-edges and
+// in-edges. el, er, slope and width must be those of the forward call.
+// dScore may be y or dy itself but must not overlap them otherwise.
+//
+// AttentionBackward panics when a length does not match or width is
+// negative.
+func AttentionBackward[T num.Float](dScore []T, g *graph.Graph, el, er []T, slope float64, y, dy []T, width int) {
+	checkLen("dScore", dScore, g, width)
+	checkLen("y", y, g, width)
+	checkLen("dy", dy, g, width)
+	checkNodes("el", el, g.NumSrc(), width)
+	checkNodes("er", er, g.NumDst(), width)
+	if width == 0 {
+		return
+	}
+	c := g.CSC()
+	forRows(c, func(lo, hi int) { attentionBackRows(dScore, c, el, er, T(slope), y, dy, width, lo, hi) })
+}
+
+// attentionBackRows computes the groups of rows [lo, hi) of the CSC view c
+// in two passes: the sums of y*dy, touching the rows of the edges ahead, and
+// the gradient times the LeakyReLU's slope at the recomputed score.
+func attentionBackRows[T num.Float](ds []T, c *graph.Compressed, el, er []T, slope T, y, dy []T, w, lo, hi int) {
+	var sbuf [stackWidth]float64
+	s := sbuf[:]
+	if w > stackWidth {
+		s = make([]float64, w)
+	}
+	s = s[:w]
+	end := c.Indptr[hi]
+	for v := lo; v < hi; v++ {
+		a, b := c.Indptr[v], c.Indptr[v+1]
+		if a == b {
+			continue
+		}
+		eids := c.EIDs[a:b]
+		clear(s)
+		for i, e := range eids {
+			if p := a + int64(i); p%ahead == 0 && p+ahead < end {
+				touch(c.EIDs[p+ahead:min(p+2*ahead, end)], w, y, dy, ds)
+				touch(c.Indices[p+ahead:min(p+2*ahead, end)], w, el)
+			}
+			o := int(e) * w
+			yr, dr := y[o:o+w], dy[o:o+w]
+			for h, t := range yr[:len(s)] {
+				s[h] += float64(t) * float64(dr[h])
+			}
+		}
+		rv := er[v*w : v*w+w]
+		for i, e := range eids {
+			o := int(e) * w
+			u := int(c.Indices[a+int64(i)])
+			ru := el[u*w : u*w+w]
+			yr, dr, gr := y[o:o+w], dy[o:o+w], ds[o:o+w]
+			for h, t := range s[:len(gr)] {
+				d := T(float64(yr[h]) * (float64(dr[h]) - t))
+				if ru[h]+rv[h] <= 0 {
+					d *= slope
+				}
+				gr[h] = d
+			}
+		}
+	}
+}
+
+// checkNodes panics unless x holds width values for each of n nodes.
+func checkNodes[T num.Float](name string, x []T, n, width int) {
+	if want := n * width; len(x) != want {
+		panic(fmt.Sprintf("edgesoftmax: %s has length %d, want %d (%d nodes × %d)", name, len(x), want, n, width))
+	}
+}
