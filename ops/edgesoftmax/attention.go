@@ -28,7 +28,36 @@ func Attention[T num.Float](out []T, g *graph.Graph, el, er []T, slope float64, 
 		return
 	}
 	c := g.CSC()
+	if attentionAccel(out, c, el, er, slope, width) {
+		return
+	}
 	forRows(c, func(lo, hi int) { attentionRows(out, c, el, er, T(slope), width, lo, hi) })
+}
+
+// attentionAccel runs Attention with the AVX2 kernel, one call per
+// destination group, and reports whether it applied: float32 rows of eight
+// heads and a slope of at most 1.
+func attentionAccel[T num.Float](out []T, c *graph.Compressed, el, er []T, slope float64, w int) bool {
+	o, ok := any(out).([]float32)
+	if !ok || w != 8 || !attnAVX2 || !(slope <= 1) {
+		return false
+	}
+	l, r, s := any(el).([]float32), any(er).([]float32), float32(slope)
+	forRows(c, func(lo, hi int) {
+		var buf []float32
+		for v := lo; v < hi; v++ {
+			a, b := c.Indptr[v], c.Indptr[v+1]
+			if a == b {
+				continue
+			}
+			n := int(b - a)
+			if len(buf) < n*w {
+				buf = make([]float32, n*w)
+			}
+			attnFwd8(&o[0], &l[0], &r[v*w], &c.Indices[a], &c.EIDs[a], n, &buf[0], s)
+		}
+	})
+	return true
 }
 
 // attentionRows computes the groups of rows [lo, hi) of the CSC view c: the
@@ -128,7 +157,30 @@ func AttentionBackward[T num.Float](dScore []T, g *graph.Graph, el, er []T, slop
 		return
 	}
 	c := g.CSC()
+	if attentionBackAccel(dScore, c, el, er, slope, y, dy, width) {
+		return
+	}
 	forRows(c, func(lo, hi int) { attentionBackRows(dScore, c, el, er, T(slope), y, dy, width, lo, hi) })
+}
+
+// attentionBackAccel runs AttentionBackward with the AVX2 kernel and
+// reports whether it applied: float32 rows of eight heads.
+func attentionBackAccel[T num.Float](ds []T, c *graph.Compressed, el, er []T, slope float64, y, dy []T, w int) bool {
+	d, ok := any(ds).([]float32)
+	if !ok || w != 8 || !attnAVX2 {
+		return false
+	}
+	l, r, s := any(el).([]float32), any(er).([]float32), float32(slope)
+	yy, dd := any(y).([]float32), any(dy).([]float32)
+	forRows(c, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			a, b := c.Indptr[v], c.Indptr[v+1]
+			if a < b {
+				attnBwd8(&d[0], &l[0], &r[v*w], &yy[0], &dd[0], &c.Indices[a], &c.EIDs[a], int(b-a), s)
+			}
+		}
+	})
+	return true
 }
 
 // attentionBackRows computes the groups of rows [lo, hi) of the CSC view c

@@ -2,6 +2,7 @@ package edgesoftmax
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -126,7 +127,7 @@ func TestAttentionFiniteDifferences(t *testing.T) {
 func TestAttentionDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	g := randomGraph(t, rng, 3000, 2000, 200000)
-	const w = 4
+	const w = 8
 	el, er := nodeScores[float32](rng, g, w)
 	dy := scores[float32](rng, g.NumEdges()*w, 1)
 	var first, firstGrad []float32
@@ -166,4 +167,55 @@ func TestAttentionPanics(t *testing.T) {
 			fn()
 		}()
 	}
+}
+
+// TestAttentionAccel checks the AVX2 kernels (eight float32 heads) against
+// the pure-Go path on the same inputs, including large and infinite
+// scores, groups of many sizes and the slope of a plain ReLU.
+func TestAttentionAccel(t *testing.T) {
+	if !attnAVX2 {
+		t.Skip("no AVX2 kernels in this build or on this processor")
+	}
+	rng := rand.New(rand.NewPCG(17, 18))
+	graphs := map[string]*graph.Graph{"random": randomGraph(t, rng, 300, 200, 9000)}
+	for _, f := range fixtures(t) {
+		graphs[f.Name] = f.G
+	}
+	const w = 8
+	for name, g := range graphs {
+		for _, scale := range []float64{1, 60} {
+			for _, slope := range []float64{attnSlope, 0} {
+				el, er := scores[float32](rng, g.NumSrc()*w, scale), scores[float32](rng, g.NumDst()*w, scale)
+				if len(el) > 0 {
+					el[0] = float32(math.Inf(-1))
+				}
+				dy := scores[float32](rng, g.NumEdges()*w, 1)
+				run := func(accel bool) (y, ds []float32) {
+					old := attnAVX2
+					attnAVX2 = accel
+					defer func() { attnAVX2 = old }()
+					y, ds = nans[float32](g.NumEdges()*w), nans[float32](g.NumEdges()*w)
+					Attention(y, g, el, er, slope, w)
+					AttentionBackward(ds, g, el, er, slope, y, dy, w)
+					return y, ds
+				}
+				y, ds := run(true)
+				wantY, wantDs := run(false)
+				for i := range y {
+					if !close32(y[i], wantY[i], 3e-7) || !close32(ds[i], wantDs[i], 2e-6) {
+						t.Fatalf("%s/scale=%v/slope=%v: element %d: AVX2 gives %v, %v; Go %v, %v", name, scale, slope, i, y[i], ds[i], wantY[i], wantDs[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// close32 reports whether a and b differ by at most tol relative to
+// max(1, |b|), or are both NaN.
+func close32(a, b float32, tol float64) bool {
+	if math.IsNaN(float64(a)) || math.IsNaN(float64(b)) {
+		return math.IsNaN(float64(a)) && math.IsNaN(float64(b))
+	}
+	return math.Abs(float64(a)-float64(b)) <= tol*max(1, math.Abs(float64(b)))
 }

@@ -1,0 +1,23 @@
+//go:build amd64 && !purego
+
+package edgesoftmax
+
+import "github.com/gnngo/gnn/internal/cpu"
+
+// attnAVX2 selects the AVX2 kernels of attention_amd64.s for float32 rows
+// of eight heads. Tests turn it off to check the pure-Go path on the same
+// machine.
+var attnAVX2 = cpu.X86HasAVX2
+
+// attnFwd8 is Attention for one destination group of n >= 1 edges with
+// eight heads: scores into buf (n rows), quotients into out at the edge
+// IDs (attention_amd64.s).
+//
+//go:noescape
+func attnFwd8(out, el, er *float32, idx, eids *int32, n int, buf *float32, slope float32)
+
+// attnBwd8 is AttentionBackward for one destination group of n >= 1 edges
+// with eight heads (attention_amd64.s).
+//
+//go:noescape
+func attnBwd8(ds, el, er, y, dy *float32, idx, eids *int32, n int, slope float32)

@@ -1,0 +1,16 @@
+//go:build !amd64 || purego
+
+package edgesoftmax
+
+// Without the AVX2 kernels (other architectures, or the purego build tag)
+// attention runs in pure Go.
+
+var attnAVX2 = false
+
+func attnFwd8(out, el, er *float32, idx, eids *int32, n int, buf *float32, slope float32) {
+	panic("edgesoftmax: no AVX2 kernels in this build")
+}
+
+func attnBwd8(ds, el, er, y, dy *float32, idx, eids *int32, n int, slope float32) {
+	panic("edgesoftmax: no AVX2 kernels in this build")
+}
