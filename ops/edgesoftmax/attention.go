@@ -2,6 +2,7 @@ package edgesoftmax
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/num"
@@ -34,15 +35,19 @@ func Attention[T num.Float](out []T, g *graph.Graph, el, er []T, slope float64, 
 	forRows(c, func(lo, hi int) { attentionRows(out, c, el, er, T(slope), width, lo, hi) })
 }
 
-// attentionAccel runs Attention with the AVX2 kernel, one call per
-// destination group, and reports whether it applied: float32 rows of eight
-// heads and a slope of at most 1.
+// attentionAccel runs Attention with the AVX2 kernels, one call per
+// destination group, and reports whether they applied: float32 rows of one
+// or eight heads and a slope of at most 1.
 func attentionAccel[T num.Float](out []T, c *graph.Compressed, el, er []T, slope float64, w int) bool {
 	o, ok := any(out).([]float32)
-	if !ok || w != 8 || !attnAVX2 || !(slope <= 1) {
+	if !ok || (w != 1 && w != 8) || !attnAVX2 || !(slope <= 1) {
 		return false
 	}
 	l, r, s := any(el).([]float32), any(er).([]float32), float32(slope)
+	if w == 1 {
+		forRows(c, func(lo, hi int) { attentionRows1(o, c, l, r, s, lo, hi) })
+		return true
+	}
 	forRows(c, func(lo, hi int) {
 		var buf []float32
 		for v := lo; v < hi; v++ {
@@ -130,6 +135,40 @@ func leaky[T num.Float](x, a, b []T, slope T) {
 	for h := range x {
 		t := a[h] + b[h]
 		x[h] = min(t, t*slope)
+	}
+}
+
+// attentionRows1 is attentionRows for one head in float32 with a slope of
+// at most 1, the exponentials and their sum by the AVX2 kernel over the
+// group's scores, padded to a multiple of 4 with -Inf (whose exponential
+// is 0).
+func attentionRows1(out []float32, c *graph.Compressed, el, er []float32, slope float32, lo, hi int) {
+	var buf []float32
+	negInf := float32(math.Inf(-1))
+	for v := lo; v < hi; v++ {
+		a, b := c.Indptr[v], c.Indptr[v+1]
+		if a == b {
+			continue
+		}
+		n := int(b - a)
+		padded := (n + 3) &^ 3
+		if len(buf) < padded {
+			buf = make([]float32, padded)
+		}
+		r, m := er[v], negInf
+		for i, u := range c.Indices[a:b] {
+			t := el[u] + r
+			t = max(t, t*slope)
+			buf[i] = t
+			m = max(m, t)
+		}
+		for i := n; i < padded; i++ {
+			buf[i] = negInf
+		}
+		inv := 1 / expShift1(&buf[0], padded, m)
+		for i, e := range c.EIDs[a:b] {
+			out[e] = float32(float64(buf[i]) * inv)
+		}
 	}
 }
 

@@ -21,3 +21,9 @@ func attnFwd8(out, el, er *float32, idx, eids *int32, n int, buf *float32, slope
 //
 //go:noescape
 func attnBwd8(ds, el, er, y, dy *float32, idx, eids *int32, n int, slope float32)
+
+// expShift1 sets x[i] = e^(x[i]-m) for i < n, n a multiple of 4, and
+// returns the sum of the exponentials (attention_amd64.s).
+//
+//go:noescape
+func expShift1(x *float32, n int, m float32) float64

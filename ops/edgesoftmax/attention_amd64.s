@@ -265,3 +265,39 @@ grad1:
 	JLT       grad
 	VZEROUPPER
 	RET
+
+// func expShift1(x *float32, n int, m float32) float64
+//
+// Sets x[i] = e^(x[i] - m) for i < n, n a multiple of 4, computing in
+// float64 and rounding to float32, and returns the sum of the unrounded
+// exponentials: the softmax step of a group with one head, whose scores
+// lie contiguously in x.
+TEXT ·expShift1(SB), NOSPLIT, $0-32
+	MOVQ         x+0(FP), DI
+	MOVQ         n+8(FP), CX
+	MOVSS        m+16(FP), X12
+	VCVTSS2SD    X12, X12, X12
+	VBROADCASTSD X12, Y12
+	VXORPD       Y10, Y10, Y10
+	XORQ         AX, AX
+	CMPQ         AX, CX
+	JGE          sum1
+
+exp1:
+	VCVTPS2PD  (DI)(AX*4), Y1
+	VSUBPD     Y12, Y1, Y1
+	EXP4(Y1, Y3, Y4, X4, Y5, Y6)
+	VADDPD     Y1, Y10, Y10
+	VCVTPD2PSY Y1, X1
+	VMOVUPS    X1, (DI)(AX*4)
+	ADDQ       $4, AX
+	CMPQ       AX, CX
+	JLT        exp1
+
+sum1:
+	VEXTRACTF128 $1, Y10, X11
+	VADDPD       X11, X10, X10
+	VHADDPD      X10, X10, X10
+	VZEROUPPER
+	MOVSD        X10, ret+24(FP)
+	RET

@@ -169,7 +169,7 @@ func TestAttentionPanics(t *testing.T) {
 	}
 }
 
-// TestAttentionAccel checks the AVX2 kernels (eight float32 heads) against
+// TestAttentionAccel checks the AVX2 kernels (one and eight float32 heads) against
 // the pure-Go path on the same inputs, including large and infinite
 // scores, groups of many sizes and the slope of a plain ReLU.
 func TestAttentionAccel(t *testing.T) {
@@ -181,9 +181,9 @@ func TestAttentionAccel(t *testing.T) {
 	for _, f := range fixtures(t) {
 		graphs[f.Name] = f.G
 	}
-	const w = 8
 	for name, g := range graphs {
-		for _, scale := range []float64{1, 60} {
+		for _, c := range []struct{ w, scale int }{{8, 1}, {8, 60}, {1, 1}, {1, 60}} {
+			w, scale := c.w, float64(c.scale)
 			for _, slope := range []float64{attnSlope, 0} {
 				el, er := scores[float32](rng, g.NumSrc()*w, scale), scores[float32](rng, g.NumDst()*w, scale)
 				if len(el) > 0 {
@@ -203,7 +203,7 @@ func TestAttentionAccel(t *testing.T) {
 				wantY, wantDs := run(false)
 				for i := range y {
 					if !close32(y[i], wantY[i], 3e-7) || !close32(ds[i], wantDs[i], 2e-6) {
-						t.Fatalf("%s/scale=%v/slope=%v: element %d: AVX2 gives %v, %v; Go %v, %v", name, scale, slope, i, y[i], ds[i], wantY[i], wantDs[i])
+						t.Fatalf("%s/width=%d/scale=%v/slope=%v: element %d: AVX2 gives %v, %v; Go %v, %v", name, w, scale, slope, i, y[i], ds[i], wantY[i], wantDs[i])
 					}
 				}
 			}
