@@ -33,6 +33,9 @@ func Backward[T num.Float](dScore []T, g *graph.Graph, norm Norm, y, dy []T, wid
 // each group: the sums of y*dy, touching the rows of the edges ahead, and
 // the gradient.
 func backwardRows[T num.Float](ds []T, c *graph.Compressed, y, dy []T, w, lo, hi int) {
+	if backwardAccel(ds, c, y, dy, w, lo, hi) {
+		return
+	}
 	var sbuf [stackWidth]float64
 	s := sbuf[:]
 	if w > stackWidth {

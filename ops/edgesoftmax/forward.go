@@ -17,9 +17,11 @@ const stackWidth = 16
 //	out[e*width+h] = exp(score[e*width+h] - M) / sum over e' in G of exp(score[e'*width+h] - M)
 //
 // where M is the maximum of column h over G, so no exponential exceeds 1.
-// Exponentials are computed and summed in float64. An edge whose score is
-// -Inf (masked out) gets 0; a column of a group that holds NaN or +Inf, or
-// only -Inf, gives NaN throughout the group, as the textbook formula does.
+// Exponentials are summed in float64 and computed in float64, except by the
+// AVX2 kernel of float32 rows, whose float32 exponential is good to about
+// 1e-7 relative and flushes results below the smallest normal float32 to 0. An edge whose score is -Inf (masked out)
+// gets 0; a column of a group that holds NaN or +Inf, or only -Inf, gives
+// NaN throughout the group, as the textbook formula does.
 // out may be score itself but must not overlap it otherwise.
 //
 // Forward panics when a length does not match, width is negative or norm is
@@ -39,6 +41,9 @@ func Forward[T num.Float](out []T, g *graph.Graph, norm Norm, score []T, width i
 // the division by the sums. The first pass also touches the rows of the
 // edges ahead, so the later passes and the next groups find them cached.
 func forwardRows[T num.Float](out []T, c *graph.Compressed, score []T, w, lo, hi int) {
+	if forwardAccel(out, c, score, w, lo, hi) {
+		return
+	}
 	var mbuf [stackWidth]T
 	var sbuf [stackWidth]float64
 	m, s := mbuf[:], sbuf[:]

@@ -13,8 +13,11 @@
 // bcast.Plan describes. DGL's u_add_v, u_dot_v, e_mul_v, copy_u and friends
 // are all instances: u_dot_v is Forward(out, g, Dot, x, U, y, V, plan).
 //
-// The kernel is pure Go, generic over float32 and float64, and imports no
-// tensor framework; package ops wraps it as a Gorgonia op.
+// The kernel is generic Go over float32 and float64 and imports no tensor
+// framework; package ops wraps it as a Gorgonia op. On amd64 with AVX2, the
+// dot products of float32 heads of eight elements (GAT's attention scores)
+// run in assembly (dot_amd64.s), in the summation order of the Go code; the
+// purego build tag keeps everything in Go.
 //
 // Work is split over contiguous edge-ID ranges of the COO lists, so output
 // rows are written in order; each edge is written exactly once and computed
@@ -24,7 +27,8 @@
 // u_dot_v even with all operands cached.) Within a range, the node rows of a
 // small block of edges are loaded ahead of the arithmetic when the gather
 // table is too large to stay cached, which keeps several cache misses in
-// flight. Fast paths cover equal shapes (u_add_v and u_mul_v rows),
+// flight (the assembly prefetches the rows of an edge a few edges ahead
+// instead). Fast paths cover equal shapes (u_add_v and u_mul_v rows),
 // one-element rows (GAT's per-head scores), dot products without broadcasting
 // (heads of eight summed as a balanced tree), and copies, with edge features
 // copied whole; broadcasting goes through the offset tables of the plan.

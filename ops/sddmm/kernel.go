@@ -29,6 +29,7 @@ type kernel[T num.Float] struct {
 	step          int  // edges per sub-block, at most block
 	touchL        bool // touch the lhs rows of the next sub-block ahead
 	touchR        bool // and the rhs rows
+	dot8          bool // run the AVX2 kernel of eight-element heads
 }
 
 // newKernel prepares the kernel of one Forward call.
@@ -43,6 +44,7 @@ func newKernel[T num.Float](out []T, op Op, lhs []T, lidx []int32, rhs []T, ridx
 	// it; edge rows are read in order and left to the hardware prefetcher.
 	k.touchL = lidx != nil && len(lhs)*size > cacheBytes
 	k.touchR = ridx != nil && op != CopyLHS && len(rhs)*size > cacheBytes
+	k.dot8 = dot8Accel(k)
 	return k
 }
 
@@ -58,6 +60,10 @@ const cacheBytes = 8 << 20
 // sub-block is computed, so several cache misses are in flight at once
 // instead of one edge's at a time.
 func (k *kernel[T]) run(lo, hi int) {
+	if k.dot8 {
+		k.runDot8(lo, hi)
+		return
+	}
 	var lbuf, rbuf [2][block]int
 	ol := k.p.OutLen
 	cur := 0

@@ -1,0 +1,24 @@
+//go:build amd64 && !purego
+
+package edgesoftmax
+
+import "github.com/gnngo/gnn/internal/cpu"
+
+// The AVX2 kernels of rows_amd64.s; accel.go describes how they are driven.
+
+// useAVX2 selects the AVX2 and FMA kernels for float32 rows. Tests turn it
+// off to check the pure-Go paths on the same machine.
+var useAVX2 = cpu.X86HasAVX2 && cpu.X86HasFMA
+
+// forwardGroupF32 computes the softmax of one group, the n >= 1 edges
+// eids[0..n), over rows of w >= 1 floats, prefetching the rows
+// of the edge dist positions ahead while that is below avail.
+//
+//go:noescape
+func forwardGroupF32(out, score *float32, eids *int32, n, avail, w, dist int)
+
+// backwardGroupF32 computes the softmax gradient of one group, as
+// forwardGroupF32 its softmax.
+//
+//go:noescape
+func backwardGroupF32(ds, y, dy *float32, eids *int32, n, avail, w, dist int)

@@ -1,0 +1,140 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func dot8F32(o, x, y *float32, la, ra *int32, e0, n, avail, h, dist int)
+//
+// AVX2 dot products of eight-element heads for the n >= 1 edges e0,
+// e0+1, …: element k of the output row of edge e (h floats from o, for e =
+// e0, then one row after another) is the dot product of head k, the eight
+// floats at byte 32*k, of row la[e] of x and of row ra[e] of y. A nil la or
+// ra stands for the edge itself (row e). Rows of x and y hold h heads, h a
+// positive multiple of 8.
+//
+// While computing edge e, the kernel prefetches every cache line of the
+// gathered rows (those read through la or ra) of edge e+dist, as long as
+// e+dist < e0+avail: the caller passes the edges of its whole range as
+// avail, so prefetching runs ahead across calls and the cache misses of
+// several edges overlap.
+//
+// Each group of eight heads is eight products of eight lanes, reduced by a
+// transpose of horizontal adds to one vector of eight sums, in the order
+// of the Go code's dot8: ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7)).
+TEXT ·dot8F32(SB), NOSPLIT, $0-80
+	MOVQ o+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ la+24(FP), R8
+	MOVQ ra+32(FP), R9
+	MOVQ e0+40(FP), CX
+	MOVQ n+48(FP), R13
+	ADDQ CX, R13       // end of the edges
+	MOVQ avail+56(FP), R12
+	ADDQ CX, R12
+	SUBQ dist+72(FP), R12 // prefetch while e < R12
+	MOVQ h+64(FP), R11
+	SHLQ $5, R11       // row bytes: h heads of 32 bytes
+
+edge:
+	CMPQ CX, R12
+	JGE  rows
+
+	// Prefetch the gathered rows of edge e+dist.
+	MOVQ  CX, BX
+	ADDQ  dist+72(FP), BX
+	TESTQ R8, R8
+	JZ    pfy
+	MOVLQSX (R8)(BX*4), AX
+	IMULQ R11, AX
+	ADDQ  SI, AX
+	PREFETCHT0 -1(AX)(R11*1)
+	XORQ  R10, R10
+
+pfx:
+	PREFETCHT0 (AX)(R10*1)
+	ADDQ $64, R10
+	CMPQ R10, R11
+	JLT  pfx
+
+pfy:
+	TESTQ R9, R9
+	JZ    rows
+	MOVLQSX (R9)(BX*4), AX
+	IMULQ R11, AX
+	ADDQ  DX, AX
+	PREFETCHT0 -1(AX)(R11*1)
+	XORQ  R10, R10
+
+pfyl:
+	PREFETCHT0 (AX)(R10*1)
+	ADDQ $64, R10
+	CMPQ R10, R11
+	JLT  pfyl
+
+rows:
+	// AX = row of x, BX = row of y.
+	MOVQ  CX, AX
+	TESTQ R8, R8
+	JZ    xrow
+	MOVLQSX (R8)(CX*4), AX
+
+xrow:
+	IMULQ R11, AX
+	ADDQ  SI, AX
+	MOVQ  CX, BX
+	TESTQ R9, R9
+	JZ    yrow
+	MOVLQSX (R9)(CX*4), BX
+
+yrow:
+	IMULQ R11, BX
+	ADDQ  DX, BX
+	XORQ  R10, R10 // byte offset of the group of heads
+
+group:
+	VMOVUPS (AX)(R10*1), Y0
+	VMOVUPS 32(AX)(R10*1), Y1
+	VMOVUPS 64(AX)(R10*1), Y2
+	VMOVUPS 96(AX)(R10*1), Y3
+	VMOVUPS 128(AX)(R10*1), Y4
+	VMOVUPS 160(AX)(R10*1), Y5
+	VMOVUPS 192(AX)(R10*1), Y6
+	VMOVUPS 224(AX)(R10*1), Y7
+	VMULPS  (BX)(R10*1), Y0, Y0
+	VMULPS  32(BX)(R10*1), Y1, Y1
+	VMULPS  64(BX)(R10*1), Y2, Y2
+	VMULPS  96(BX)(R10*1), Y3, Y3
+	VMULPS  128(BX)(R10*1), Y4, Y4
+	VMULPS  160(BX)(R10*1), Y5, Y5
+	VMULPS  192(BX)(R10*1), Y6, Y6
+	VMULPS  224(BX)(R10*1), Y7, Y7
+
+	// Lane pairs: Y0 = [p0 01, p0 23, p1 01, p1 23 | p0 45, p0 67, p1 45, p1 67].
+	VHADDPS Y1, Y0, Y0
+	VHADDPS Y3, Y2, Y2
+	VHADDPS Y5, Y4, Y4
+	VHADDPS Y7, Y6, Y6
+
+	// Half sums: Y0 = [p0..p3 over lanes 0-3 | p0..p3 over lanes 4-7],
+	// Y4 likewise for p4..p7.
+	VHADDPS Y2, Y0, Y0
+	VHADDPS Y6, Y4, Y4
+
+	// Y1 = [Y0 low | Y4 high], Y2 = [Y0 high | Y4 low]; their sum holds the
+	// eight dot products in order.
+	VBLENDPS   $0xf0, Y4, Y0, Y1
+	VPERM2F128 $0x21, Y4, Y0, Y2
+	VADDPS     Y2, Y1, Y1
+	VMOVUPS    Y1, (DI)
+
+	ADDQ $32, DI
+	ADDQ $256, R10
+	CMPQ R10, R11
+	JLT  group
+
+	INCQ CX
+	CMPQ CX, R13
+	JLT  edge
+
+	VZEROUPPER
+	RET
