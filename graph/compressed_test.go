@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -24,10 +23,6 @@ func naiveCompress(rows int, row, col []int32) *Compressed {
 		c.EIDs = append(c.EIDs, eid[r]...)
 		c.Indptr[r+1] = int64(len(c.Indices))
 	}
-	c.Ordered = true
-	for p, e := range c.EIDs {
-		c.Ordered = c.Ordered && int(e) == p
-	}
 	return c
 }
 
@@ -43,8 +38,6 @@ func diffCompressed(got, want *Compressed) string {
 		return "EIDs differ"
 	case len(got.Indices) != len(got.EIDs) || got.Indptr[len(got.Indptr)-1] != int64(len(got.EIDs)):
 		return "lengths disagree"
-	case got.Ordered != want.Ordered:
-		return fmt.Sprintf("Ordered is %v, want %v", got.Ordered, want.Ordered)
 	}
 	return ""
 }

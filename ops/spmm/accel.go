@@ -24,15 +24,14 @@ const (
 	// features, four such passes beat one pass of 256 (1.4x) and sixteen
 	// of 16 (1.2x).
 	copyTile = 64
-	// scaledTile is the number of columns per pass of a scaled sum, kept
-	// wide: every pass reloads the edge weights, one cache miss per edge.
-	scaledTile = 512
-	// orderedTile replaces scaledTile when the view is Ordered: the
-	// weights are then read in memory order, and passes of 64 columns keep
-	// the sums in registers and a smaller share of x in cache.
-	orderedTile = 64
-	// maxTile bounds scaledTile and the chunk offset table.
-	maxTile = 1024
+	// scaledTile is the number of columns per pass of a scaled sum. Passes
+	// of 64 columns keep the sums in registers and a smaller share of x in
+	// cache; they reload the edge weights, a cache miss per edge when edge
+	// IDs are in random order, and still beat one pass over all columns:
+	// on 32K nodes and 13.8M edges, 8 heads of 16 features took 0.54 s
+	// instead of 1.08 s through a CSR view (random weights), 256 features
+	// 0.89 s instead of 1.18 s.
+	scaledTile = 64
 )
 
 // sumAccel runs the AVX2 version of a Sum path over rows [lo, hi), whose
@@ -92,14 +91,10 @@ func sumScaledF32(out, x, e []float32, c *graph.Compressed, f, h, b, lo, hi int)
 	if end == int(indptr[lo]) {
 		return
 	}
-	var woff [maxTile / 8]int64
+	var woff [scaledTile / 8]int64
 	w8 := f &^ 7
-	tile := scaledTile
-	if c.Ordered {
-		tile = orderedTile
-	}
-	for col := 0; col < w8; col += min(tile, maxTile) {
-		tw := min(tile, maxTile, w8-col)
+	for col := 0; col < w8; col += scaledTile {
+		tw := min(scaledTile, w8-col)
 		for ch := range tw / 8 {
 			if h > 1 {
 				woff[ch] = int64((col + 8*ch) / b * 4)

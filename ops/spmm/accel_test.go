@@ -55,6 +55,7 @@ func TestAccelBits(t *testing.T) {
 		{Mul, []int{1030}, []int{1}},
 		{Mul, []int{8, 8}, []int{8, 1}},
 		{Mul, []int{4, 16}, []int{4, 1}},
+		{Mul, []int{8, 16}, []int{8, 1}},
 		{Mul, []int{3, 8}, []int{3, 1}},
 		{Mul, []int{64, 8}, []int{64, 1}},
 	}
