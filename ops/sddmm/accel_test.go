@@ -27,15 +27,16 @@ func TestForwardPureGo(t *testing.T) {
 }
 
 // TestDot8Accel compares the AVX2 dot products of eight-element heads with
-// the pure-Go loop and with the float64 reference, for 8, 16 and 24 heads,
-// gathered and edge operands, and operands of very different magnitudes.
+// the pure-Go loop and with the float64 reference, for 8, 16 and 24 heads
+// of 8 elements and 8 heads of 16 and 24 (computed in parts of 8), gathered
+// and edge operands, and operands of very different magnitudes.
 func TestDot8Accel(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2 kernel on this machine or build")
 	}
 	rng := rand.New(rand.NewPCG(7, 7))
 	t.Run("small", func(t *testing.T) {
-		testDot8Accel(t, rng, randomGraph(t, rng, 300, 200, 5000), []int{8, 16, 24})
+		testDot8Accel(t, rng, randomGraph(t, rng, 300, 200, 5000), [][2]int{{8, 8}, {16, 8}, {24, 8}, {8, 16}, {8, 24}})
 	})
 	if testing.Short() {
 		return
@@ -44,13 +45,14 @@ func TestDot8Accel(t *testing.T) {
 	// of more than dot8Chunk edges take several kernel calls.
 	ns := cacheBytes/(8*8*4) + 100
 	g := randomGraph(t, rng, ns, 300, 80000)
-	t.Run("large", func(t *testing.T) { testDot8Accel(t, rng, g, []int{8}) })
+	t.Run("large", func(t *testing.T) { testDot8Accel(t, rng, g, [][2]int{{8, 8}}) })
 }
 
 // testDot8Accel runs the comparisons of TestDot8Accel on g.
-func testDot8Accel(t *testing.T, rng *rand.Rand, g *graph.Graph, headCounts []int) {
-	for _, heads := range headCounts {
-		c := shapeCase{Dot, []int{heads, 8}, []int{heads, 8}}
+func testDot8Accel(t *testing.T, rng *rand.Rand, g *graph.Graph, shapes [][2]int) {
+	for _, hd := range shapes {
+		heads, d := hd[0], hd[1]
+		c := shapeCase{Dot, []int{heads, d}, []int{heads, d}}
 		p := c.plan(t)
 		for _, tg := range [][2]Target{{U, V}, {V, U}, {E, V}, {U, E}} {
 			for _, scale := range []float64{1, 1e-20, 1e15} {
@@ -62,7 +64,7 @@ func testDot8Accel(t *testing.T, rng *rand.Rand, g *graph.Graph, headCounts []in
 					// rounding depend on the summation order.
 					lhs[i] *= float32(scale * math.Pow(2, float64(rng.IntN(20)-10)))
 				}
-				name := fmt.Sprintf("%v_dot_%v/%d heads/scale %g", lt, rt, heads, scale)
+				name := fmt.Sprintf("%v_dot_%v/%dx%d/scale %g", lt, rt, heads, d, scale)
 				want, _ := reference(g, Dot, lhs, c.l, lt, rhs, c.r, rt)
 				mag, _ := reference(g, Dot, absAll(lhs), c.l, lt, absAll(rhs), c.r, rt)
 				got := make([]float32, g.NumEdges()*p.OutLen)

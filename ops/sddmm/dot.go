@@ -18,11 +18,12 @@ const (
 )
 
 // dot8Accel reports whether the AVX2 kernel computes the dot products of a
-// kernel: float32 on a machine with AVX2, a dense dot of eight-element heads
-// and a multiple of 8 heads.
+// kernel: float32 on a machine with AVX2, a dense dot over heads of a
+// multiple of 8 elements, and rows of a multiple of 64 elements.
 func dot8Accel[T num.Float](k *kernel[T]) bool {
 	_, f32 := any(k.out).([]float32)
-	return useAVX2 && f32 && k.dense && k.op == Dot && k.p.ReduceLen == 8 && k.p.OutLen%8 == 0
+	r := k.p.ReduceLen
+	return useAVX2 && f32 && k.dense && k.op == Dot && r%8 == 0 && (k.p.OutLen*r/8)%8 == 0
 }
 
 // runDot8 computes the output rows of edges [lo, hi) with the AVX2 kernel,
@@ -46,8 +47,26 @@ func (k *kernel[T]) runDot8(lo, hi int) {
 	if !k.touchL && !k.touchR {
 		dist = hi - lo // nothing to prefetch: tables in cache, rows in order
 	}
+	r := k.p.ReduceLen / 8
+	if r == 1 {
+		for e := lo; e < hi; e += dot8Chunk {
+			dot8F32(&o[e*h], &x[0], &y[0], la, ra, e, min(dot8Chunk, hi-e), hi-e, h, dist)
+		}
+		return
+	}
+	// Heads of 8r elements: the kernel computes the dot products of their
+	// r eight-element parts into part, which are then summed in order.
+	part := make([]float32, min(dot8Chunk, hi-lo)*h*r)
 	for e := lo; e < hi; e += dot8Chunk {
-		dot8F32(&o[e*h], &x[0], &y[0], la, ra, e, min(dot8Chunk, hi-e), hi-e, h, dist)
+		n := min(dot8Chunk, hi-e)
+		dot8F32(&part[0], &x[0], &y[0], la, ra, e, n, hi-e, h*r, dist)
+		for i := range n * h {
+			var v float32
+			for _, p := range part[i*r : i*r+r] {
+				v += p
+			}
+			o[e*h+i] = v
+		}
 	}
 }
 
