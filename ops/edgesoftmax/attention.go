@@ -199,6 +199,10 @@ func AttentionBackward[T num.Float](dScore []T, g *graph.Graph, el, er []T, slop
 	if attentionBackAccel(dScore, c, el, er, slope, y, dy, width) {
 		return
 	}
+	if width == 1 {
+		forRows(c, func(lo, hi int) { attentionBackRows1(dScore, c, el, er, T(slope), y, dy, lo, hi) })
+		return
+	}
 	forRows(c, func(lo, hi int) { attentionBackRows(dScore, c, el, er, T(slope), y, dy, width, lo, hi) })
 }
 
@@ -264,6 +268,27 @@ func attentionBackRows[T num.Float](ds []T, c *graph.Compressed, el, er []T, slo
 				}
 				gr[h] = d
 			}
+		}
+	}
+}
+
+// attentionBackRows1 is attentionBackRows for one head: scalar rows, no
+// inner loops.
+func attentionBackRows1[T num.Float](ds []T, c *graph.Compressed, el, er []T, slope T, y, dy []T, lo, hi int) {
+	for v := lo; v < hi; v++ {
+		a, b := c.Indptr[v], c.Indptr[v+1]
+		eids, idx := c.EIDs[a:b], c.Indices[a:b]
+		var s float64
+		for _, e := range eids {
+			s += float64(y[e]) * float64(dy[e])
+		}
+		r := er[v]
+		for i, e := range eids {
+			d := T(float64(y[e]) * (float64(dy[e]) - s))
+			if el[idx[i]]+r <= 0 {
+				d *= slope
+			}
+			ds[e] = d
 		}
 	}
 }

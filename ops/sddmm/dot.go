@@ -60,13 +60,25 @@ func (k *kernel[T]) runDot8(lo, hi int) {
 	for e := lo; e < hi; e += dot8Chunk {
 		n := min(dot8Chunk, hi-e)
 		dot8F32(&part[0], &x[0], &y[0], la, ra, e, n, hi-e, h*r, dist)
-		for i := range n * h {
-			var v float32
-			for _, p := range part[i*r : i*r+r] {
-				v += p
-			}
-			o[e*h+i] = v
+		sumParts(o[e*h:(e+n)*h], part[:n*h*r], r)
+	}
+}
+
+// sumParts sets o[i] to the sum, in order, of the r parts part[i*r:i*r+r].
+func sumParts(o, part []float32, r int) {
+	part = part[:len(o)*r]
+	if r == 2 {
+		for i := range o {
+			o[i] = part[2*i] + part[2*i+1]
 		}
+		return
+	}
+	for i := range o {
+		var v float32
+		for _, p := range part[i*r : i*r+r] {
+			v += p
+		}
+		o[i] = v
 	}
 }
 

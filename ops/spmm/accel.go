@@ -48,7 +48,12 @@ func sumAccel[T num.Float](out []T, c *graph.Compressed, l *layout, path sumPath
 	e32, _ := any(e).([]float32)
 	switch {
 	case path == sumCopyU:
-		sumCopyF32(o32, u32, c, l.outLen, lo, hi)
+		sumCopyF32(o32, u32, c.Indptr, c.Indices, l.outLen, lo, hi)
+		return true
+	case path == sumCopyE:
+		// Edge IDs are int32 like source IDs: copy_e gathers edge rows
+		// through them with the same kernel.
+		sumCopyF32(o32, e32, c.Indptr, c.EIDs, l.outLen, lo, hi)
 		return true
 	case path == sumScaled && (l.rhsLen == 1 || l.block%8 == 0):
 		sumScaledF32(o32, u32, e32, c, l.outLen, l.rhsLen, l.block, lo, hi)
@@ -57,10 +62,10 @@ func sumAccel[T num.Float](out []T, c *graph.Compressed, l *layout, path sumPath
 	return false
 }
 
-// sumCopyF32 adds to out rows [lo, hi) the copy_u sums over c of the rows of
-// x (f columns).
-func sumCopyF32(out, x []float32, c *graph.Compressed, f, lo, hi int) {
-	indptr, idx := c.Indptr, c.Indices
+// sumCopyF32 adds to out rows [lo, hi) the sums of the rows idx[p] of x (f
+// columns) over the positions p of each row of the view with row pointers
+// indptr: copy_u with the view's Indices, copy_e with its EIDs.
+func sumCopyF32(out, x []float32, indptr []int64, idx []int32, f, lo, hi int) {
 	end := int(indptr[hi])
 	if end == int(indptr[lo]) {
 		return // no edges: the rows stay zero
