@@ -68,7 +68,13 @@ func (k *kernel[T]) runDot8(lo, hi int) {
 func sumParts(o, part []float32, r int) {
 	part = part[:len(o)*r]
 	if r == 2 {
-		for i := range o {
+		i := 0
+		for ; i+8 <= len(o); i += 8 {
+			q, p := (*[8]float32)(o[i:]), (*[16]float32)(part[2*i:])
+			q[0], q[1], q[2], q[3] = p[0]+p[1], p[2]+p[3], p[4]+p[5], p[6]+p[7]
+			q[4], q[5], q[6], q[7] = p[8]+p[9], p[10]+p[11], p[12]+p[13], p[14]+p[15]
+		}
+		for ; i < len(o); i++ {
 			o[i] = part[2*i] + part[2*i+1]
 		}
 		return
