@@ -40,7 +40,7 @@ func Attention[T num.Float](out []T, g *graph.Graph, el, er []T, slope float64, 
 // or eight heads and a slope of at most 1.
 func attentionAccel[T num.Float](out []T, c *graph.Compressed, el, er []T, slope float64, w int) bool {
 	o, ok := any(out).([]float32)
-	if !ok || (w != 1 && w != 8) || !attnAVX2 || !(slope <= 1) {
+	if !ok || (w != 1 && w != 8) || !useAVX2 || !(slope <= 1) {
 		return false
 	}
 	l, r, s := any(el).([]float32), any(er).([]float32), float32(slope)
@@ -140,8 +140,9 @@ func leaky[T num.Float](x, a, b []T, slope T) {
 
 // attentionRows1 is attentionRows for one head in float32 with a slope of
 // at most 1, the exponentials and their sum by the AVX2 kernel over the
-// group's scores, padded to a multiple of 4 with -Inf (whose exponential
-// is 0).
+// group's scores, padded to a multiple of 8 with -Inf (whose exponential
+// is 0), and the quotients by the float32 reciprocal of the sum, as the
+// vector edge softmax computes them.
 func attentionRows1(out []float32, c *graph.Compressed, el, er []float32, slope float32, lo, hi int) {
 	var buf []float32
 	negInf := float32(math.Inf(-1))
@@ -151,7 +152,7 @@ func attentionRows1(out []float32, c *graph.Compressed, el, er []float32, slope 
 			continue
 		}
 		n := int(b - a)
-		padded := (n + 3) &^ 3
+		padded := (n + 7) &^ 7
 		if len(buf) < padded {
 			buf = make([]float32, padded)
 		}
@@ -165,9 +166,9 @@ func attentionRows1(out []float32, c *graph.Compressed, el, er []float32, slope 
 		for i := n; i < padded; i++ {
 			buf[i] = negInf
 		}
-		inv := 1 / expShift1(&buf[0], padded, m)
+		inv := float32(1 / expShift1(&buf[0], padded, m))
 		for i, e := range c.EIDs[a:b] {
-			out[e] = float32(float64(buf[i]) * inv)
+			out[e] = buf[i] * inv
 		}
 	}
 }
@@ -210,7 +211,7 @@ func AttentionBackward[T num.Float](dScore []T, g *graph.Graph, el, er []T, slop
 // reports whether it applied: float32 rows of eight heads.
 func attentionBackAccel[T num.Float](ds []T, c *graph.Compressed, el, er []T, slope float64, y, dy []T, w int) bool {
 	d, ok := any(ds).([]float32)
-	if !ok || w != 8 || !attnAVX2 {
+	if !ok || w != 8 || !useAVX2 {
 		return false
 	}
 	l, r, s := any(el).([]float32), any(er).([]float32), float32(slope)

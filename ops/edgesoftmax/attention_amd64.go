@@ -2,12 +2,7 @@
 
 package edgesoftmax
 
-import "github.com/gnngo/gnn/internal/cpu"
-
-// attnAVX2 selects the AVX2 kernels of attention_amd64.s for float32 rows
-// of eight heads. Tests turn it off to check the pure-Go path on the same
-// machine.
-var attnAVX2 = cpu.X86HasAVX2
+// The AVX2 and FMA kernels of attention_amd64.s, used when useAVX2 is set.
 
 // attnFwd8 is Attention for one destination group of n >= 1 edges with
 // eight heads: scores into buf (n rows), quotients into out at the edge
@@ -22,7 +17,7 @@ func attnFwd8(out, el, er *float32, idx, eids *int32, n int, buf *float32, slope
 //go:noescape
 func attnBwd8(ds, el, er, y, dy *float32, idx, eids *int32, n int, slope float32)
 
-// expShift1 sets x[i] = e^(x[i]-m) for i < n, n a multiple of 4, and
+// expShift1 sets x[i] = e^(x[i]-m) for i < n, n a multiple of 8, and
 // returns the sum of the exponentials (attention_amd64.s).
 //
 //go:noescape

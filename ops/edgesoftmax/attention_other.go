@@ -3,9 +3,7 @@
 package edgesoftmax
 
 // Without the AVX2 kernels (other architectures, or the purego build tag)
-// attention runs in pure Go.
-
-var attnAVX2 = false
+// attention runs in pure Go: useAVX2 is false and these are never called.
 
 func attnFwd8(out, el, er *float32, idx, eids *int32, n int, buf *float32, slope float32) {
 	panic("edgesoftmax: no AVX2 kernels in this build")

@@ -173,7 +173,7 @@ func TestAttentionPanics(t *testing.T) {
 // the pure-Go path on the same inputs, including large and infinite
 // scores, groups of many sizes and the slope of a plain ReLU.
 func TestAttentionAccel(t *testing.T) {
-	if !attnAVX2 {
+	if !useAVX2 {
 		t.Skip("no AVX2 kernels in this build or on this processor")
 	}
 	rng := rand.New(rand.NewPCG(17, 18))
@@ -191,9 +191,9 @@ func TestAttentionAccel(t *testing.T) {
 				}
 				dy := scores[float32](rng, g.NumEdges()*w, 1)
 				run := func(accel bool) (y, ds []float32) {
-					old := attnAVX2
-					attnAVX2 = accel
-					defer func() { attnAVX2 = old }()
+					old := useAVX2
+					useAVX2 = accel
+					defer func() { useAVX2 = old }()
 					y, ds = nans[float32](g.NumEdges()*w), nans[float32](g.NumEdges()*w)
 					Attention(y, g, el, er, slope, w)
 					AttentionBackward(ds, g, el, er, slope, y, dy, w)
@@ -218,4 +218,38 @@ func close32(a, b float32, tol float64) bool {
 		return math.IsNaN(float64(a)) && math.IsNaN(float64(b))
 	}
 	return math.Abs(float64(a)-float64(b)) <= tol*max(1, math.Abs(float64(b)))
+}
+
+// TestAttentionMatchesForward checks that with eight float32 heads the
+// fused attention gives the bits of Forward on the LeakyReLU scores: the
+// same exponential, sums and reciprocals, on the AVX2 path as in Go.
+func TestAttentionMatchesForward(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	g := randomGraph(t, rng, 400, 300, 20000)
+	const w = 8
+	el, er := nodeScores[float32](rng, g, w)
+	src, dst := g.COO()
+	score := make([]float32, g.NumEdges()*w)
+	for e := range src {
+		for h := range w {
+			x := el[int(src[e])*w+h] + er[int(dst[e])*w+h]
+			score[e*w+h] = max(x, x*attnSlope)
+		}
+	}
+	for _, accel := range []bool{true, false} {
+		old := useAVX2
+		useAVX2 = accel && old
+		got, want := make([]float32, len(score)), make([]float32, len(score))
+		Attention(got, g, el, er, attnSlope, w)
+		Forward(want, g, ByDst, score, w)
+		useAVX2 = old
+		if accel && !old {
+			continue
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("vector path %v: element %d is %v, Forward gives %v", accel, i, got[i], want[i])
+			}
+		}
+	}
 }
