@@ -152,7 +152,7 @@ func scaleJobs(c *config) []job {
 		}
 		for _, drop := range c.dropouts("off") {
 			s := bench.Spec{
-				Suite: "scale", Model: sc.model, Dataset: "synth", Input: bench.InputDense, Dropout: drop,
+				Suite: "scale", Sweep: sc.series, Model: sc.model, Dataset: "synth", Input: bench.InputDense, Dropout: drop,
 				Nodes: sc.nodes, Edges: sc.edges + int64(sc.nodes), Feat: sc.feat, Hidden: sc.hidden, Heads: 1,
 				Classes: sc.classes, Epochs: c.epochs, Warmup: c.warmup, Seed: c.seed,
 				EdgeOrder: c.order(bench.OrderDst),
@@ -160,7 +160,7 @@ func scaleJobs(c *config) []job {
 			if sc.model == bench.GAT {
 				s.Heads, s.OutHeads = sc.heads, 1
 			}
-			jobs = append(jobs, withPaths(c, s, fmt.Sprintf("scale/%s/%v", sc.model, drop))...)
+			jobs = append(jobs, withPaths(c, s, fmt.Sprintf("scale/%s/%s/%v", sc.model, sc.series, drop))...)
 		}
 	}
 	return jobs

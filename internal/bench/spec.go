@@ -42,7 +42,7 @@ const (
 // what the harness passes to a child process, as JSON.
 type Spec struct {
 	Suite   string `json:"suite"`
-	Sweep   string `json:"sweep,omitempty"` // synth: density, nodes or hidden
+	Sweep   string `json:"sweep,omitempty"` // synth: density, nodes or hidden; scale: the series
 	Model   string `json:"model"`           // gcn, gat, or a kernel: spmm, sddmm, edgesoftmax
 	Op      string `json:"op,omitempty"`    // kernels: the operation (see Kernel ops)
 	Path    string `json:"path"`            // fused, unfused or dense
