@@ -48,6 +48,7 @@ func BenchmarkSDDMM(b *testing.B) {
 		dim    string
 	}{
 		{"u_dot_v", Dot, U, V, []int{8, 8}, []int{8, 8}, "8x8"},
+		{"u_dot_v", Dot, U, V, []int{64}, []int{64}, "64"},
 		{"u_add_v", Add, U, V, []int{8, 1}, []int{8, 1}, "8x1"},
 		{"u_mul_v", Mul, U, V, []int{64}, []int{64}, "64"},
 		{"u_mul_e", Mul, U, E, []int{8, 8}, []int{8, 1}, "8x8,8x1"},

@@ -66,6 +66,10 @@ type benchCase struct {
 	lhs, rhs []int // feature shapes of u and e; rhs nil for copy_u
 	workers  int   // 0: GOMAXPROCS as set
 	pureGo   bool  // without the assembly kernels
+	// backward runs the kernel on the reversed graph, through the CSR
+	// view: the gradient of u_mul_e with respect to u (and of u_dot_v
+	// with respect to either side), with edge weights read at random.
+	backward bool
 }
 
 func (c benchCase) name() string {
@@ -79,6 +83,9 @@ func (c benchCase) name() string {
 	}
 	if c.pureGo {
 		s += "impl=go/"
+	}
+	if c.backward {
+		s += "dir=bwd/"
 	}
 	s += "dim=" + shapeName(c.lhs)
 	if c.rhs != nil {
@@ -98,12 +105,18 @@ var benchCases = []benchCase{
 	{op: Mul, red: Sum, lhs: []int{64}, rhs: []int{1}, workers: 1},
 	{op: Mul, red: Sum, lhs: []int{64}, rhs: []int{1}, pureGo: true},
 	{op: Mul, red: Sum, lhs: []int{8, 8}, rhs: []int{8, 1}},
+	{op: Mul, red: Sum, lhs: []int{64}, rhs: []int{1}, backward: true},
+	{op: Mul, red: Sum, lhs: []int{8, 8}, rhs: []int{8, 1}, backward: true},
 }
 
 func BenchmarkSpMM(b *testing.B) {
 	for _, c := range benchCases {
 		b.Run(c.name(), func(b *testing.B) {
 			g := benchGraph(b)
+			if c.backward {
+				g = g.Reverse()
+				g.CSC()
+			}
 			p := planFor(b, c.op, c.lhs, c.rhs)
 			r := rand.New(rand.NewPCG(1, 2))
 			u, e := operands[float32](r, g, c.op, p)
