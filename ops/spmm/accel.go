@@ -10,8 +10,11 @@ import (
 // rows of its in-edges, in edge order, and prefetches the source rows of the
 // edges prefetchDist positions ahead in the CSC, across row boundaries:
 // gathering source rows from a feature matrix larger than the cache is bound
-// by memory latency, not arithmetic. The last f%8 columns, which do not fill
-// a vector, are done in Go.
+// by memory latency, not arithmetic. For sums, the last f%8 columns, which
+// do not fill a vector, come from a second vector pass over the row's last 8
+// columns into scratch, right after its main pass (the gathered rows are
+// still cached), of which the new columns are kept; for max and min they
+// are done in Go.
 
 // Tuning of the AVX2 paths, measured on the 100k-node, 10M-edge benchmark
 // (bench_test.go) on a 2-core AMD EPYC (Zen 4) virtual machine.
@@ -71,18 +74,20 @@ func sumCopyF32(out, x []float32, indptr []int64, idx []int32, f, lo, hi int) {
 		return // no edges: the rows stay zero
 	}
 	w8 := f &^ 7
+	var tail [8]float32
 	for col := 0; col < w8; col += copyTile {
 		tw := min(copyTile, w8-col)
+		last := col+tw == w8 && w8 < f
 		for v := lo; v < hi; v++ {
 			s, t := int(indptr[v]), int(indptr[v+1])
 			if s < t {
 				addRowsF32(&out[v*f+col], &x[col], &idx[s], t-s, end-s, f*4, tw*4, prefetchDist)
+				if last {
+					tail = [8]float32{}
+					addRowsF32(&tail[0], &x[f-8], &idx[s], t-s, end-s, f*4, 32, prefetchDist)
+					copy(out[v*f+w8:v*f+f], tail[8-(f-w8):])
+				}
 			}
-		}
-	}
-	if w8 < f {
-		for v := lo; v < hi; v++ {
-			addRows(out[v*f+w8:v*f+f], x[w8:], idx[indptr[v]:indptr[v+1]], f)
 		}
 	}
 }
@@ -97,6 +102,8 @@ func sumScaledF32(out, x, e []float32, c *graph.Compressed, f, h, b, lo, hi int)
 		return
 	}
 	var woff [scaledTile / 8]int64
+	var tail [8]float32
+	var tailOff [1]int64
 	w8 := f &^ 7
 	for col := 0; col < w8; col += scaledTile {
 		tw := min(scaledTile, w8-col)
@@ -109,20 +116,15 @@ func sumScaledF32(out, x, e []float32, c *graph.Compressed, f, h, b, lo, hi int)
 		if h == 1 && tw == 64 {
 			wo = nil // the kernel's one-weight-per-edge loop
 		}
+		last := col+tw == w8 && w8 < f // then h == 1: a tail needs one weight per row
 		for v := lo; v < hi; v++ {
 			if s, t := int(indptr[v]), int(indptr[v+1]); s < t {
 				addScaledRowsF32(&out[v*f+col], &x[col], &idx[s], t-s, end-s, f*4, tw*4, prefetchDist, &e[0], &eids[s], h*4, wo)
-			}
-		}
-	}
-	if w8 < f {
-		var wb [weightBatch]float32
-		per := weightBatch / h
-		for v := lo; v < hi; v++ {
-			for s, t := int(indptr[v]), int(indptr[v+1]); s < t; s += per {
-				n := min(per, t-s)
-				gatherWeights(wb[:n*h], e, eids[s:s+n], h)
-				addBlockScaledCols(out[v*f:v*f+f], x, idx[s:s+n], wb[:n*h], b, w8)
+				if last {
+					tail = [8]float32{}
+					addScaledRowsF32(&tail[0], &x[f-8], &idx[s], t-s, end-s, f*4, 32, prefetchDist, &e[0], &eids[s], h*4, &tailOff[0])
+					copy(out[v*f+w8:v*f+f], tail[8-(f-w8):])
+				}
 			}
 		}
 	}
@@ -183,18 +185,4 @@ func extremeAccel[T num.Float](out []T, arg []int64, u []T, c *graph.Compressed,
 		}
 	}
 	return true
-}
-
-// addBlockScaledCols is addBlockScaledRows restricted to columns col and up
-// of o, one edge at a time.
-func addBlockScaledCols[T num.Float](o, x []T, idx []int32, w []T, b, col int) {
-	f := len(o)
-	h := f / b
-	for j, r := range idx {
-		xr := x[int(r)*f:][:f]
-		wj := w[j*h:][:h]
-		for k := col; k < f; k++ {
-			o[k] += wj[k/b] * xr[k]
-		}
-	}
 }
