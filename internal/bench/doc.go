@@ -32,7 +32,7 @@
 // TapeMachine over eg.SubgraphRoots(loss, gradients...) with the
 // parameters' dual values bound, as nn/train.Fit runs it, without the
 // evaluation pass. Kernel runs (Spec.Model spmm, sddmm, edgesoftmax) time
-// one forward call of the pure-Go kernel (fused), of a gather-then-reduce
+// one forward call of gnn's kernel (fused), of a gather-then-reduce
 // over a materialised per-edge tensor (unfused), or of the dense N x N
 // equivalent (dense).
 package bench
