@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"slices"
+
 	"github.com/gnngo/gnn/internal/parallel"
 )
 
@@ -14,6 +16,10 @@ type Compressed struct {
 	Indptr  []int64 // len rows+1
 	Indices []int32 // len NumEdges
 	EIDs    []int32 // len NumEdges; edge IDs fit int32 (MaxEdges)
+	// Ordered reports that EIDs[p] == p for every p: edge IDs follow the
+	// view's order (edges numbered by row, as ReorderEdges does), so
+	// per-edge rows read through the view are read in memory order.
+	Ordered bool
 }
 
 // NumRows returns the number of rows.
@@ -35,6 +41,13 @@ const parallelEdges = 1 << 16
 // edges precede worker w+1's in every row, the result is identical to the
 // sequential one.
 func compress(rows int, row, col []int32) *Compressed {
+	c := compressCounting(rows, row, col)
+	c.Ordered = slices.IsSorted(row)
+	return c
+}
+
+// compressCounting is compress without the Ordered flag.
+func compressCounting(rows int, row, col []int32) *Compressed {
 	e := len(row)
 	c := &Compressed{
 		Indptr:  make([]int64, rows+1),

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -23,6 +24,10 @@ func naiveCompress(rows int, row, col []int32) *Compressed {
 		c.EIDs = append(c.EIDs, eid[r]...)
 		c.Indptr[r+1] = int64(len(c.Indices))
 	}
+	c.Ordered = true
+	for p, e := range c.EIDs {
+		c.Ordered = c.Ordered && int(e) == p
+	}
 	return c
 }
 
@@ -38,6 +43,8 @@ func diffCompressed(got, want *Compressed) string {
 		return "EIDs differ"
 	case len(got.Indices) != len(got.EIDs) || got.Indptr[len(got.Indptr)-1] != int64(len(got.EIDs)):
 		return "lengths disagree"
+	case got.Ordered != want.Ordered:
+		return fmt.Sprintf("Ordered is %v, want %v", got.Ordered, want.Ordered)
 	}
 	return ""
 }

@@ -213,7 +213,7 @@ func (g *Graph) ReorderEdges(order EdgeOrder) (reordered *Graph, perm []int64, e
 			}
 		}
 	})
-	view := &Compressed{Indptr: c.Indptr, Indices: other, EIDs: ids}
+	view := &Compressed{Indptr: c.Indptr, Indices: other, EIDs: ids, Ordered: true}
 	if order == ByDst {
 		reordered = newGraph(g.NumSrc(), g.NumDst(), other, rows)
 		reordered.s.byDstOnce.Do(func() { reordered.s.byDst = view })

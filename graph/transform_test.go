@@ -220,6 +220,9 @@ func TestReorderEdges(t *testing.T) {
 			if d := diffCompressed(view, want); d != "" {
 				t.Errorf("%s/%v: view: %s", name, order, d)
 			}
+			if !view.Ordered {
+				t.Errorf("%s/%v: the view is not marked Ordered", name, order)
+			}
 
 		}
 	}

@@ -95,37 +95,68 @@ func sumCopyF32(out, x []float32, indptr []int64, idx []int32, f, lo, hi int) {
 // sumScaledF32 adds to out rows [lo, hi) the sums of rows of x scaled by
 // edge weights: e rows of h weights, one per block of b columns. Each
 // 8-column chunk must share one weight (h == 1 or b%8 == 0).
+//
+// Rows wider than a pass take several. Through a view whose edge IDs follow
+// its order (Ordered), every pass goes over all the rows, so that a pass
+// needs only its share of x in cache. Otherwise each edge's weights are a
+// cache miss, and each row goes through all its passes before the next, so
+// that the passes after the first find its weights cached: measured on 32K
+// nodes and 13.8M edges through a CSR view, 8 heads of 16 features took
+// 0.26-0.55 s instead of 0.39-0.54 s, 256 features 0.50-0.79 s instead of
+// 0.78-0.93 s; through an ordered CSC view row by row was up to 20% slower
+// at 256 features.
 func sumScaledF32(out, x, e []float32, c *graph.Compressed, f, h, b, lo, hi int) {
 	indptr, idx, eids := c.Indptr, c.Indices, c.EIDs
 	end := int(indptr[hi])
 	if end == int(indptr[lo]) {
 		return
 	}
-	var woff [scaledTile / 8]int64
+	w8 := f &^ 7
+	tiles := (w8 + scaledTile - 1) / scaledTile
+	const chunks = scaledTile / 8
+	woff := make([]int64, tiles*chunks) // weight offsets of the chunks, per pass
+	wo := make([]*int64, tiles)
+	for i := range tiles {
+		col := i * scaledTile
+		for ch := range min(scaledTile, w8-col) / 8 {
+			if h > 1 {
+				woff[i*chunks+ch] = int64((col + 8*ch) / b * 4)
+			}
+		}
+		if h > 1 || min(scaledTile, w8-col) != 64 {
+			wo[i] = &woff[i*chunks] // else nil: the kernel's one-weight-per-edge loop
+		}
+	}
 	var tail [8]float32
 	var tailOff [1]int64
-	w8 := f &^ 7
-	for col := 0; col < w8; col += scaledTile {
-		tw := min(scaledTile, w8-col)
-		for ch := range tw / 8 {
-			if h > 1 {
-				woff[ch] = int64((col + 8*ch) / b * 4)
+	// pass adds pass i over the columns of row v, and then, after the last
+	// pass, the columns past the last full vector (only when h == 1, one
+	// weight per edge): a vector pass over the row's last 8 columns into
+	// scratch, of which the new ones are kept.
+	pass := func(v, i int) {
+		s, t := int(indptr[v]), int(indptr[v+1])
+		if s == t {
+			return
+		}
+		col := i * scaledTile
+		addScaledRowsF32(&out[v*f+col], &x[col], &idx[s], t-s, end-s, f*4, min(scaledTile, w8-col)*4, prefetchDist, &e[0], &eids[s], h*4, wo[i])
+		if i == tiles-1 && w8 < f {
+			tail = [8]float32{}
+			addScaledRowsF32(&tail[0], &x[f-8], &idx[s], t-s, end-s, f*4, 32, prefetchDist, &e[0], &eids[s], h*4, &tailOff[0])
+			copy(out[v*f+w8:v*f+f], tail[8-(f-w8):])
+		}
+	}
+	if c.Ordered {
+		for i := range tiles {
+			for v := lo; v < hi; v++ {
+				pass(v, i)
 			}
 		}
-		wo := &woff[0]
-		if h == 1 && tw == 64 {
-			wo = nil // the kernel's one-weight-per-edge loop
-		}
-		last := col+tw == w8 && w8 < f // then h == 1: a tail needs one weight per row
-		for v := lo; v < hi; v++ {
-			if s, t := int(indptr[v]), int(indptr[v+1]); s < t {
-				addScaledRowsF32(&out[v*f+col], &x[col], &idx[s], t-s, end-s, f*4, tw*4, prefetchDist, &e[0], &eids[s], h*4, wo)
-				if last {
-					tail = [8]float32{}
-					addScaledRowsF32(&tail[0], &x[f-8], &idx[s], t-s, end-s, f*4, 32, prefetchDist, &e[0], &eids[s], h*4, &tailOff[0])
-					copy(out[v*f+w8:v*f+f], tail[8-(f-w8):])
-				}
-			}
+		return
+	}
+	for v := lo; v < hi; v++ {
+		for i := range tiles {
+			pass(v, i)
 		}
 	}
 }
