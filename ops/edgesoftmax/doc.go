@@ -25,10 +25,17 @@
 // overlaps by itself), but such graphs still run several times slower than
 // ones numbered in group order (see the order=dst benchmarks).
 //
+// Attention and AttentionBackward fuse GAT's scores into the softmax by
+// destination: the scores LeakyReLU(el[u] + er[v]) are computed per group
+// into scratch from one row per node, never stored per edge, and the
+// backward recomputes them for the LeakyReLU's slope.
+//
 // The kernels are generic Go over float32 and float64 and import no tensor
-// framework; package ops wraps them as a Gorgonia op. On amd64 with AVX2
+// framework; package ops wraps them as Gorgonia ops (EdgeSoftmax,
+// GATAttention). On amd64 with AVX2
 // and FMA, float32 rows run in assembly (rows_amd64.s): a group's maxima and
 // sums stay in vector registers, eight columns at a time, with a vectorised
-// float32 exponential (about 1e-7 relative) and sums in float64. The purego
-// build tag keeps everything in Go.
+// float32 exponential (about 1e-7 relative, exp_amd64.h) and sums in
+// float64; attention_amd64.s does the same for the attention of one and of
+// eight heads. The purego build tag keeps everything in Go.
 package edgesoftmax
