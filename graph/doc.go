@@ -14,14 +14,17 @@
 //   - CSC groups edges by destination (in-edges), rows are destination nodes.
 //
 // Within a row, edges appear in increasing edge-ID order. Each view carries
-// the map from storage position to edge ID (EIDs).
+// the map from storage position to edge ID (EIDs). ReorderEdges renumbers
+// the edges in the order of one view (DGL's reorder_graph), so that kernels
+// walking that view read per-edge rows in memory order.
 //
 // Graphs are immutable: slices returned by accessors are shared with the
 // graph and must not be modified. Reverse is O(1): the reversed graph shares
 // all storage, its CSR is the original's CSC and vice versa.
 //
-// Node IDs are int32; edge positions and counts are int64, so graphs with more
-// than 2^31 edges work. Every graph has a process-unique ID, which Gorgonia
+// Node IDs and the views' edge IDs are int32, so a graph holds at most
+// MaxEdges (2^31-1) edges; row pointers are int64, and the API passes edge
+// IDs as int64. Every graph has a process-unique ID, which Gorgonia
 // ops put in their hashes so that ops over different graphs never merge.
 //
 // Input supplied by a user (COO lists, node IDs, files) is validated and
