@@ -61,3 +61,23 @@ func ExampleGraph_AddSelfLoops() {
 	// src:  [0 1 0 1 2]
 	// dst:  [1 2 0 1 2]
 }
+
+func ExampleGraph_ReorderEdges() {
+	// Edges 0->1, 0->2, 2->1, 1->2, numbered as drawn.
+	g, _ := graph.FromCOO(3, 3, []int32{0, 0, 2, 1}, []int32{1, 2, 1, 2})
+	r, perm, err := g.ReorderEdges(graph.ByDst)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	src, dst := r.COO()
+	fmt.Println("src: ", src)
+	fmt.Println("dst: ", dst)
+	fmt.Println("perm:", perm) // new edge i was edge perm[i]
+	fmt.Println("CSC edge IDs:", r.CSC().EIDs, r.CSC().Ordered)
+	// Output:
+	// src:  [0 2 0 1]
+	// dst:  [1 1 2 2]
+	// perm: [0 2 1 3]
+	// CSC edge IDs: [0 1 2 3] true
+}
