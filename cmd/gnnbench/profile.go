@@ -14,7 +14,8 @@ import (
 // the function that stops it and writes a heap profile (live objects after
 // the last epoch, and everything allocated since the start). An empty dir
 // profiles nothing. Files are named after the run:
-// <model>_<path>_<dataset>_n<nodes>_e<edges>.{cpu,heap}.pprof.
+// <model>_<path>_<dataset>_n<nodes>_e<edges>.{cpu,heap}.pprof, the model
+// followed by -<op>-<heads>x<feat> for kernels.
 func startProfiles(dir string, spec bench.Spec) (stop func() error, err error) {
 	if dir == "" {
 		return func() error { return nil }, nil
@@ -24,7 +25,7 @@ func startProfiles(dir string, spec bench.Spec) (stop func() error, err error) {
 	}
 	name := spec.Model
 	if spec.Op != "" {
-		name += "-" + spec.Op
+		name += fmt.Sprintf("-%s-%dx%d", spec.Op, spec.Heads, spec.Feat)
 	}
 	base := filepath.Join(dir, fmt.Sprintf("%s_%s_%s_n%d_e%d", name, spec.Path, spec.Dataset, spec.Nodes, spec.Edges))
 	cpu, err := os.Create(base + ".cpu.pprof")
