@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 )
 
@@ -37,6 +38,8 @@ func CrossEntropy(logits *gorgonia.Node, labels []int32, nodes []int32) (*gorgon
 	if len(nodes) == 0 {
 		return nil, fmt.Errorf("nn: cross-entropy over no nodes")
 	}
+	seen := make([]bool, n)
+	unique := true
 	for i, v := range nodes {
 		if v < 0 || int(v) >= n {
 			return nil, fmt.Errorf("nn: nodes[%d] = %d but the logits have %d rows", i, v, n)
@@ -44,8 +47,10 @@ func CrossEntropy(logits *gorgonia.Node, labels []int32, nodes []int32) (*gorgon
 		if y := labels[v]; y < 0 || int(y) >= c {
 			return nil, fmt.Errorf("nn: node %d has label %d but there are %d classes", v, y, c)
 		}
+		unique = unique && !seen[v]
+		seen[v] = true
 	}
-	op := &xentOp{labels: append([]int32{}, labels...), nodes: append([]int32{}, nodes...), n: n, c: c, id: nameCounter.Add(1)}
+	op := &xentOp{labels: append([]int32{}, labels...), nodes: append([]int32{}, nodes...), n: n, c: c, unique: unique, id: nameCounter.Add(1)}
 	return gorgonia.ApplyOp(op, logits)
 }
 
@@ -54,6 +59,7 @@ func CrossEntropy(logits *gorgonia.Node, labels []int32, nodes []int32) (*gorgon
 type xentOp struct {
 	labels, nodes []int32
 	n, c          int
+	unique        bool // no node listed twice: gradient rows are disjoint
 	id            uint64
 	grad          bool
 }
@@ -138,16 +144,39 @@ func (op *xentOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return nil, fmt.Errorf("nn: cross-entropy of %T data", t.Data())
 }
 
+// xentChunk is the number of listed nodes per task of xent.
+const xentChunk = 2048
+
 // xent returns the loss and, for the backward op, the gradient scaled by
-// scale.
+// scale. Chunks of listed nodes run in parallel and record each node's
+// term of the loss, which are then added in list order: the result is the
+// same for any GOMAXPROCS, and the same as one loop over the nodes. With a
+// node listed twice, whose gradient row takes two contributions, it runs in
+// one goroutine.
 func xent[T float32 | float64](x []T, op *xentOp, scale float64) (float64, []T) {
 	var g []T
 	if op.grad {
 		g = make([]T, op.n*op.c)
 	}
-	inv := 1 / float64(len(op.nodes))
+	terms := make([]float64, len(op.nodes))
+	run := func(lo, hi int) { xentNodes(terms[lo:hi], x, g, op, op.nodes[lo:hi], scale) }
+	if op.unique {
+		parallel.For(len(op.nodes), xentChunk, run)
+	} else {
+		run(0, len(op.nodes))
+	}
 	var loss float64
-	for _, v := range op.nodes {
+	for _, t := range terms {
+		loss -= t
+	}
+	return loss, g
+}
+
+// xentNodes sets terms[i] to the term of nodes[i] in the loss (to be
+// subtracted) and adds its gradient row to g (when not nil).
+func xentNodes[T float32 | float64](terms []float64, x, g []T, op *xentOp, nodes []int32, scale float64) {
+	inv := 1 / float64(len(op.nodes))
+	for i, v := range nodes {
 		row := x[int(v)*op.c : int(v+1)*op.c]
 		m := math.Inf(-1)
 		for _, z := range row {
@@ -158,7 +187,7 @@ func xent[T float32 | float64](x []T, op *xentOp, scale float64) (float64, []T) 
 			s += math.Exp(float64(z) - m)
 		}
 		lse := m + math.Log(s)
-		loss -= (float64(row[op.labels[v]]) - lse) * inv
+		terms[i] = (float64(row[op.labels[v]]) - lse) * inv
 		if g != nil {
 			gr := g[int(v)*op.c : int(v+1)*op.c]
 			for k, z := range row {
@@ -170,7 +199,6 @@ func xent[T float32 | float64](x []T, op *xentOp, scale float64) (float64, []T) 
 			}
 		}
 	}
-	return loss, g
 }
 
 func (op *xentOp) DiffWRT(n int) []bool {
