@@ -145,7 +145,7 @@ func (l *GATConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (out, attn *gorg
 			return nil, nil, err
 		}
 	}
-	flat, err := gorgonia.Mul(h0, l.w) // (N, H*F)
+	flat, err := nn.MatMul(h0, l.w) // (N, H*F)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -153,7 +153,7 @@ func (l *GATConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (out, attn *gorg
 	if l.cfg.residual {
 		res = h0
 		if l.res != nil {
-			if res, err = gorgonia.Mul(h0, l.res); err != nil {
+			if res, err = nn.MatMul(h0, l.res); err != nil {
 				return nil, nil, err
 			}
 		}

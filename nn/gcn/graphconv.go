@@ -106,7 +106,7 @@ func (l *GraphConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Nod
 	// then moves fewer numbers per edge.
 	early := l.w != nil && l.in > l.out
 	if early {
-		if h, err = gorgonia.Mul(h, l.w); err != nil {
+		if h, err = nn.MatMul(h, l.w); err != nil {
 			return nil, err
 		}
 	}
@@ -144,7 +144,7 @@ func (l *GraphConv) propagate(g *graph.Graph, h, ew *gorgonia.Node, multiplied b
 		}
 	}
 	if l.w != nil && !multiplied {
-		if h, err = gorgonia.Mul(h, l.w); err != nil {
+		if h, err = nn.MatMul(h, l.w); err != nil {
 			return nil, err
 		}
 	}

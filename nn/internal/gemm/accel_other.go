@@ -1,0 +1,12 @@
+//go:build !amd64 || purego
+
+package gemm
+
+// Without the AVX2 kernels (other architectures, or the purego build tag)
+// every product runs in Go: useAVX2 is false and these are never called.
+
+var useAVX2 = false
+
+func rowF32(c, a, b *float32, k, m int) { panic("gemm: no AVX2 kernels in this build") }
+
+func outerF32(p, a, b *float32, k, m int) { panic("gemm: no AVX2 kernels in this build") }

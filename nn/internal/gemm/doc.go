@@ -1,0 +1,7 @@
+// Package gemm multiplies the dense row-major matrices of layer projections
+// (features times weights, and the two products of their backward), in
+// float32 and float64, on several goroutines, with results that do not
+// depend on GOMAXPROCS. On amd64 with AVX2 and FMA, float32 products whose
+// output rows are a multiple of 8 wide run in assembly; elsewhere, and with
+// the purego build tag, in Go.
+package gemm
