@@ -11,9 +11,14 @@ import (
 const rowsPerTask = 64
 
 // Mul overwrites c (n x m) with a (n x k) times b (k x m). Rows of c are
-// independent, so the result is the same for any GOMAXPROCS.
+// independent, so the result is the same for any GOMAXPROCS. Products more
+// than maxOwnWidth wide go to gonum.
 func Mul[T num.Float](c, a, b []T, n, k, m int) {
 	check("Mul", c, n*m, a, n*k, b, k*m)
+	if m > maxOwnWidth {
+		gonumGemm(false, n, m, k, a, b, c)
+		return
+	}
 	parallel.For(n, rowsPerTask, func(lo, hi int) {
 		if mulAccel(c, a, b, k, m, lo, hi) {
 			return
@@ -44,6 +49,10 @@ func MulTransB[T num.Float](c, a, b []T, n, k, m int) {
 // the result is the same for any GOMAXPROCS.
 func MulTransA[T num.Float](c, a, b []T, n, k, m int) {
 	check("MulTransA", c, k*m, a, n*k, b, n*m)
+	if m > maxOwnWidth {
+		gonumGemm(true, k, m, n, a, b, c)
+		return
+	}
 	if n == 0 {
 		clear(c)
 		return
