@@ -176,6 +176,7 @@ func xent[T float32 | float64](x []T, op *xentOp, scale float64) (float64, []T) 
 // subtracted) and adds its gradient row to g (when not nil).
 func xentNodes[T float32 | float64](terms []float64, x, g []T, op *xentOp, nodes []int32, scale float64) {
 	inv := 1 / float64(len(op.nodes))
+	e := make([]float64, op.c) // e^(z-m) of a row, reused by the gradient
 	for i, v := range nodes {
 		row := x[int(v)*op.c : int(v+1)*op.c]
 		m := math.Inf(-1)
@@ -183,15 +184,15 @@ func xentNodes[T float32 | float64](terms []float64, x, g []T, op *xentOp, nodes
 			m = math.Max(m, float64(z))
 		}
 		var s float64
-		for _, z := range row {
-			s += math.Exp(float64(z) - m)
+		for k, z := range row {
+			e[k] = math.Exp(float64(z) - m)
+			s += e[k]
 		}
-		lse := m + math.Log(s)
-		terms[i] = (float64(row[op.labels[v]]) - lse) * inv
+		terms[i] = (float64(row[op.labels[v]]) - m - math.Log(s)) * inv
 		if g != nil {
 			gr := g[int(v)*op.c : int(v+1)*op.c]
-			for k, z := range row {
-				p := math.Exp(float64(z) - lse)
+			for k, ek := range e {
+				p := ek / s
 				if k == int(op.labels[v]) {
 					p--
 				}
