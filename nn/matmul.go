@@ -16,9 +16,10 @@ import (
 
 // MatMul builds x times w for an (N, K) x and a (K, M) w, as gorgonia.Mul
 // does, on gnn's own kernels: rows on several goroutines with results that
-// do not depend on GOMAXPROCS, and AVX2 assembly for float32 when M is a
-// multiple of 8 (a layer's projection: many rows, a few dozen columns,
-// where gonum's general matrix product is several times slower). Its
+// do not depend on GOMAXPROCS, and AVX2 assembly for float32 when M is at
+// most 32 (a layer's projection: many rows, a few dozen columns, where
+// gonum's general matrix product is several times slower; wider products
+// use gonum's). Its
 // gradients are x's, dY times w transposed, and w's, x transposed times dY,
 // summed over fixed chunks of rows in a fixed order.
 func MatMul(x, w *gorgonia.Node) (*gorgonia.Node, error) {

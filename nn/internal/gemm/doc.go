@@ -3,7 +3,7 @@
 // float32 and float64, on several goroutines, with results that do not
 // depend on GOMAXPROCS. It is written for the tall, narrow products of
 // projections (output rows of at most 32): on amd64 with AVX2 and FMA,
-// float32 products whose output rows are a multiple of 8 wide run in
-// assembly; elsewhere, and with the purego build tag, in Go. Wider products
-// go to gonum's blocked matrix product.
+// float32 products run in assembly, in widths padded to a multiple of 8;
+// elsewhere, and with the purego build tag, in Go. Wider products go to
+// gonum's blocked matrix product.
 package gemm

@@ -59,19 +59,30 @@ func MulTransA[T num.Float](c, a, b []T, n, k, m int) {
 	}
 	per := max(4096, (n+63)/64)
 	chunks := (n + per - 1) / per
-	partial := make([]T, chunks*k*m)
+	// The partials are w wide: m, or m padded to the vector kernel's
+	// multiple of 8 with zero columns of b.
+	w := padded[T](m, k)
+	if w == 0 {
+		w = m
+	}
+	partial := make([]T, chunks*k*w)
 	parallel.For(chunks, 1, func(lo, hi int) {
+		bi := make([]T, w)
 		for ch := lo; ch < hi; ch++ {
-			p := partial[ch*k*m : (ch+1)*k*m]
+			p := partial[ch*k*w : (ch+1)*k*w]
 			for i := ch * per; i < min((ch+1)*per, n); i++ {
-				outer(p, a[i*k:(i+1)*k], b[i*m:(i+1)*m], m)
+				copy(bi, b[i*m:(i+1)*m])
+				outer(p, a[i*k:(i+1)*k], bi)
 			}
 		}
 	})
-	copy(c, partial[:k*m])
-	for ch := 1; ch < chunks; ch++ {
-		for i, v := range partial[ch*k*m : (ch+1)*k*m] {
-			c[i] += v
+	for j := range k {
+		cj := c[j*m : (j+1)*m]
+		copy(cj, partial[j*w:j*w+m])
+		for ch := 1; ch < chunks; ch++ {
+			for l, v := range partial[ch*k*w+j*w : ch*k*w+j*w+m] {
+				cj[l] += v
+			}
 		}
 	}
 }
@@ -87,11 +98,12 @@ func row[T num.Float](c, a, b []T, m int) {
 	}
 }
 
-// outer adds the outer product of a and b (m values) to p (len(a) x m).
-func outer[T num.Float](p, a, b []T, m int) {
-	if outerAccel(p, a, b, m) {
+// outer adds the outer product of a and b to p (len(a) x len(b)).
+func outer[T num.Float](p, a, b []T) {
+	if outerAccel(p, a, b) {
 		return
 	}
+	m := len(b)
 	for j, v := range a {
 		pj := p[j*m : (j+1)*m]
 		for l, w := range b {

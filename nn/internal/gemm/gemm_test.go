@@ -45,8 +45,9 @@ func random[T num.Float](rng *rand.Rand, n int) []T {
 	return x
 }
 
-// shapes reach the vector kernels (m a multiple of 8, k with and without a
-// multiple of 4), the Go path, several tasks and empty products.
+// shapes reach the vector kernels (m a multiple of 8 or padded to one, k
+// with and without a multiple of 4), gonum (m over 32), several tasks and
+// empty products.
 var shapes = [][3]int{{1, 1, 1}, {3, 5, 7}, {70, 13, 8}, {130, 64, 16}, {9, 500, 24}, {200, 3, 64}, {5, 16, 9}, {0, 4, 8}, {4, 0, 8}}
 
 func TestProducts(t *testing.T) {
