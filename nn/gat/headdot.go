@@ -109,6 +109,10 @@ func headDotDo[T num.Float](op *headDotOp, vals []gorgonia.Value) (gorgonia.Valu
 	switch op.mode {
 	case headFwd: // x = z, y = a
 		parallel.For(op.n, 256, func(lo, hi int) {
+			if f == 8 {
+				headDot8(out[lo*h:hi*h], x[lo*h*8:hi*h*8], y[:h*8])
+				return
+			}
 			for n := lo; n < hi; n++ {
 				for k := range h {
 					row, av := x[(n*h+k)*f:(n*h+k+1)*f], y[k*f:(k+1)*f]
@@ -147,6 +151,26 @@ func headDotDo[T num.Float](op *headDotOp, vals []gorgonia.Value) (gorgonia.Valu
 		})
 	}
 	return t, nil
+}
+
+// headDot8 sets o[i] to the dot product of row i of z, 8 elements, with row
+// i%h of a, h = len(a)/8: the attention scores of heads of 8 features, in
+// the order of the general loop.
+func headDot8[T num.Float](o, z, a []T) {
+	h := len(a) / 8
+	z = z[:len(o)*8]
+	for i := range o {
+		r, av := (*[8]T)(z[i*8:]), (*[8]T)(a[(i%h)*8:])
+		s := r[0] * av[0]
+		s += r[1] * av[1]
+		s += r[2] * av[2]
+		s += r[3] * av[3]
+		s += r[4] * av[4]
+		s += r[5] * av[5]
+		s += r[6] * av[6]
+		s += r[7] * av[7]
+		o[i] = s
+	}
 }
 
 func (op *headDotOp) DiffWRT(int) []bool { d := op.mode == headFwd; return []bool{d, d} }
