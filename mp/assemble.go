@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 )
@@ -81,10 +82,10 @@ func (op *assembleOp) Arity() int {
 	return len(op.parts)
 }
 
-func (op *assembleOp) Type() hm.Type { return fnType(1+len(op.feat), ranks(op.shapes())...) }
+func (op *assembleOp) Type() hm.Type { return opkit.FnType(1+len(op.feat), ranks(op.shapes())...) }
 
 func (op *assembleOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := checkShapes(op.String(), op.shapes(), in); err != nil {
+	if err := opkit.CheckInputs("mp", op.String(), op.shapes(), in); err != nil {
 		return nil, err
 	}
 	return op.out(), nil
@@ -100,7 +101,7 @@ func (op *assembleOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "mp.assemble{n=%d,feat=%v,parts=%s,base=%v,fill=%v}", op.n, op.feat, strings.Join(ids, ","), op.base, op.fill)
 }
 
-func (op *assembleOp) Hashcode() uint32 { return hashOf(op) }
+func (op *assembleOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *assembleOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return assembleDo[float32](op, vals) },
@@ -183,10 +184,10 @@ type fillOp struct {
 }
 
 func (op *fillOp) Arity() int    { return 1 }
-func (op *fillOp) Type() hm.Type { return fnType(len(op.shape), len(op.shape)) }
+func (op *fillOp) Type() hm.Type { return opkit.FnType(len(op.shape), len(op.shape)) }
 
 func (op *fillOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := checkShapes(op.String(), []tensor.Shape{op.shape}, in); err != nil {
+	if err := opkit.CheckInputs("mp", op.String(), []tensor.Shape{op.shape}, in); err != nil {
 		return nil, err
 	}
 	return op.shape.Clone(), nil
@@ -198,7 +199,7 @@ func (op *fillOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "mp.fill{idx=%d,shape=%v,value=%v}", op.idx.id, op.shape, op.value)
 }
 
-func (op *fillOp) Hashcode() uint32 { return hashOf(op) }
+func (op *fillOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *fillOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return fillDo[float32](op, vals) },

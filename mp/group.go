@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 )
@@ -81,7 +82,7 @@ func (op *groupTokenOp) Type() hm.Type {
 }
 
 func (op *groupTokenOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := checkShapes(op.String(), []tensor.Shape{shapeOf([]int{op.grp.n}, op.grp.feat)}, in); err != nil {
+	if err := opkit.CheckInputs("mp", op.String(), []tensor.Shape{shapeOf([]int{op.grp.n}, op.grp.feat)}, in); err != nil {
 		return nil, err
 	}
 	return tensor.ScalarShape(), nil
@@ -89,7 +90,7 @@ func (op *groupTokenOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error
 
 func (op *groupTokenOp) String() string                                    { return "row_group_token" }
 func (op *groupTokenOp) WriteHash(h hash.Hash)                             { fmt.Fprintf(h, "mp.group{%d}", op.grp.id) }
-func (op *groupTokenOp) Hashcode() uint32                                  { return hashOf(op) }
+func (op *groupTokenOp) Hashcode() uint32                                  { return opkit.HashOf(op) }
 func (op *groupTokenOp) DiffWRT(int) []bool                                { return []bool{true} }
 func (op *groupTokenOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) { return zeroScalar(vals) }
 
@@ -141,7 +142,7 @@ func (op *groupPartOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "/group%d.%d", op.grp.id, op.part)
 }
 
-func (op *groupPartOp) Hashcode() uint32 { return hashOf(op) }
+func (op *groupPartOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *groupPartOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	if len(vals) != 2 {
@@ -175,7 +176,7 @@ func (op *groupCarrierOp) Type() hm.Type {
 }
 
 func (op *groupCarrierOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := checkShapes(op.String(), []tensor.Shape{op.shape}, in); err != nil {
+	if err := opkit.CheckInputs("mp", op.String(), []tensor.Shape{op.shape}, in); err != nil {
 		return nil, err
 	}
 	return tensor.ScalarShape(), nil
@@ -183,7 +184,7 @@ func (op *groupCarrierOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, err
 
 func (op *groupCarrierOp) String() string        { return "row_group_carrier" }
 func (op *groupCarrierOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "mp.carrier%v", op.shape) }
-func (op *groupCarrierOp) Hashcode() uint32      { return hashOf(op) }
+func (op *groupCarrierOp) Hashcode() uint32      { return opkit.HashOf(op) }
 func (op *groupCarrierOp) DiffWRT(int) []bool    { return []bool{false} }
 func (op *groupCarrierOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return zeroScalar(vals)
@@ -211,10 +212,10 @@ func (op *groupScatterOp) shapes() []tensor.Shape {
 func (op *groupScatterOp) out() tensor.Shape { return shapeOf([]int{op.grp.n}, op.grp.feat) }
 
 func (op *groupScatterOp) Arity() int    { return len(op.parts) }
-func (op *groupScatterOp) Type() hm.Type { return fnType(len(op.out()), ranks(op.shapes())...) }
+func (op *groupScatterOp) Type() hm.Type { return opkit.FnType(len(op.out()), ranks(op.shapes())...) }
 
 func (op *groupScatterOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := checkShapes(op.String(), op.shapes(), in); err != nil {
+	if err := opkit.CheckInputs("mp", op.String(), op.shapes(), in); err != nil {
 		return nil, err
 	}
 	return op.out(), nil
@@ -228,7 +229,7 @@ func (op *groupScatterOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "mp.groupScatter{%d,%v}", op.grp.id, op.parts)
 }
 
-func (op *groupScatterOp) Hashcode() uint32 { return hashOf(op) }
+func (op *groupScatterOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *groupScatterOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return groupScatterDo[float32](op, vals) },

@@ -2,15 +2,13 @@ package mp
 
 import (
 	"fmt"
-	"hash"
-	"hash/fnv"
 	"sync/atomic"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
 )
 
@@ -19,12 +17,8 @@ import (
 // of package ops they return fresh tensors, never write their inputs, keep
 // no per-call state, and hash what makes them unique.
 
-// cpuOp holds the methods every op of this package shares.
-type cpuOp struct{}
-
-func (cpuOp) ReturnsPtr() bool     { return false }
-func (cpuOp) CallsExtern() bool    { return false }
-func (cpuOp) OverwritesInput() int { return -1 }
+// cpuOp holds the methods every op of this package shares (opkit.CPUOp).
+type cpuOp = opkit.CPUOp
 
 var lastIndexID atomic.Uint64
 
@@ -32,44 +26,6 @@ var lastIndexID atomic.Uint64
 // index slices hash this ID instead of the indices, which is O(1) and never
 // merges ops over different index sets.
 func newIndexID() uint64 { return lastIndexID.Add(1) }
-
-// fnType returns a new function type from tensors of the given ranks to a
-// tensor of rank out, all of one dtype. Gorgonia returns function types to a
-// shared pool after use, so it must be rebuilt on every call.
-func fnType(out int, in ...int) hm.Type {
-	a := hm.TypeVariable('a')
-	ts := make([]hm.Type, 0, len(in)+1)
-	for _, r := range in {
-		ts = append(ts, gorgonia.TensorType{Dims: r, Of: a})
-	}
-	ts = append(ts, gorgonia.TensorType{Dims: out, Of: a})
-	return hm.NewFnType(ts...)
-}
-
-// hashOf returns the FNV-32a hash of what op writes with WriteHash.
-func hashOf(op interface{ WriteHash(hash.Hash) }) uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
-}
-
-// checkShapes verifies at graph-building time that the inputs have the
-// shapes an op was built for.
-func checkShapes(name string, want []tensor.Shape, got []gorgonia.DimSizer) error {
-	if len(got) != len(want) {
-		return fmt.Errorf("mp: %s takes %d inputs, got %d", name, len(want), len(got))
-	}
-	for i, ds := range got {
-		s, ok := ds.(tensor.Shape)
-		if !ok {
-			return fmt.Errorf("mp: %s input %d has no shape", name, i)
-		}
-		if !s.Eq(want[i]) {
-			return fmt.Errorf("mp: %s input %d has shape %v, want %v", name, i, s, want[i])
-		}
-	}
-	return nil
-}
 
 // ranks returns the rank of every shape.
 func ranks(s []tensor.Shape) []int {

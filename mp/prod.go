@@ -11,6 +11,7 @@ import (
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/ops"
@@ -91,10 +92,10 @@ func (op *prodOp) inputShapes() []tensor.Shape {
 func (op *prodOp) out() tensor.Shape { return shapeOf([]int{op.g.NumDst()}, op.plan.Out) }
 
 func (op *prodOp) Arity() int    { return len(op.inputShapes()) }
-func (op *prodOp) Type() hm.Type { return fnType(len(op.out()), ranks(op.inputShapes())...) }
+func (op *prodOp) Type() hm.Type { return opkit.FnType(len(op.out()), ranks(op.inputShapes())...) }
 
 func (op *prodOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := checkShapes(op.String(), op.inputShapes(), in); err != nil {
+	if err := opkit.CheckInputs("mp", op.String(), op.inputShapes(), in); err != nil {
 		return nil, err
 	}
 	return op.out(), nil
@@ -106,7 +107,7 @@ func (op *prodOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "mp.prod{%v,g=%d,u=%v,e=%v}", op, op.g.ID(), op.lhs, op.rhs)
 }
 
-func (op *prodOp) Hashcode() uint32 { return hashOf(op) }
+func (op *prodOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *prodOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return prodDo[float32](op, vals) },
@@ -270,10 +271,10 @@ func (op *prodGradOp) out() tensor.Shape {
 }
 
 func (op *prodGradOp) Arity() int    { return op.fwd.Arity() + 1 }
-func (op *prodGradOp) Type() hm.Type { return fnType(len(op.out()), ranks(op.shapes())...) }
+func (op *prodGradOp) Type() hm.Type { return opkit.FnType(len(op.out()), ranks(op.shapes())...) }
 
 func (op *prodGradOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := checkShapes(op.String(), op.shapes(), in); err != nil {
+	if err := opkit.CheckInputs("mp", op.String(), op.shapes(), in); err != nil {
 		return nil, err
 	}
 	return op.out(), nil
@@ -286,7 +287,7 @@ func (op *prodGradOp) WriteHash(h hash.Hash) {
 	fmt.Fprint(h, "/dmsg")
 }
 
-func (op *prodGradOp) Hashcode() uint32 { return hashOf(op) }
+func (op *prodGradOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *prodGradOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return prodGradDo[float32](op, vals) },

@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 )
@@ -55,10 +56,10 @@ func (op *gatherOp) in() tensor.Shape  { return shapeOf([]int{op.n}, op.feat) }
 func (op *gatherOp) out() tensor.Shape { return shapeOf(op.lead, op.feat) }
 
 func (op *gatherOp) Arity() int    { return 1 }
-func (op *gatherOp) Type() hm.Type { return fnType(len(op.out()), len(op.in())) }
+func (op *gatherOp) Type() hm.Type { return opkit.FnType(len(op.out()), len(op.in())) }
 
 func (op *gatherOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := checkShapes(op.String(), []tensor.Shape{op.in()}, in); err != nil {
+	if err := opkit.CheckInputs("mp", op.String(), []tensor.Shape{op.in()}, in); err != nil {
 		return nil, err
 	}
 	return op.out(), nil
@@ -70,7 +71,7 @@ func (op *gatherOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "mp.gather{idx=%d,n=%d,lead=%v,feat=%v,fill=%v}", op.idx.id, op.n, op.lead, op.feat, op.fill)
 }
 
-func (op *gatherOp) Hashcode() uint32 { return hashOf(op) }
+func (op *gatherOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *gatherOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatherDo[float32](op, vals) },
@@ -125,10 +126,10 @@ func (op *scatterOp) in() tensor.Shape  { return shapeOf(op.lead, op.feat) }
 func (op *scatterOp) out() tensor.Shape { return shapeOf([]int{op.n}, op.feat) }
 
 func (op *scatterOp) Arity() int    { return 1 }
-func (op *scatterOp) Type() hm.Type { return fnType(len(op.out()), len(op.in())) }
+func (op *scatterOp) Type() hm.Type { return opkit.FnType(len(op.out()), len(op.in())) }
 
 func (op *scatterOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := checkShapes(op.String(), []tensor.Shape{op.in()}, in); err != nil {
+	if err := opkit.CheckInputs("mp", op.String(), []tensor.Shape{op.in()}, in); err != nil {
 		return nil, err
 	}
 	return op.out(), nil
@@ -140,7 +141,7 @@ func (op *scatterOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "mp.scatter{idx=%d,n=%d,lead=%v,feat=%v}", op.idx.id, op.n, op.lead, op.feat)
 }
 
-func (op *scatterOp) Hashcode() uint32 { return hashOf(op) }
+func (op *scatterOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *scatterOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return scatterDo[float32](op, vals) },

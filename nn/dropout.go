@@ -3,13 +3,13 @@ package nn
 import (
 	"fmt"
 	"hash"
-	"hash/fnv"
 	"math"
 
 	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 )
@@ -44,17 +44,15 @@ func Dropout(x *gorgonia.Node, p float64, seed uint64, mode *Mode) (*gorgonia.No
 // dropoutOp multiplies by the step's mask. It is linear in its input and
 // self-adjoint, so it is its own gradient.
 type dropoutOp struct {
+	opkit.CPUOp
 	p    float64
 	seed uint64
 	mode *Mode
 }
 
-func (op *dropoutOp) Arity() int           { return 1 }
-func (op *dropoutOp) ReturnsPtr() bool     { return false }
-func (op *dropoutOp) CallsExtern() bool    { return false }
-func (op *dropoutOp) OverwritesInput() int { return -1 }
-func (op *dropoutOp) Type() hm.Type        { a := hm.TypeVariable('a'); return hm.NewFnType(a, a) }
-func (op *dropoutOp) String() string       { return fmt.Sprintf("dropout(p=%g)", op.p) }
+func (op *dropoutOp) Arity() int     { return 1 }
+func (op *dropoutOp) Type() hm.Type  { a := hm.TypeVariable('a'); return hm.NewFnType(a, a) }
+func (op *dropoutOp) String() string { return fmt.Sprintf("dropout(p=%g)", op.p) }
 
 func (op *dropoutOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
 	if len(in) != 1 {
@@ -71,11 +69,7 @@ func (op *dropoutOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "dropout{p=%v,seed=%d,mode=%p}", op.p, op.seed, op.mode)
 }
 
-func (op *dropoutOp) Hashcode() uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
-}
+func (op *dropoutOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *dropoutOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	t, err := values.Dense(vals[0])

@@ -3,7 +3,6 @@ package nn
 import (
 	"fmt"
 	"hash"
-	"hash/fnv"
 	"math"
 
 	"github.com/chewxy/hm"
@@ -11,6 +10,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 )
@@ -28,7 +28,10 @@ func ELU(x *gorgonia.Node) (*gorgonia.Node, error) {
 }
 
 // eluOp is ELU; with grad set it is its backward, taking (x, dy).
-type eluOp struct{ grad bool }
+type eluOp struct {
+	opkit.CPUOp
+	grad bool
+}
 
 func (op *eluOp) Arity() int {
 	if op.grad {
@@ -56,10 +59,6 @@ func (op *eluOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
 	return s.Clone(), nil
 }
 
-func (op *eluOp) ReturnsPtr() bool     { return false }
-func (op *eluOp) CallsExtern() bool    { return false }
-func (op *eluOp) OverwritesInput() int { return -1 }
-
 func (op *eluOp) String() string {
 	if op.grad {
 		return "delu"
@@ -69,11 +68,7 @@ func (op *eluOp) String() string {
 
 func (op *eluOp) WriteHash(h hash.Hash) { fmt.Fprint(h, op.String()) }
 
-func (op *eluOp) Hashcode() uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
-}
+func (op *eluOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *eluOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return eluDo[float32](op, vals) },

@@ -3,13 +3,13 @@ package nn
 import (
 	"fmt"
 	"hash"
-	"hash/fnv"
 	"math"
 
 	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 )
@@ -57,6 +57,7 @@ func CrossEntropy(logits *gorgonia.Node, labels []int32, nodes []int32) (*gorgon
 // xentOp is the fused masked cross-entropy; with grad set it is its backward,
 // taking (logits, dLoss).
 type xentOp struct {
+	opkit.CPUOp
 	labels, nodes []int32
 	n, c          int
 	unique        bool // no node listed twice: gradient rows are disjoint
@@ -70,10 +71,6 @@ func (op *xentOp) Arity() int {
 	}
 	return 1
 }
-
-func (op *xentOp) ReturnsPtr() bool     { return false }
-func (op *xentOp) CallsExtern() bool    { return false }
-func (op *xentOp) OverwritesInput() int { return -1 }
 
 func (op *xentOp) Type() hm.Type {
 	a := hm.TypeVariable('a')
@@ -103,11 +100,7 @@ func (op *xentOp) String() string {
 
 func (op *xentOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v{%d}", op, op.id) }
 
-func (op *xentOp) Hashcode() uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
-}
+func (op *xentOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *xentOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	t, err := values.Dense(vals[0])

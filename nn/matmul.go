@@ -3,13 +3,13 @@ package nn
 import (
 	"fmt"
 	"hash"
-	"hash/fnv"
 
 	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/nn/internal/gemm"
 )
@@ -51,6 +51,7 @@ const (
 // matMulOp is a product of two matrices; the transB and transA modes are
 // the gradients of the product and are not differentiable again.
 type matMulOp struct {
+	opkit.CPUOp
 	n, k, m int // of the forward product
 	mode    matMulMode
 }
@@ -88,21 +89,13 @@ func (op *matMulOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
 	return out, nil
 }
 
-func (op *matMulOp) ReturnsPtr() bool     { return false }
-func (op *matMulOp) CallsExtern() bool    { return false }
-func (op *matMulOp) OverwritesInput() int { return -1 }
-
 func (op *matMulOp) String() string {
 	return fmt.Sprintf("%s(%dx%dx%d)", [...]string{"matmul", "matmul_tb", "matmul_ta"}[op.mode], op.n, op.k, op.m)
 }
 
 func (op *matMulOp) WriteHash(h hash.Hash) { fmt.Fprint(h, op.String()) }
 
-func (op *matMulOp) Hashcode() uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
-}
+func (op *matMulOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *matMulOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return matMulDo[float32](op, vals) },

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/ops/edgesoftmax"
 )
@@ -85,14 +86,14 @@ func (op *attentionOp) Arity() int {
 func (op *attentionOp) Type() hm.Type {
 	r := len(op.feat) + 1
 	if op.grad {
-		return fnType(r, r, r, r, r)
+		return opkit.FnType(r, r, r, r, r)
 	}
-	return fnType(r, r, r)
+	return opkit.FnType(r, r, r)
 }
 
 func (op *attentionOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
 	want, out := op.shapes()
-	if err := checkInputs(op.String(), want, in); err != nil {
+	if err := opkit.CheckInputs("ops", op.String(), want, in); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -110,7 +111,7 @@ func (op *attentionOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "%v{g=%d,%v}", op, op.g.ID(), op.feat)
 }
 
-func (op *attentionOp) Hashcode() uint32 { return hashOf(op) }
+func (op *attentionOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *attentionOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return attentionDo[float32](op, vals) },

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 )
@@ -68,10 +69,10 @@ type degreeScaleOp struct {
 }
 
 func (op *degreeScaleOp) Arity() int    { return 1 }
-func (op *degreeScaleOp) Type() hm.Type { return fnType(len(op.shape), len(op.shape)) }
+func (op *degreeScaleOp) Type() hm.Type { return opkit.FnType(len(op.shape), len(op.shape)) }
 
 func (op *degreeScaleOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := checkInputs(op.String(), []tensor.Shape{op.shape}, in); err != nil {
+	if err := opkit.CheckInputs("ops", op.String(), []tensor.Shape{op.shape}, in); err != nil {
 		return nil, err
 	}
 	return op.shape.Clone(), nil
@@ -85,7 +86,7 @@ func (op *degreeScaleOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "%v{g=%d,%v}", op, op.g.ID(), op.shape)
 }
 
-func (op *degreeScaleOp) Hashcode() uint32 { return hashOf(op) }
+func (op *degreeScaleOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *degreeScaleOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return degreeScaleDo[float32](op, vals[0]) },

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/ops/edgesoftmax"
 )
@@ -57,9 +58,9 @@ func (op *edgeSoftmaxOp) Arity() int {
 func (op *edgeSoftmaxOp) Type() hm.Type {
 	r := len(op.shape)
 	if op.grad {
-		return fnType(r, r, r)
+		return opkit.FnType(r, r, r)
 	}
-	return fnType(r, r)
+	return opkit.FnType(r, r)
 }
 
 func (op *edgeSoftmaxOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
@@ -67,7 +68,7 @@ func (op *edgeSoftmaxOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, erro
 	if op.grad {
 		want = append(want, op.shape)
 	}
-	if err := checkInputs(op.String(), want, in); err != nil {
+	if err := opkit.CheckInputs("ops", op.String(), want, in); err != nil {
 		return nil, err
 	}
 	return op.shape.Clone(), nil
@@ -85,7 +86,7 @@ func (op *edgeSoftmaxOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "%v{g=%d,%v}", op, op.g.ID(), op.shape)
 }
 
-func (op *edgeSoftmaxOp) Hashcode() uint32 { return hashOf(op) }
+func (op *edgeSoftmaxOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *edgeSoftmaxOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return edgeSoftmaxDo[float32](op, vals) },

@@ -11,6 +11,7 @@ import (
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/ops/sddmm"
 )
@@ -115,11 +116,11 @@ func (op *sddmmOp) Type() hm.Type {
 	for i, s := range in {
 		ranks[i] = len(s)
 	}
-	return fnType(1+len(op.outShape()), ranks...)
+	return opkit.FnType(1+len(op.outShape()), ranks...)
 }
 
 func (op *sddmmOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := checkInputs(op.String(), op.inputShapes(), in); err != nil {
+	if err := opkit.CheckInputs("ops", op.String(), op.inputShapes(), in); err != nil {
 		return nil, err
 	}
 	return withRows(op.g.NumEdges(), op.outShape()), nil
@@ -136,7 +137,7 @@ func (op *sddmmOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "sddmm{%v,g=%d,l=%v,r=%v}", op, op.g.ID(), op.lhs, op.rhs)
 }
 
-func (op *sddmmOp) Hashcode() uint32 { return hashOf(op) }
+func (op *sddmmOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *sddmmOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return sddmmDo[float32](op, vals) },

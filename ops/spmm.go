@@ -11,6 +11,7 @@ import (
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/ops/spmm"
 )
@@ -129,11 +130,11 @@ func (op *spmmOp) Type() hm.Type {
 	for i, s := range in {
 		ranks[i] = len(s)
 	}
-	return fnType(1+len(op.plan.Out), ranks...)
+	return opkit.FnType(1+len(op.plan.Out), ranks...)
 }
 
 func (op *spmmOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := checkInputs(op.String(), op.inputShapes(), in); err != nil {
+	if err := opkit.CheckInputs("ops", op.String(), op.inputShapes(), in); err != nil {
 		return nil, err
 	}
 	return withRows(op.g.NumDst(), op.plan.Out), nil
@@ -153,7 +154,7 @@ func (op *spmmOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "spmm{%v,g=%d,u=%v,e=%v}", op, op.g.ID(), op.lhs, op.rhs)
 }
 
-func (op *spmmOp) Hashcode() uint32 { return hashOf(op) }
+func (op *spmmOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *spmmOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return spmmDo[float32](op, vals) },

@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/ops/spmm"
 )
@@ -131,12 +132,12 @@ func (op *spmmArgGradOp) Type() hm.Type {
 	for i := range s {
 		ranks[i] = len(s[i])
 	}
-	return fnType(ranks[op.wrt], ranks...)
+	return opkit.FnType(ranks[op.wrt], ranks...)
 }
 
 func (op *spmmArgGradOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
 	s := op.shapes()
-	if err := checkInputs(op.String(), s, in); err != nil {
+	if err := opkit.CheckInputs("ops", op.String(), s, in); err != nil {
 		return nil, err
 	}
 	return s[op.wrt].Clone(), nil
@@ -149,7 +150,7 @@ func (op *spmmArgGradOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "/arggrad%d", op.wrt)
 }
 
-func (op *spmmArgGradOp) Hashcode() uint32 { return hashOf(op) }
+func (op *spmmArgGradOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *spmmArgGradOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return spmmArgGradDo[float32](op, vals) },

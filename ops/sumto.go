@@ -10,6 +10,7 @@ import (
 
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 )
@@ -59,10 +60,10 @@ func (op *broadcastOp) out() tensor.Shape {
 }
 
 func (op *broadcastOp) Arity() int    { return 1 }
-func (op *broadcastOp) Type() hm.Type { return fnType(len(op.out()), len(op.in())) }
+func (op *broadcastOp) Type() hm.Type { return opkit.FnType(len(op.out()), len(op.in())) }
 
 func (op *broadcastOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := checkInputs(op.String(), []tensor.Shape{op.in()}, in); err != nil {
+	if err := opkit.CheckInputs("ops", op.String(), []tensor.Shape{op.in()}, in); err != nil {
 		return nil, err
 	}
 	return op.out(), nil
@@ -79,7 +80,7 @@ func (op *broadcastOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "broadcast{%v,rows=%d,wide=%v,narrow=%v}", op.sum, op.rows, op.wide, op.narrow)
 }
 
-func (op *broadcastOp) Hashcode() uint32 { return hashOf(op) }
+func (op *broadcastOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *broadcastOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return broadcastDo[float32](op, vals) },

@@ -3,13 +3,13 @@ package gat
 import (
 	"fmt"
 	"hash"
-	"hash/fnv"
 
 	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 )
@@ -28,6 +28,7 @@ func headScores(z, a *gorgonia.Node, n, h int) (*gorgonia.Node, error) {
 // inputs a, ds) and da[h,f] = sum_n ds[n,h] z[n,h,f] (headDA, inputs z, ds).
 // All three are linear in each input and built from one another.
 type headDotOp struct {
+	opkit.CPUOp
 	n, h, f int
 	mode    headMode
 }
@@ -51,10 +52,7 @@ func (op *headDotOp) shapes() (in []tensor.Shape, out tensor.Shape) {
 	return []tensor.Shape{z, a}, s
 }
 
-func (op *headDotOp) Arity() int           { return 2 }
-func (op *headDotOp) ReturnsPtr() bool     { return false }
-func (op *headDotOp) CallsExtern() bool    { return false }
-func (op *headDotOp) OverwritesInput() int { return -1 }
+func (op *headDotOp) Arity() int { return 2 }
 
 func (op *headDotOp) Type() hm.Type {
 	a := hm.TypeVariable('a')
@@ -83,11 +81,7 @@ func (op *headDotOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "%v{%d,%d,%d}", op, op.n, op.h, op.f)
 }
 
-func (op *headDotOp) Hashcode() uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
-}
+func (op *headDotOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 func (op *headDotOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return headDotDo[float32](op, vals) },
