@@ -67,11 +67,15 @@ func MulTransA[T num.Float](c, a, b []T, n, k, m int) {
 	}
 	partial := make([]T, chunks*k*w)
 	parallel.For(chunks, 1, func(lo, hi int) {
-		bi := make([]T, w)
+		pad := make([]T, w) // a row of b padded to w, when w > m
 		for ch := lo; ch < hi; ch++ {
 			p := partial[ch*k*w : (ch+1)*k*w]
 			for i := ch * per; i < min((ch+1)*per, n); i++ {
-				copy(bi, b[i*m:(i+1)*m])
+				bi := b[i*m : (i+1)*m]
+				if w > m {
+					copy(pad, bi)
+					bi = pad
+				}
 				outer(p, a[i*k:(i+1)*k], bi)
 			}
 		}
