@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
@@ -125,7 +126,7 @@ func assembleDo[T num.Float](op *assembleOp, vals []gorgonia.Value) (gorgonia.Va
 			y[i] = fill
 		}
 	}
-	w := prod(op.feat)
+	w := bcast.Prod(op.feat)
 	for j, v := range vals {
 		x, err := data[T](v)
 		if err != nil {
@@ -216,7 +217,7 @@ func fillDo[T num.Float](op *fillOp, vals []gorgonia.Value) (gorgonia.Value, err
 	}
 	t, y := values.Alloc[T](op.shape)
 	copy(y, x)
-	w, v := prod(op.shape[1:]), T(op.value)
+	w, v := bcast.Prod(op.shape[1:]), T(op.value)
 	for _, r := range op.idx.rows {
 		row := y[int(r)*w : (int(r)+1)*w]
 		for k := range row {

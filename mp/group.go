@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
@@ -54,7 +55,7 @@ func newRowGroup(x *gorgonia.Node) (*rowGroup, error) {
 // gather returns rows idx of the group's tensor, shaped like the result of
 // the function gather, as a part of the group.
 func (grp *rowGroup) gather(idx *index, lead []int, fill float64) (*gorgonia.Node, error) {
-	if prod(lead) != len(idx.rows) {
+	if bcast.Prod(lead) != len(idx.rows) {
 		return nil, fmt.Errorf("mp: gather of %d rows into leading shape %v", len(idx.rows), lead)
 	}
 	op := &groupPartOp{
@@ -241,7 +242,7 @@ func groupScatterDo[T num.Float](op *groupScatterOp, vals []gorgonia.Value) (gor
 		return nil, fmt.Errorf("mp: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
 	}
 	t, y := values.Alloc[T](op.out())
-	w := prod(op.grp.feat)
+	w := bcast.Prod(op.grp.feat)
 	for i, v := range vals {
 		x, err := data[T](v)
 		if err != nil {

@@ -51,26 +51,6 @@ func shapeOf(lead, feat []int) tensor.Shape {
 	return append(append(s, lead...), feat...)
 }
 
-func prod(s []int) int {
-	n := 1
-	for _, d := range s {
-		n *= d
-	}
-	return n
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // feature returns the feature shape of x: its shape without the row
 // dimension.
 func feature(x *gorgonia.Node) []int { return append([]int{}, x.Shape()[1:]...) }

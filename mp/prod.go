@@ -3,6 +3,7 @@ package mp
 import (
 	"fmt"
 	"hash"
+	"slices"
 
 	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
@@ -364,11 +365,11 @@ func (op *prodGradOp) SymDiff(gorgonia.Nodes, *gorgonia.Node, *gorgonia.Node) (g
 func sumTo(x *gorgonia.Node, shape []int) (*gorgonia.Node, error) {
 	s := x.Shape()
 	from := []int(s[1:])
-	if equalInts(from, shape) {
+	if slices.Equal(from, shape) {
 		return x, nil
 	}
 	to := shapeOf([]int{s[0]}, shape)
-	if prod(from) == prod(shape) {
+	if bcast.Prod(from) == bcast.Prod(shape) {
 		return gorgonia.Reshape(x, to)
 	}
 	pad := len(from) - len(shape)

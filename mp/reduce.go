@@ -146,7 +146,7 @@ func (c *compute) reduceUDF(red NodeFunc, msgs Fields) (Fields, error) {
 		for _, name := range names {
 			x, ref := out[name], parts[name]
 			if len(ref) > 0 {
-				if r := ref[0]; !equalInts(feature(x), feature(r)) || x.Dtype() != r.Dtype() {
+				if r := ref[0]; !slices.Equal(feature(x), feature(r)) || x.Dtype() != r.Dtype() {
 					return nil, fmt.Errorf("the reduce function returned field %q with feature shape %v (%v) on %s but %v (%v) on %s",
 						name, feature(r), r.Dtype(), c.describe(first), feature(x), x.Dtype(), c.describe(bk))
 				}

@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
@@ -30,12 +31,12 @@ func newIndex(rows []int64, unique bool) *index {
 }
 
 // gather returns the rows idx of x, shaped (lead..., feat...) where feat is
-// x's feature shape and prod(lead) is the number of entries: row i of the
+// x's feature shape and bcast.Prod(lead) is the number of entries: row i of the
 // result, in row-major order over lead, is x's row idx.rows[i], or fill
 // where that entry is negative. Its gradient is a scatter-add through the
 // same index.
 func gather(x *gorgonia.Node, idx *index, lead []int, fill float64) (*gorgonia.Node, error) {
-	if prod(lead) != len(idx.rows) {
+	if bcast.Prod(lead) != len(idx.rows) {
 		return nil, fmt.Errorf("mp: gather of %d rows into leading shape %v", len(idx.rows), lead)
 	}
 	op := &gatherOp{idx: idx, n: x.Shape()[0], lead: append([]int{}, lead...), feat: feature(x), fill: fill}
@@ -87,7 +88,7 @@ func gatherDo[T num.Float](op *gatherOp, vals []gorgonia.Value) (gorgonia.Value,
 		return nil, err
 	}
 	t, y := values.Alloc[T](op.out())
-	w, fill := prod(op.feat), T(op.fill)
+	w, fill := bcast.Prod(op.feat), T(op.fill)
 	rows := op.idx.rows
 	parallel.For(len(rows), grain(w), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -157,7 +158,7 @@ func scatterDo[T num.Float](op *scatterOp, vals []gorgonia.Value) (gorgonia.Valu
 		return nil, err
 	}
 	t, y := values.Alloc[T](op.out())
-	w := prod(op.feat)
+	w := bcast.Prod(op.feat)
 	rows := op.idx.rows
 	add := func(lo, hi int) {
 		for i := lo; i < hi; i++ {

@@ -3,6 +3,7 @@ package mp
 import (
 	"fmt"
 	"maps"
+	"slices"
 
 	"gorgonia.org/gorgonia"
 )
@@ -244,7 +245,7 @@ func (c *compute) merged(d *Data, out Fields, partial bool, at *index, fill floa
 		var err error
 		if !ok {
 			x, err = assemble(d.rows, nil, []*gorgonia.Node{x}, []*index{at}, fill)
-		} else if !equalInts(feature(old), feature(x)) || old.Dtype() != x.Dtype() {
+		} else if !slices.Equal(feature(old), feature(x)) || old.Dtype() != x.Dtype() {
 			return nil, fmt.Errorf("field %q was computed with feature shape %v (%v) but %s data has %v (%v)",
 				name, feature(x), x.Dtype(), d.what, feature(old), old.Dtype())
 		} else {

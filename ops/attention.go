@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"hash"
 	"math"
+	"slices"
 
 	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
@@ -46,7 +48,7 @@ func GATAttention(g *graph.Graph, el, er *gorgonia.Node, slope float64) (*gorgon
 	if err != nil {
 		return nil, err
 	}
-	if !equalInts(fl, fr) {
+	if !slices.Equal(fl, fr) {
 		return nil, fmt.Errorf("ops: GATAttention: el %q has features %v but er %q has %v", el.Name(), fl, er.Name(), fr)
 	}
 	if err := sameDtype(el, er); err != nil {
@@ -131,7 +133,7 @@ func attentionDo[T num.Float](op *attentionOp, vals []gorgonia.Value) (gorgonia.
 		in[i] = x
 	}
 	_, shape := op.shapes()
-	width := prod(op.feat)
+	width := bcast.Prod(op.feat)
 	t, out := values.Alloc[T](shape)
 	if op.grad {
 		edgesoftmax.AttentionBackward(out, op.g, in[0], in[1], op.slope, in[2], in[3], width)

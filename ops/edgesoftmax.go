@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
@@ -101,7 +102,7 @@ func edgeSoftmaxDo[T num.Float](op *edgeSoftmaxOp, vals []gorgonia.Value) (gorgo
 	if err != nil {
 		return nil, err
 	}
-	width := prod(op.shape[1:])
+	width := bcast.Prod(op.shape[1:])
 	t, out := values.Alloc[T](op.shape)
 	if !op.grad {
 		edgesoftmax.Forward(out, op.g, op.norm, x, width)

@@ -66,23 +66,3 @@ func reshape(x *gorgonia.Node, to tensor.Shape) (*gorgonia.Node, error) {
 	}
 	return gorgonia.Reshape(x, to)
 }
-
-func prod(s []int) int {
-	n := 1
-	for _, d := range s {
-		n *= d
-	}
-	return n
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}

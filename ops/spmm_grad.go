@@ -3,11 +3,13 @@ package ops
 import (
 	"fmt"
 	"hash"
+	"slices"
 
 	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
@@ -98,16 +100,16 @@ func edgeWeightGrad(op *spmmOp, u, grad *gorgonia.Node) (*gorgonia.Node, error) 
 // dotBroadcast reports whether rhs equals out with its last dimension
 // collapsed to 1 (or is a single scalar per row), while lhs equals out.
 func dotBroadcast(lhs, rhs, out []int) bool {
-	if len(out) == 0 || !equalInts(lhs, out) {
+	if len(out) == 0 || !slices.Equal(lhs, out) {
 		return false
 	}
-	if prod(rhs) == 1 && len(out) == 1 {
+	if bcast.Prod(rhs) == 1 && len(out) == 1 {
 		return true
 	}
 	if len(rhs) != len(out) || rhs[len(rhs)-1] != 1 {
 		return false
 	}
-	return equalInts(rhs[:len(rhs)-1], out[:len(out)-1])
+	return slices.Equal(rhs[:len(rhs)-1], out[:len(out)-1])
 }
 
 // spmmArgGradOp is the gradient of a Max or Min SpMM with respect to input

@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"hash"
+	"slices"
 
 	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
@@ -21,14 +22,14 @@ import (
 func sumTo(x *gorgonia.Node, shape []int) (*gorgonia.Node, error) {
 	s := x.Shape()
 	from := []int(s[1:])
-	if equalInts(from, shape) {
+	if slices.Equal(from, shape) {
 		return x, nil
 	}
-	if prod(from) == prod(shape) {
+	if bcast.Prod(from) == bcast.Prod(shape) {
 		return reshape(x, withRows(s[0], shape))
 	}
 	p, err := bcast.New(from, shape, false)
-	if err != nil || !equalInts(p.Out, from) {
+	if err != nil || !slices.Equal(p.Out, from) {
 		return nil, fmt.Errorf("ops: cannot sum feature shape %v to %v", from, shape)
 	}
 	return apply(&broadcastOp{rows: s[0], wide: from, narrow: append([]int{}, shape...), off: p.RhsOff, sum: true}, x)
@@ -93,7 +94,7 @@ func broadcastDo[T num.Float](op *broadcastOp, vals []gorgonia.Value) (gorgonia.
 		return nil, err
 	}
 	t, y := values.Alloc[T](op.out())
-	w, n := prod(op.wide), prod(op.narrow)
+	w, n := bcast.Prod(op.wide), bcast.Prod(op.narrow)
 	parallel.For(op.rows, 256, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			if op.sum {

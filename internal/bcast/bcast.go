@@ -1,6 +1,9 @@
 package bcast
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Plan describes how two feature rows combine into an output row.
 //
@@ -24,7 +27,7 @@ type Plan struct {
 // Same returns the plan for two operands of one shape, or a single operand
 // (a copy message): the output row is the operand row.
 func Same(shape []int) Plan {
-	n := prod(shape)
+	n := Prod(shape)
 	return Plan{Out: clone(shape), OutLen: n, LhsLen: n, RhsLen: n, ReduceLen: 1, Trivial: true}
 }
 
@@ -40,7 +43,7 @@ func New(lhs, rhs []int, dot bool) (Plan, error) {
 			}
 		}
 	}
-	p := Plan{LhsLen: prod(lhs), RhsLen: prod(rhs), Dot: dot, ReduceLen: 1}
+	p := Plan{LhsLen: Prod(lhs), RhsLen: Prod(rhs), Dot: dot, ReduceLen: 1}
 	l, r := lhs, rhs
 	if dot {
 		if len(l) == 0 || len(r) == 0 {
@@ -68,8 +71,8 @@ func New(lhs, rhs []int, dot bool) (Plan, error) {
 		}
 	}
 	p.Out = out
-	p.OutLen = prod(out)
-	if !dot && equal(lhs, rhs) {
+	p.OutLen = Prod(out)
+	if !dot && slices.Equal(lhs, rhs) {
 		p.Out = clone(lhs)
 		p.Trivial = true
 		return p, nil
@@ -83,7 +86,7 @@ func New(lhs, rhs []int, dot bool) (Plan, error) {
 // of an operand of (padded) shape s, whose rows have an extra trailing
 // dimension of size inner (1 unless a dot product).
 func offsets(s, out []int, inner int) []int {
-	n := prod(out)
+	n := Prod(out)
 	off := make([]int, n)
 	nd := len(out)
 	// strides of the operand, 0 on broadcast dimensions
@@ -122,24 +125,13 @@ func pad(s []int, n int) []int {
 	return p
 }
 
-func prod(s []int) int {
+// Prod returns the product of the sizes in s: 1 for none.
+func Prod(s []int) int {
 	n := 1
 	for _, d := range s {
 		n *= d
 	}
 	return n
-}
-
-func equal(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func clone(s []int) []int { return append([]int{}, s...) }
