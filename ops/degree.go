@@ -109,23 +109,35 @@ func degreeScaleDo[T num.Float](op *degreeScaleOp, v gorgonia.Value) (gorgonia.V
 	}
 	w := len(x) / n
 	parallel.For(n, 1024, func(lo, hi int) {
-		for r := lo; r < hi; r++ {
-			d := float64(max(c.Indptr[r+1]-c.Indptr[r], 1))
-			var s T
-			switch op.power {
-			case -1:
-				s = T(1 / d)
-			case -0.5:
-				s = T(1 / math.Sqrt(d))
-			default:
-				s = T(math.Pow(d, op.power))
+		// The factors of a block of rows first, in a loop of independent
+		// square roots and divisions, then the rows.
+		var f [256]T
+		for b := lo; b < hi; b += len(f) {
+			e := min(b+len(f), hi)
+			for r := b; r < e; r++ {
+				f[r-b] = degreeFactor[T](c.Indptr[r+1]-c.Indptr[r], op.power)
 			}
-			for k := r * w; k < (r+1)*w; k++ {
-				y[k] = x[k] * s
+			for r := b; r < e; r++ {
+				s := f[r-b]
+				for k := r * w; k < (r+1)*w; k++ {
+					y[k] = x[k] * s
+				}
 			}
 		}
 	})
 	return t, nil
+}
+
+// degreeFactor returns max(deg, 1)^power.
+func degreeFactor[T num.Float](deg int64, power float64) T {
+	d := float64(max(deg, 1))
+	switch power {
+	case -1:
+		return T(1 / d)
+	case -0.5:
+		return T(1 / math.Sqrt(d))
+	}
+	return T(math.Pow(d, power))
 }
 
 func (op *degreeScaleOp) DiffWRT(int) []bool { return []bool{true} }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
@@ -37,7 +38,7 @@ func DefaultGCNConfig(hidden int, dropout bool) GCNConfig {
 // Unfused or Dense; see the package documentation). The paths share the
 // parameters' initialisation: the unfused and dense models use the
 // parameters of nn/gcn layers and compute what GraphConv computes, with
-// the weight applied before the aggregation when it shrinks the features
+// the weight applied before the aggregation when nn.ProjectFirst says so
 // (or the input is sparse).
 func BuildGCN(path string, d *Data, cfg GCNConfig) (*Task, error) {
 	if cfg.Hidden <= 0 {
@@ -120,7 +121,7 @@ func gcnLayer(prop propagator, x input, in, out int, ps gorgonia.Nodes, act func
 	if err != nil {
 		return nil, err
 	}
-	early := x.sparse != nil || in > out
+	early := x.sparse != nil || nn.ProjectFirst(in, out, tensor.Float32)
 	h := x.dense
 	if early {
 		if h, err = x.matmul(w); err != nil {

@@ -130,15 +130,13 @@ func headDotDo[T num.Float](op *headDotOp, vals []gorgonia.Value) (gorgonia.Valu
 				}
 			}
 		})
-	case headDA: // x = z, y = ds; summed over nodes in order, per head
-		parallel.For(h, 1, func(lo, hi int) {
-			for k := lo; k < hi; k++ {
-				acc := out[k*f : (k+1)*f]
-				for n := range op.n {
-					d := y[n*h+k]
-					row := x[(n*h+k)*f : (n*h+k+1)*f]
+	case headDA: // x = z, y = ds; summed over nodes in fixed chunks
+		parallel.Sum(out, op.n, 1024, func(acc []T, lo, hi int) {
+			for n := lo; n < hi; n++ {
+				for k := range h {
+					d, row, a := y[n*h+k], x[(n*h+k)*f:(n*h+k+1)*f], acc[k*f:(k+1)*f]
 					for j, v := range row {
-						acc[j] += d * v
+						a[j] += d * v
 					}
 				}
 			}

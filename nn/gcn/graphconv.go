@@ -102,9 +102,9 @@ func (l *GraphConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Nod
 	}
 	h := x
 	var err error
-	// Multiply by W first when it shrinks the features: the aggregation
-	// then moves fewer numbers per edge.
-	early := l.w != nil && l.in > l.out
+	// Multiply by W first when the aggregation then gathers fewer cache
+	// lines per edge (nn.ProjectFirst).
+	early := l.w != nil && nn.ProjectFirst(l.in, l.out, l.cfg.dtype)
 	if early {
 		if h, err = nn.MatMul(h, l.w); err != nil {
 			return nil, err

@@ -15,8 +15,9 @@
 // ReLU(h_u W_pool + b_pool), before the reduction; the GCN denominator stays
 // |N(v)| + 1. A node without in-edges aggregates 0, so its output is
 // act(h_v W_self + b) (GCN: act(h_v W_neigh + b)); as in DGL this is not an
-// error, and a graph without edges is fine too. When in > out, Mean and GCN multiply by W_neigh before
-// aggregating, which gives the same result and moves fewer numbers per edge.
+// error, and a graph without edges is fine too. Mean and GCN multiply by
+// W_neigh before aggregating when the aggregation then gathers fewer cache
+// lines per edge (nn.ProjectFirst), which gives the same result.
 // Feature dropout (WithFeatDropout) applies to x before everything else.
 //
 // In matrix form, with A the NumSrc x NumDst adjacency and D_in its

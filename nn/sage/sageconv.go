@@ -154,13 +154,14 @@ func (l *SAGEConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node
 }
 
 // mean is h_dst W_self + mean(h_u) W_neigh, multiplying by W_neigh before
-// aggregating when that shrinks the features.
+// aggregating when the aggregation then gathers fewer cache lines
+// (nn.ProjectFirst).
 func (l *SAGEConv) mean(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) {
-	early := l.in > l.out
+	early := nn.ProjectFirst(l.in, l.out, l.cfg.dtype)
 	src := h
 	var err error
 	if early {
-		if src, err = gorgonia.Mul(h, l.neigh); err != nil {
+		if src, err = nn.MatMul(h, l.neigh); err != nil {
 			return nil, err
 		}
 	}
@@ -169,7 +170,7 @@ func (l *SAGEConv) mean(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error)
 		return nil, err
 	}
 	if !early {
-		if neigh, err = gorgonia.Mul(neigh, l.neigh); err != nil {
+		if neigh, err = nn.MatMul(neigh, l.neigh); err != nil {
 			return nil, err
 		}
 	}
@@ -177,13 +178,14 @@ func (l *SAGEConv) mean(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error)
 }
 
 // gcn is (h_dst + sum(h_u)) / (deg + 1) W_neigh, multiplying by W_neigh
-// first when that shrinks the features.
+// first when the aggregation then gathers fewer cache lines
+// (nn.ProjectFirst).
 func (l *SAGEConv) gcn(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) {
-	early := l.in > l.out
+	early := nn.ProjectFirst(l.in, l.out, l.cfg.dtype)
 	src := h
 	var err error
 	if early {
-		if src, err = gorgonia.Mul(h, l.neigh); err != nil {
+		if src, err = nn.MatMul(h, l.neigh); err != nil {
 			return nil, err
 		}
 	}
@@ -204,12 +206,12 @@ func (l *SAGEConv) gcn(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) 
 	if early {
 		return sum, nil
 	}
-	return gorgonia.Mul(sum, l.neigh)
+	return nn.MatMul(sum, l.neigh)
 }
 
 // pooled is h_dst W_self + max(ReLU(h_u W_pool + b_pool)) W_neigh.
 func (l *SAGEConv) pooled(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) {
-	p, err := gorgonia.Mul(h, l.pool)
+	p, err := nn.MatMul(h, l.pool)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +225,7 @@ func (l *SAGEConv) pooled(a aggregation, h *gorgonia.Node) (*gorgonia.Node, erro
 	if err != nil {
 		return nil, err
 	}
-	if m, err = gorgonia.Mul(m, l.neigh); err != nil {
+	if m, err = nn.MatMul(m, l.neigh); err != nil {
 		return nil, err
 	}
 	return l.plusSelf(a.g, h, m)
@@ -235,7 +237,7 @@ func (l *SAGEConv) plusSelf(g *graph.Graph, h, neigh *gorgonia.Node) (*gorgonia.
 	if err != nil {
 		return nil, err
 	}
-	self, err := gorgonia.Mul(dst, l.self)
+	self, err := nn.MatMul(dst, l.self)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,12 @@ package gemm
 
 import "github.com/gnngo/gnn/internal/num"
 
+// blockRows is how many rows the AVX2 drivers hand to a kernel call at a
+// time: the rows whose padded copies share one scratch, and in MulTransA
+// the rows of a that each tile of the weight gradient sweeps while they
+// stay in the core's L2 cache (64 rows of 500 features are 128 KB).
+const blockRows = 64
+
 // padded returns the width in which the AVX2 kernels compute products m
 // wide: m rounded up to a multiple of 8, or 0 when they do not apply
 // (float64, no AVX2, m or k zero).
@@ -15,7 +21,7 @@ func padded[T num.Float](m, k int) int {
 
 // mulAccel computes rows [lo, hi) of Mul with the AVX2 kernel when it
 // applies and reports whether it did. When m is not a multiple of 8, b is
-// padded with zero columns and each row computed into scratch, of which
+// padded with zero columns and the rows computed into scratch, of which
 // the first m columns are kept: columns are computed independently, so
 // the padding changes nothing else.
 func mulAccel[T num.Float](c, a, b []T, k, m, lo, hi int) bool {
@@ -23,31 +29,50 @@ func mulAccel[T num.Float](c, a, b []T, k, m, lo, hi int) bool {
 	if w == 0 {
 		return false
 	}
-	c32, a32, b32 := any(c).([]float32), any(a).([]float32), any(b).([]float32)
-	if w == m {
-		for i := lo; i < hi; i++ {
-			rowF32(&c32[i*m], &a32[i*k], &b32[0], k, m)
-		}
+	if lo == hi {
 		return true
 	}
-	bp := make([]float32, k*w)
-	for j := range k {
-		copy(bp[j*w:j*w+m], b32[j*m:(j+1)*m])
+	c32, a32, b32 := any(c).([]float32), any(a).([]float32), any(b).([]float32)
+	if w == m {
+		mulRowsF32(&c32[lo*m], &a32[lo*k], &b32[0], hi-lo, k, m)
+		return true
 	}
-	row := make([]float32, w)
-	for i := lo; i < hi; i++ {
-		rowF32(&row[0], &a32[i*k], &bp[0], k, w)
-		copy(c32[i*m:(i+1)*m], row[:m])
+	bp := padRows(b32, k, m, w, nil)
+	scratch := make([]float32, blockRows*w)
+	for i := lo; i < hi; i += blockRows {
+		r := min(blockRows, hi-i)
+		mulRowsF32(&scratch[0], &a32[i*k], &bp[0], r, k, w)
+		for j := range r {
+			copy(c32[(i+j)*m:(i+j+1)*m], scratch[j*w:j*w+m])
+		}
 	}
 	return true
 }
 
-// outerAccel is outer with the AVX2 kernel, for p rows as wide as b (a
-// multiple of 8), when it applies.
-func outerAccel[T num.Float](p, a, b []T) bool {
-	if padded[T](len(b), len(a)) != len(b) {
-		return false
+// outerAccel adds to p (k x w) the transpose of a (n x k) times b (n x m),
+// with the AVX2 kernel, in blocks of rows; w = padded(m, k), and b's rows
+// are copied into pad (blockRows x w) with zero columns when w > m.
+func outerAccel(p, a, b, pad []float32, n, k, m, w int) {
+	for i := 0; i < n; i += blockRows {
+		r := min(blockRows, n-i)
+		bi := b[i*m : (i+r)*m]
+		if w > m {
+			bi = padRows(bi, r, m, w, pad)
+		}
+		outerRowsF32(&p[0], &a[i*k], &bi[0], r, k, w)
 	}
-	outerF32(&any(p).([]float32)[0], &any(a).([]float32)[0], &any(b).([]float32)[0], len(a), len(b))
-	return true
+}
+
+// padRows returns the r rows of x (r x m) widened to w columns with zeros,
+// in dst when it is long enough.
+func padRows(x []float32, r, m, w int, dst []float32) []float32 {
+	if len(dst) < r*w {
+		dst = make([]float32, r*w)
+	}
+	dst = dst[:r*w]
+	for j := range r {
+		copy(dst[j*w:j*w+m], x[j*m:(j+1)*m])
+		clear(dst[j*w+m : (j+1)*w])
+	}
+	return dst
 }

@@ -8,13 +8,14 @@ import "github.com/gnngo/gnn/internal/cpu"
 // off to check the Go path on the same machine.
 var useAVX2 = cpu.X86HasAVX2 && cpu.X86HasFMA
 
-// rowF32 sets c[0:m] to a[0:k] times b (k x m), m a positive multiple of 8.
+// mulRowsF32 sets c (n x m) to a (n x k) times b (k x m), m a positive
+// multiple of 8, n and k positive.
 //
 //go:noescape
-func rowF32(c, a, b *float32, k, m int)
+func mulRowsF32(c, a, b *float32, n, k, m int)
 
-// outerF32 adds the outer product of a[0:k] and b[0:m] to p (k x m), m a
-// positive multiple of 8.
+// outerRowsF32 adds to p (k x w) the transpose of a (n x k) times b
+// (n x w), w a positive multiple of 8, n and k positive.
 //
 //go:noescape
-func outerF32(p, a, b *float32, k, m int)
+func outerRowsF32(p, a, b *float32, n, k, w int)

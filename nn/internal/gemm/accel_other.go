@@ -7,6 +7,6 @@ package gemm
 
 var useAVX2 = false
 
-func rowF32(c, a, b *float32, k, m int) { panic("gemm: no AVX2 kernels in this build") }
+func mulRowsF32(c, a, b *float32, n, k, m int) { panic("gemm: no AVX2 kernels in this build") }
 
-func outerF32(p, a, b *float32, k, m int) { panic("gemm: no AVX2 kernels in this build") }
+func outerRowsF32(p, a, b *float32, n, k, w int) { panic("gemm: no AVX2 kernels in this build") }

@@ -8,15 +8,22 @@ import (
 	"github.com/gnngo/gnn/internal/num"
 )
 
-// maxOwnWidth is the widest output row that this package's kernels
-// multiply into; wider products go to gonum's blocked matrix product,
-// which reuses cached panels of both operands better (measured on PubMed's
-// 19717 x 500 features: a 500 x 64 projection and its gradient took 104-120
-// ms per GAT epoch here against 95-100 ms with gonum, while 16-wide ones
-// were 1.3x faster here). Gonum computes each block of the output on one
-// goroutine in a fixed order, so its results do not depend on GOMAXPROCS
-// either.
-const maxOwnWidth = 32
+// maxGoWidth is the widest output row that the Go loops multiply into;
+// wider products that the AVX2 kernels do not take (float64, the purego
+// build, machines without AVX2) go to gonum's blocked matrix product. The
+// AVX2 kernels take every float32 width: against gonum they were 4 to 10
+// times faster on the shapes of our layers (100,000 x 500 features times
+// 500 x 16 and 500 x 64, 32768 x 64 times 64 x 512 and 64 x 4096, and the
+// weight gradients of each; BenchmarkMul). Gonum computes each block of
+// the output on one goroutine in a fixed order, so its results do not
+// depend on GOMAXPROCS either.
+const maxGoWidth = 32
+
+// useGonum reports whether a product m wide, over a shared dimension k,
+// goes to gonum.
+func useGonum[T num.Float](m, k int) bool {
+	return m > maxGoWidth && padded[T](m, k) == 0
+}
 
 // gonumGemm sets c (r x q) to op(a) times b, with op(a) = a (r x p) or, when
 // transA, the transpose of a (p x r), and b p x q, all row-major.

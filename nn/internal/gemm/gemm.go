@@ -10,12 +10,18 @@ import (
 // rowsPerTask is the least number of output rows a goroutine takes.
 const rowsPerTask = 64
 
+// chunkRows is the least number of rows in a chunk of MulTransA's sum
+// (parallel.Sum): at 1024, PubMed's 19717 rows make 20 chunks, which two
+// goroutines share evenly.
+const chunkRows = 1024
+
 // Mul overwrites c (n x m) with a (n x k) times b (k x m). Rows of c are
-// independent, so the result is the same for any GOMAXPROCS. Products more
-// than maxOwnWidth wide go to gonum.
+// independent, so the result is the same for any GOMAXPROCS. Products that
+// the AVX2 kernels do not take and that are more than maxGoWidth wide go to
+// gonum.
 func Mul[T num.Float](c, a, b []T, n, k, m int) {
 	check("Mul", c, n*m, a, n*k, b, k*m)
-	if m > maxOwnWidth {
+	if useGonum[T](m, k) {
 		gonumGemm(false, n, m, k, a, b, c)
 		return
 	}
@@ -43,50 +49,41 @@ func MulTransB[T num.Float](c, a, b []T, n, k, m int) {
 }
 
 // MulTransA overwrites c (k x m) with the transpose of a (n x k) times b
-// (n x m): the gradient of Mul with respect to b. The rows are split into
-// chunks whose number depends on n only; each chunk's partial product is
-// summed in its own scratch, and the partials are added in chunk order, so
-// the result is the same for any GOMAXPROCS.
+// (n x m): the gradient of Mul with respect to b. The rows are summed in
+// chunks whose bounds depend on n only, added in chunk order
+// (parallel.Sum), so the result is the same for any GOMAXPROCS.
 func MulTransA[T num.Float](c, a, b []T, n, k, m int) {
 	check("MulTransA", c, k*m, a, n*k, b, n*m)
-	if m > maxOwnWidth {
+	if useGonum[T](m, k) {
 		gonumGemm(true, k, m, n, a, b, c)
 		return
 	}
-	if n == 0 {
-		clear(c)
-		return
-	}
-	per := max(4096, (n+63)/64)
-	chunks := (n + per - 1) / per
-	// The partials are w wide: m, or m padded to the vector kernel's
-	// multiple of 8 with zero columns of b.
 	w := padded[T](m, k)
 	if w == 0 {
-		w = m
+		parallel.Sum(c, n, chunkRows, func(p []T, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				outer(p, a[i*k:(i+1)*k], b[i*m:(i+1)*m])
+			}
+		})
+		return
 	}
-	partial := make([]T, chunks*k*w)
-	parallel.For(chunks, 1, func(lo, hi int) {
-		pad := make([]T, w) // a row of b padded to w, when w > m
-		for ch := lo; ch < hi; ch++ {
-			p := partial[ch*k*w : (ch+1)*k*w]
-			for i := ch * per; i < min((ch+1)*per, n); i++ {
-				bi := b[i*m : (i+1)*m]
-				if w > m {
-					copy(pad, bi)
-					bi = pad
-				}
-				outer(p, a[i*k:(i+1)*k], bi)
-			}
+	// The AVX2 kernel sums k x w, b padded with zero columns when w > m.
+	a32, b32 := any(a).([]float32), any(b).([]float32)
+	sum := any(c).([]float32)
+	if w > m {
+		sum = make([]float32, k*w)
+	}
+	parallel.Sum(sum, n, chunkRows, func(p []float32, lo, hi int) {
+		var pad []float32
+		if w > m {
+			pad = make([]float32, blockRows*w)
 		}
+		outerAccel(p, a32[lo*k:hi*k], b32[lo*m:hi*m], pad, hi-lo, k, m, w)
 	})
-	for j := range k {
-		cj := c[j*m : (j+1)*m]
-		copy(cj, partial[j*w:j*w+m])
-		for ch := 1; ch < chunks; ch++ {
-			for l, v := range partial[ch*k*w+j*w : ch*k*w+j*w+m] {
-				cj[l] += v
-			}
+	if w > m {
+		c32 := any(c).([]float32)
+		for j := range k {
+			copy(c32[j*m:(j+1)*m], sum[j*w:j*w+m])
 		}
 	}
 }
@@ -104,9 +101,6 @@ func row[T num.Float](c, a, b []T, m int) {
 
 // outer adds the outer product of a and b to p (len(a) x len(b)).
 func outer[T num.Float](p, a, b []T) {
-	if outerAccel(p, a, b) {
-		return
-	}
 	m := len(b)
 	for j, v := range a {
 		pj := p[j*m : (j+1)*m]

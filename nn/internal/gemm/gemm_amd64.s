@@ -2,98 +2,405 @@
 
 #include "textflag.h"
 
-// func rowF32(c, a, b *float32, k, m int)
+// AVX2 and FMA kernels of the float32 products, in register tiles of 12
+// (then 4, then 1) rows by 8 columns. Every output element is one chain of
+// fused multiply-adds over the shared dimension in order, whatever tile
+// computes it, so results do not depend on how rows are split into tiles or
+// tasks.
+
+// FMA12 adds to Y0..Y11 Y12 times the broadcast floats at (P0), (P0)(S),
+// (P0)(2S), (P0)(3S), then the same from P4 and P8: twelve rows of a
+// (stride S in R12, 3S in R13) against one block of b.
+#define FMA12(P0, P4, P8) \
+	VBROADCASTSS (P0), Y13 \
+	VFMADD231PS  Y12, Y13, Y0 \
+	VBROADCASTSS (P0)(R12*1), Y14 \
+	VFMADD231PS  Y12, Y14, Y1 \
+	VBROADCASTSS (P0)(R12*2), Y15 \
+	VFMADD231PS  Y12, Y15, Y2 \
+	VBROADCASTSS (P0)(R13*1), Y13 \
+	VFMADD231PS  Y12, Y13, Y3 \
+	VBROADCASTSS (P4), Y14 \
+	VFMADD231PS  Y12, Y14, Y4 \
+	VBROADCASTSS (P4)(R12*1), Y15 \
+	VFMADD231PS  Y12, Y15, Y5 \
+	VBROADCASTSS (P4)(R12*2), Y13 \
+	VFMADD231PS  Y12, Y13, Y6 \
+	VBROADCASTSS (P4)(R13*1), Y14 \
+	VFMADD231PS  Y12, Y14, Y7 \
+	VBROADCASTSS (P8), Y15 \
+	VFMADD231PS  Y12, Y15, Y8 \
+	VBROADCASTSS (P8)(R12*1), Y13 \
+	VFMADD231PS  Y12, Y13, Y9 \
+	VBROADCASTSS (P8)(R12*2), Y14 \
+	VFMADD231PS  Y12, Y14, Y10 \
+	VBROADCASTSS (P8)(R13*1), Y15 \
+	VFMADD231PS  Y12, Y15, Y11
+
+// func mulRowsF32(c, a, b *float32, n, k, m int)
 //
-// c[0:m] = a[0:k] times b (k rows of m floats), m a positive multiple of 8,
-// one block of 8 columns at a time. Within a block the products of row j
-// of b go to accumulator j mod 4 (a fused multiply-add), and the four are
-// added as (Y0+Y1)+(Y2+Y3): a fixed order, so results do not depend on
-// scheduling.
-TEXT ·rowF32(SB), NOSPLIT, $0-40
+// c (n x m) = a (n x k) times b (k x m), m a positive multiple of 8, n and
+// k positive.
+TEXT ·mulRowsF32(SB), NOSPLIT, $0-48
 	MOVQ c+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
-	MOVQ k+24(FP), CX
-	MOVQ m+32(FP), R9
-	SHLQ $2, R9 // bytes per row of b
-	MOVQ CX, BX
-	ANDQ $-4, BX // k rounded down to a multiple of 4
-	XORQ R10, R10 // byte offset of the block
+	MOVQ n+24(FP), R8
+	MOVQ k+32(FP), R12
+	SHLQ $2, R12 // bytes per row of a
+	LEAQ (R12)(R12*2), R13
+	MOVQ m+40(FP), R9
+	SHLQ $2, R9 // bytes per row of b and c
 
-block:
+m12:
+	CMPQ R8, $12
+	JLT  m4
+	XORQ R10, R10 // byte offset of the column block
+
+m12col:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
 	VXORPS Y3, Y3, Y3
-	LEAQ   (DX)(R10*1), R11
-	XORQ   AX, AX
-	CMPQ   AX, BX
-	JGE    tail
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	MOVQ   SI, AX
+	LEAQ   (SI)(R12*4), BX
+	LEAQ   (BX)(R12*4), R11
+	LEAQ   (DX)(R10*1), R14
+	MOVQ   k+32(FP), CX
 
-quad:
-	VBROADCASTSS (SI)(AX*4), Y4
-	VFMADD231PS  (R11), Y4, Y0
-	ADDQ         R9, R11
-	VBROADCASTSS 4(SI)(AX*4), Y5
-	VFMADD231PS  (R11), Y5, Y1
-	ADDQ         R9, R11
-	VBROADCASTSS 8(SI)(AX*4), Y6
-	VFMADD231PS  (R11), Y6, Y2
-	ADDQ         R9, R11
-	VBROADCASTSS 12(SI)(AX*4), Y7
-	VFMADD231PS  (R11), Y7, Y3
-	ADDQ         R9, R11
+m12loop:
+	VMOVUPS (R14), Y12
+	FMA12(AX, BX, R11)
+	ADDQ    $4, AX
+	ADDQ    $4, BX
+	ADDQ    $4, R11
+	ADDQ    R9, R14
+	DECQ    CX
+	JNZ     m12loop
+
+	LEAQ    (DI)(R10*1), AX
+	VMOVUPS Y0, (AX)
+	ADDQ    R9, AX
+	VMOVUPS Y1, (AX)
+	ADDQ    R9, AX
+	VMOVUPS Y2, (AX)
+	ADDQ    R9, AX
+	VMOVUPS Y3, (AX)
+	ADDQ    R9, AX
+	VMOVUPS Y4, (AX)
+	ADDQ    R9, AX
+	VMOVUPS Y5, (AX)
+	ADDQ    R9, AX
+	VMOVUPS Y6, (AX)
+	ADDQ    R9, AX
+	VMOVUPS Y7, (AX)
+	ADDQ    R9, AX
+	VMOVUPS Y8, (AX)
+	ADDQ    R9, AX
+	VMOVUPS Y9, (AX)
+	ADDQ    R9, AX
+	VMOVUPS Y10, (AX)
+	ADDQ    R9, AX
+	VMOVUPS Y11, (AX)
+	ADDQ    $32, R10
+	CMPQ    R10, R9
+	JLT     m12col
+
+	LEAQ (SI)(R12*8), SI
+	LEAQ (SI)(R12*4), SI
+	LEAQ (R9)(R9*2), AX
+	LEAQ (DI)(AX*4), DI
+	SUBQ $12, R8
+	JMP  m12
+
+m4:
+	CMPQ R8, $4
+	JLT  m1
+	XORQ R10, R10
+
+m4col:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	MOVQ   SI, AX
+	LEAQ   (DX)(R10*1), R14
+	MOVQ   k+32(FP), CX
+
+m4loop:
+	VMOVUPS      (R14), Y12
+	VBROADCASTSS (AX), Y13
+	VFMADD231PS  Y12, Y13, Y0
+	VBROADCASTSS (AX)(R12*1), Y14
+	VFMADD231PS  Y12, Y14, Y1
+	VBROADCASTSS (AX)(R12*2), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VBROADCASTSS (AX)(R13*1), Y13
+	VFMADD231PS  Y12, Y13, Y3
 	ADDQ         $4, AX
-	CMPQ         AX, BX
-	JLT          quad
+	ADDQ         R9, R14
+	DECQ         CX
+	JNZ          m4loop
 
-tail:
-	CMPQ         AX, CX
-	JGE          sum
-	VBROADCASTSS (SI)(AX*4), Y4
-	VFMADD231PS  (R11), Y4, Y0
-	ADDQ         R9, R11
-	INCQ         AX
-	JMP          tail
+	LEAQ    (DI)(R10*1), AX
+	VMOVUPS Y0, (AX)
+	ADDQ    R9, AX
+	VMOVUPS Y1, (AX)
+	ADDQ    R9, AX
+	VMOVUPS Y2, (AX)
+	ADDQ    R9, AX
+	VMOVUPS Y3, (AX)
+	ADDQ    $32, R10
+	CMPQ    R10, R9
+	JLT     m4col
 
-sum:
-	VADDPS  Y1, Y0, Y0
-	VADDPS  Y3, Y2, Y2
-	VADDPS  Y2, Y0, Y0
+	LEAQ (SI)(R12*4), SI
+	LEAQ (DI)(R9*4), DI
+	SUBQ $4, R8
+	JMP  m4
+
+m1:
+	TESTQ R8, R8
+	JZ    mdone
+	XORQ  R10, R10
+
+m1col:
+	VXORPS Y0, Y0, Y0
+	MOVQ   SI, AX
+	LEAQ   (DX)(R10*1), R14
+	MOVQ   k+32(FP), CX
+
+m1loop:
+	VBROADCASTSS (AX), Y13
+	VFMADD231PS  (R14), Y13, Y0
+	ADDQ         $4, AX
+	ADDQ         R9, R14
+	DECQ         CX
+	JNZ          m1loop
+
 	VMOVUPS Y0, (DI)(R10*1)
 	ADDQ    $32, R10
 	CMPQ    R10, R9
-	JLT     block
+	JLT     m1col
+
+	ADDQ R12, SI
+	ADDQ R9, DI
+	DECQ R8
+	JMP  m1
+
+mdone:
 	VZEROUPPER
 	RET
 
-// func outerF32(p, a, b *float32, k, m int)
+// LOADP12 loads Y0..Y11 from twelve rows of p, R9 bytes apart from AX;
+// STOREP12 stores them back.
+#define LOADP12 \
+	VMOVUPS (AX), Y0 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y1 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y2 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y3 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y4 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y5 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y6 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y7 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y8 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y9 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y10 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y11
+
+#define STOREP12 \
+	VMOVUPS Y0, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y1, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y2, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y3, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y4, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y5, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y6, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y7, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y8, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y9, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y10, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y11, (AX)
+
+// func outerRowsF32(p, a, b *float32, n, k, w int)
 //
-// p[j*m+l] += a[j]*b[l] for j < k and l < m (a fused multiply-add), m a
-// positive multiple of 8.
-TEXT ·outerF32(SB), NOSPLIT, $0-40
+// p (k x w) += the transpose of a (n x k) times b (n x w), w a positive
+// multiple of 8, n and k positive: for each element of p, one chain of
+// fused multiply-adds over the rows of a and b in order.
+TEXT ·outerRowsF32(SB), NOSPLIT, $0-48
 	MOVQ p+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
-	MOVQ k+24(FP), CX
-	MOVQ m+32(FP), R9
-	SHLQ $2, R9 // bytes per row of p
-	XORQ AX, AX
+	MOVQ k+32(FP), R8
+	MOVQ R8, R12
+	SHLQ $2, R12 // bytes per row of a
+	MOVQ w+40(FP), R9
+	SHLQ $2, R9 // bytes per row of b and p
+	MOVQ n+24(FP), R13
+	IMULQ R12, R13 // bytes of n rows of a: the distance to the next block
 
-orow:
-	VBROADCASTSS (SI)(AX*4), Y4
-	XORQ         R10, R10
+o12:
+	CMPQ R8, $12
+	JLT  o4
+	XORQ R10, R10 // byte offset of the column block
 
-ocol:
-	VMOVUPS     (DI)(R10*1), Y0
-	VFMADD231PS (DX)(R10*1), Y4, Y0
-	VMOVUPS     Y0, (DI)(R10*1)
-	ADDQ        $32, R10
-	CMPQ        R10, R9
-	JLT         ocol
-	ADDQ        R9, DI
-	INCQ        AX
-	CMPQ        AX, CX
-	JLT         orow
+o12col:
+	LEAQ (DI)(R10*1), AX
+	LOADP12
+	MOVQ SI, AX
+	LEAQ (DX)(R10*1), R14
+	MOVQ n+24(FP), CX
+
+o12loop:
+	PREFETCHT0   64(AX)
+	PREFETCHT0   (AX)(R13*1)
+	VMOVUPS      (R14), Y12
+	VBROADCASTSS (AX), Y13
+	VFMADD231PS  Y12, Y13, Y0
+	VBROADCASTSS 4(AX), Y14
+	VFMADD231PS  Y12, Y14, Y1
+	VBROADCASTSS 8(AX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VBROADCASTSS 12(AX), Y13
+	VFMADD231PS  Y12, Y13, Y3
+	VBROADCASTSS 16(AX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VBROADCASTSS 20(AX), Y15
+	VFMADD231PS  Y12, Y15, Y5
+	VBROADCASTSS 24(AX), Y13
+	VFMADD231PS  Y12, Y13, Y6
+	VBROADCASTSS 28(AX), Y14
+	VFMADD231PS  Y12, Y14, Y7
+	VBROADCASTSS 32(AX), Y15
+	VFMADD231PS  Y12, Y15, Y8
+	VBROADCASTSS 36(AX), Y13
+	VFMADD231PS  Y12, Y13, Y9
+	VBROADCASTSS 40(AX), Y14
+	VFMADD231PS  Y12, Y14, Y10
+	VBROADCASTSS 44(AX), Y15
+	VFMADD231PS  Y12, Y15, Y11
+	ADDQ         R12, AX
+	ADDQ         R9, R14
+	DECQ         CX
+	JNZ          o12loop
+
+	LEAQ (DI)(R10*1), AX
+	STOREP12
+	ADDQ $32, R10
+	CMPQ R10, R9
+	JLT  o12col
+
+	ADDQ $48, SI
+	LEAQ (R9)(R9*2), AX
+	LEAQ (DI)(AX*4), DI
+	SUBQ $12, R8
+	JMP  o12
+
+o4:
+	CMPQ R8, $4
+	JLT  o1
+	XORQ R10, R10
+
+o4col:
+	LEAQ    (DI)(R10*1), AX
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX)(R9*1), Y1
+	VMOVUPS (AX)(R9*2), Y2
+	LEAQ    (AX)(R9*2), AX
+	VMOVUPS (AX)(R9*1), Y3
+	MOVQ    SI, AX
+	LEAQ    (DX)(R10*1), R14
+	MOVQ    n+24(FP), CX
+
+o4loop:
+	VMOVUPS      (R14), Y12
+	VBROADCASTSS (AX), Y13
+	VFMADD231PS  Y12, Y13, Y0
+	VBROADCASTSS 4(AX), Y14
+	VFMADD231PS  Y12, Y14, Y1
+	VBROADCASTSS 8(AX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VBROADCASTSS 12(AX), Y13
+	VFMADD231PS  Y12, Y13, Y3
+	ADDQ         R12, AX
+	ADDQ         R9, R14
+	DECQ         CX
+	JNZ          o4loop
+
+	LEAQ    (DI)(R10*1), AX
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, (AX)(R9*1)
+	VMOVUPS Y2, (AX)(R9*2)
+	LEAQ    (AX)(R9*2), AX
+	VMOVUPS Y3, (AX)(R9*1)
+	ADDQ    $32, R10
+	CMPQ    R10, R9
+	JLT     o4col
+
+	ADDQ $16, SI
+	LEAQ (DI)(R9*4), DI
+	SUBQ $4, R8
+	JMP  o4
+
+o1:
+	TESTQ R8, R8
+	JZ    odone
+	XORQ  R10, R10
+
+o1col:
+	VMOVUPS (DI)(R10*1), Y0
+	MOVQ    SI, AX
+	LEAQ    (DX)(R10*1), R14
+	MOVQ    n+24(FP), CX
+
+o1loop:
+	VBROADCASTSS (AX), Y13
+	VFMADD231PS  (R14), Y13, Y0
+	ADDQ         R12, AX
+	ADDQ         R9, R14
+	DECQ         CX
+	JNZ          o1loop
+
+	VMOVUPS Y0, (DI)(R10*1)
+	ADDQ    $32, R10
+	CMPQ    R10, R9
+	JLT     o1col
+
+	ADDQ $4, SI
+	ADDQ R9, DI
+	DECQ R8
+	JMP  o1
+
+odone:
 	VZEROUPPER
 	RET

@@ -45,10 +45,10 @@ func random[T num.Float](rng *rand.Rand, n int) []T {
 	return x
 }
 
-// shapes reach the vector kernels (m a multiple of 8 or padded to one, k
-// with and without a multiple of 4), gonum (m over 32), several tasks and
-// empty products.
-var shapes = [][3]int{{1, 1, 1}, {3, 5, 7}, {70, 13, 8}, {130, 64, 16}, {9, 500, 24}, {200, 3, 64}, {5, 16, 9}, {0, 4, 8}, {4, 0, 8}}
+// shapes reach every tile of the vector kernels (12, 4 and 1 rows, in n
+// for Mul and in k for MulTransA), m a multiple of 8 or padded to one,
+// several tasks and blocks of rows, and empty products.
+var shapes = [][3]int{{1, 1, 1}, {3, 5, 7}, {70, 13, 8}, {130, 64, 16}, {9, 500, 24}, {200, 3, 64}, {5, 16, 9}, {29, 23, 40}, {17, 30, 72}, {0, 4, 8}, {4, 0, 8}}
 
 func TestProducts(t *testing.T) {
 	for _, accel := range []bool{true, false} {
@@ -110,26 +110,39 @@ func TestMulTransAChunks(t *testing.T) {
 }
 
 // TestDeterministic checks identical bits for GOMAXPROCS 1, 2 and 3, on
-// this package's kernels (16 wide) and on gonum's (64 wide).
+// this package's kernels and, without AVX2, on the Go loops (16 wide) and
+// gonum's (64 wide).
 func TestDeterministic(t *testing.T) {
+	for _, accel := range []bool{true, false} {
+		if accel && !useAVX2 {
+			continue
+		}
+		old := useAVX2
+		useAVX2 = accel
+		for _, m := range []int{16, 64} {
+			t.Run(fmt.Sprintf("accel=%v/m=%d", accel, m), func(t *testing.T) { testDeterministic(t, m) })
+		}
+		useAVX2 = old
+	}
+}
+
+func testDeterministic(t *testing.T, m int) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, m := range []int{16, 64} {
-		const n, k = 20000, 33
-		a, b, d := random[float32](rng, n*k), random[float32](rng, k*m), random[float32](rng, n*m)
-		var first [2][]float32
-		for _, procs := range []int{1, 2, 3} {
-			old := runtime.GOMAXPROCS(procs)
-			c, w := make([]float32, n*m), make([]float32, k*m)
-			Mul(c, a, b, n, k, m)
-			MulTransA(w, a, d, n, k, m)
-			runtime.GOMAXPROCS(old)
-			if first[0] == nil {
-				first = [2][]float32{c, w}
-				continue
-			}
-			if !slices.Equal(c, first[0]) || !slices.Equal(w, first[1]) {
-				t.Errorf("m=%d, GOMAXPROCS=%d: results differ from GOMAXPROCS=1", m, procs)
-			}
+	const n, k = 20000, 33
+	a, b, d := random[float32](rng, n*k), random[float32](rng, k*m), random[float32](rng, n*m)
+	var first [2][]float32
+	for _, procs := range []int{1, 2, 3} {
+		old := runtime.GOMAXPROCS(procs)
+		c, w := make([]float32, n*m), make([]float32, k*m)
+		Mul(c, a, b, n, k, m)
+		MulTransA(w, a, d, n, k, m)
+		runtime.GOMAXPROCS(old)
+		if first[0] == nil {
+			first = [2][]float32{c, w}
+			continue
+		}
+		if !slices.Equal(c, first[0]) || !slices.Equal(w, first[1]) {
+			t.Errorf("GOMAXPROCS=%d: results differ from GOMAXPROCS=1", procs)
 		}
 	}
 }
@@ -143,24 +156,34 @@ func TestLengthsPanic(t *testing.T) {
 	Mul(make([]float32, 3), make([]float32, 4), make([]float32, 4), 2, 2, 2)
 }
 
-// BenchmarkMul times a GCN input projection, 100,000 x 500 features times a
-// 500 x 16 weight, and its weight gradient, in float32.
+// BenchmarkMul times input projections of 100,000 x 500 features, a GCN's
+// 500 x 16 weight and a GAT's 500 x 64 (8 heads of 8), and their weight
+// gradients, in float32.
 func BenchmarkMul(b *testing.B) {
-	const n, k, m = 100000, 500, 16
+	const n, k = 100000, 500
 	rng := rand.New(rand.NewPCG(7, 8))
-	a, w, d := random[float32](rng, n*k), random[float32](rng, k*m), random[float32](rng, n*m)
-	c, g := make([]float32, n*m), make([]float32, k*m)
-	for _, op := range []string{"mul", "mul_trans_a"} {
-		b.Run(fmt.Sprintf("op=%s/n=%d/k=%d/m=%d", op, n, k, m), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if op == "mul" {
-					Mul(c, a, w, n, k, m)
-				} else {
-					MulTransA(g, a, d, n, k, m)
-				}
-			}
-			b.ReportMetric(2*float64(n)*k*m*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		})
+	a := random[float32](rng, n*k)
+	for _, m := range []int{16, 64} {
+		w, d := random[float32](rng, k*m), random[float32](rng, n*m)
+		c, g := make([]float32, n*m), make([]float32, k*m)
+		for _, op := range []string{"mul", "mul_trans_a"} {
+			benchMul(b, op, a, w, d, c, g, n, k, m)
+		}
 	}
+}
+
+// benchMul times one product of BenchmarkMul: op mul sets c to a times w,
+// op mul_trans_a sets g to the transpose of a times d.
+func benchMul(b *testing.B, op string, a, w, d, c, g []float32, n, k, m int) {
+	b.Run(fmt.Sprintf("op=%s/n=%d/k=%d/m=%d", op, n, k, m), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if op == "mul" {
+				Mul(c, a, w, n, k, m)
+			} else {
+				MulTransA(g, a, d, n, k, m)
+			}
+		}
+		b.ReportMetric(2*float64(n*k*m)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	})
 }
