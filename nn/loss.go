@@ -166,31 +166,38 @@ func xent[T float32 | float64](x []T, op *xentOp, scale float64) (float64, []T) 
 }
 
 // xentNodes sets terms[i] to the term of nodes[i] in the loss (to be
-// subtracted) and adds its gradient row to g (when not nil).
+// subtracted) or, when g is not nil (the backward op), adds the node's
+// gradient row to g instead.
 func xentNodes[T float32 | float64](terms []float64, x, g []T, op *xentOp, nodes []int32, scale float64) {
 	inv := 1 / float64(len(op.nodes))
 	e := make([]float64, op.c) // e^(z-m) of a row, reused by the gradient
 	for i, v := range nodes {
 		row := x[int(v)*op.c : int(v+1)*op.c]
+		// The row's maximum; a NaN anywhere makes the term NaN through
+		// its exponential.
 		m := math.Inf(-1)
 		for _, z := range row {
-			m = math.Max(m, float64(z))
+			if z := float64(z); z > m {
+				m = z
+			}
 		}
 		var s float64
 		for k, z := range row {
 			e[k] = math.Exp(float64(z) - m)
 			s += e[k]
 		}
-		terms[i] = (float64(row[op.labels[v]]) - m - math.Log(s)) * inv
-		if g != nil {
-			gr := g[int(v)*op.c : int(v+1)*op.c]
-			for k, ek := range e {
-				p := ek / s
-				if k == int(op.labels[v]) {
-					p--
-				}
-				gr[k] += T(p * inv * scale)
+		label := int(op.labels[v])
+		if g == nil {
+			terms[i] = (float64(row[label]) - m - math.Log(s)) * inv
+			continue
+		}
+		gr, r := g[int(v)*op.c:int(v+1)*op.c], inv*scale/s
+		for k, ek := range e {
+			p := ek * r
+			if k == label {
+				p -= inv * scale
 			}
+			gr[k] += T(p)
 		}
 	}
 }

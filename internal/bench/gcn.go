@@ -47,7 +47,7 @@ func BuildGCN(path string, d *Data, cfg GCNConfig) (*Task, error) {
 	eg := gorgonia.NewGraph()
 	mode := nn.NewMode()
 	g := d.Graph
-	l1, err := gcn.New(eg, d.Feat, cfg.Hidden, gcn.WithName("gcn1"), gcn.WithSeed(cfg.Seed), gcn.WithActivation(gorgonia.Rectify))
+	l1, err := gcn.New(eg, d.Feat, cfg.Hidden, gcn.WithName("gcn1"), gcn.WithSeed(cfg.Seed), gcn.WithActivation(nn.ReLU))
 	if err != nil {
 		return nil, err
 	}

@@ -222,7 +222,7 @@ func (l *GATConv) attend(g *graph.Graph, flat, res, ew *gorgonia.Node) (out, att
 		}
 	}
 	if l.b != nil {
-		if rst, err = gorgonia.BroadcastAdd(rst, l.b, nil, []byte{0}); err != nil {
+		if rst, err = nn.AddBias(rst, l.b); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -149,7 +149,7 @@ func (l *GraphConv) propagate(g *graph.Graph, h, ew *gorgonia.Node, multiplied b
 		}
 	}
 	if l.b != nil {
-		if h, err = gorgonia.BroadcastAdd(h, l.b, nil, []byte{0}); err != nil {
+		if h, err = nn.AddBias(h, l.b); err != nil {
 			return nil, err
 		}
 	}

@@ -141,7 +141,7 @@ func (l *SAGEConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node
 		return nil, fmt.Errorf("sage: %s: %w", name, err)
 	}
 	if l.b != nil {
-		if rst, err = gorgonia.BroadcastAdd(rst, l.b, nil, []byte{0}); err != nil {
+		if rst, err = nn.AddBias(rst, l.b); err != nil {
 			return nil, err
 		}
 	}
@@ -215,10 +215,10 @@ func (l *SAGEConv) pooled(a aggregation, h *gorgonia.Node) (*gorgonia.Node, erro
 	if err != nil {
 		return nil, err
 	}
-	if p, err = gorgonia.BroadcastAdd(p, l.poolBias, nil, []byte{0}); err != nil {
+	if p, err = nn.AddBias(p, l.poolBias); err != nil {
 		return nil, err
 	}
-	if p, err = gorgonia.Rectify(p); err != nil {
+	if p, err = nn.ReLU(p); err != nil {
 		return nil, err
 	}
 	m, err := a.reduce(ops.Max, p)
