@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
@@ -170,25 +171,29 @@ func xent[T float32 | float64](x []T, op *xentOp, scale float64) (float64, []T) 
 // gradient row to g instead.
 func xentNodes[T float32 | float64](terms []float64, x, g []T, op *xentOp, nodes []int32, scale float64) {
 	inv := 1 / float64(len(op.nodes))
-	e := make([]float64, op.c) // e^(z-m) of a row, reused by the gradient
+	// e^(z-m) of a row, in T and unrounded (e), reused by the gradient;
+	// m repeated over the row, for num.ExpSum.
+	eT, e, mr := make([]T, op.c), make([]float64, op.c), make([]T, op.c)
 	for i, v := range nodes {
 		row := x[int(v)*op.c : int(v+1)*op.c]
 		// The row's maximum; a NaN anywhere makes the term NaN through
 		// its exponential.
-		m := math.Inf(-1)
+		m := T(math.Inf(-1))
 		for _, z := range row {
-			if z := float64(z); z > m {
-				m = z
-			}
+			m = max(m, z)
 		}
+		for k := range mr {
+			mr[k] = m
+		}
+		clear(e)
+		num.ExpSum(eT, row, mr, e)
 		var s float64
-		for k, z := range row {
-			e[k] = math.Exp(float64(z) - m)
-			s += e[k]
+		for _, ek := range e {
+			s += ek
 		}
 		label := int(op.labels[v])
 		if g == nil {
-			terms[i] = (float64(row[label]) - m - math.Log(s)) * inv
+			terms[i] = (float64(row[label]) - float64(m) - math.Log(s)) * inv
 			continue
 		}
 		gr, r := g[int(v)*op.c:int(v+1)*op.c], inv*scale/s

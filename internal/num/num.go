@@ -1,5 +1,5 @@
 // Package num holds the numeric type constraint shared by gnn's generic
-// kernels.
+// kernels, and the exponential of their softmaxes (ExpSum).
 package num
 
 // Float is the element type of every gnn kernel: one generic implementation

@@ -107,7 +107,7 @@ func attentionRows[T num.Float](out []T, c *graph.Compressed, el, er []T, slope 
 		clear(s)
 		for i := range n {
 			x := buf[i*w : i*w+w]
-			expSum(x, x, m, s)
+			num.ExpSum(x, x, m, s)
 		}
 		for h := range s {
 			s[h] = 1 / s[h]

@@ -76,7 +76,7 @@ func forwardRows[T num.Float](out []T, c *graph.Compressed, score []T, w, lo, hi
 		clear(s)
 		for _, e := range eids {
 			o := int(e) * w
-			expSum(out[o:o+w], score[o:o+w], m, s)
+			num.ExpSum(out[o:o+w], score[o:o+w], m, s)
 		}
 		for h := range s {
 			s[h] = 1 / s[h]

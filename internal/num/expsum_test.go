@@ -1,17 +1,17 @@
-package edgesoftmax
+package num
 
 import (
 	"math"
 	"testing"
 )
 
-// exp1 is e^x for x <= 0 through expSum.
+// exp1 is e^x for x <= 0 through ExpSum.
 func exp1(x float64) float64 {
 	var o [1]float64
 	var s [1]float64
-	expSum(o[:], []float64{x}, []float64{0}, s[:])
+	ExpSum(o[:], []float64{x}, []float64{0}, s[:])
 	if o[0] != s[0] && !math.IsNaN(o[0]) {
-		panic("expSum: sum differs from value")
+		panic("ExpSum: sum differs from value")
 	}
 	return o[0]
 }
@@ -56,7 +56,7 @@ func TestExpSumFloat32(t *testing.T) {
 		x[i] = -float32(i) * 87 / n // down to the smallest normal float32
 	}
 	o, s := make([]float32, n), make([]float64, n)
-	expSum(o, x, make([]float32, n), s)
+	ExpSum(o, x, make([]float32, n), s)
 	for i, v := range x {
 		want := math.Exp(float64(v))
 		if d := math.Abs(s[i]-want) / want; d > 1e-10 {

@@ -1,10 +1,8 @@
-package edgesoftmax
+package num
 
 import (
 	"math"
 	"unsafe"
-
-	"github.com/gnngo/gnn/internal/num"
 )
 
 // expTable[j] is 2^(j/64).
@@ -28,8 +26,9 @@ const (
 	roundMagic = 0x1.8p52
 )
 
-// expSum sets o[h] = e^(x[h]-m[h]) and adds that value, unrounded, to s[h],
-// for every h < len(o). It is the softmax's exponential: x[h]-m[h] <= 0, and
+// ExpSum sets o[h] = e^(x[h]-m[h]) and adds that value, unrounded, to s[h],
+// for every h < len(o). It is the exponential of softmaxes (edge softmax,
+// GAT attention, cross-entropy): x[h]-m[h] <= 0, and
 // the result is within about 4e-16 relative of e^(x[h]-m[h]) before rounding
 // to T. Below expMin, where e^x would be subnormal, and for -Inf it gives 0;
 // NaN gives NaN.
@@ -39,7 +38,7 @@ const (
 // degree-5 Taylor polynomial whose truncation error is below 4e-17. The body
 // is written out here, once per row, because the Go compiler does not inline
 // a scalar function of this size.
-func expSum[T num.Float](o, x, m []T, s []float64) {
+func ExpSum[T Float](o, x, m []T, s []float64) {
 	x, m, s = x[:len(o)], m[:len(o)], s[:len(o)]
 	var z T
 	single := unsafe.Sizeof(z) == 4
