@@ -107,25 +107,31 @@ func degreeScaleDo[T num.Float](op *degreeScaleOp, v gorgonia.Value) (gorgonia.V
 	if n == 0 {
 		return t, nil
 	}
-	w := len(x) / n
-	parallel.For(n, 1024, func(lo, hi int) {
-		// The factors of a block of rows first, in a loop of independent
-		// square roots and divisions, then the rows.
-		var f [256]T
-		for b := lo; b < hi; b += len(f) {
-			e := min(b+len(f), hi)
-			for r := b; r < e; r++ {
-				f[r-b] = degreeFactor[T](c.Indptr[r+1]-c.Indptr[r], op.power)
-			}
-			for r := b; r < e; r++ {
-				s := f[r-b]
-				for k := r * w; k < (r+1)*w; k++ {
-					y[k] = x[k] * s
-				}
+	scaleRows(y, x, degreeFactors[T](c, op.power), len(x)/n)
+	return t, nil
+}
+
+// degreeFactors returns max(deg(r), 1)^power for every row r of c.
+func degreeFactors[T num.Float](c *graph.Compressed, power float64) []T {
+	f := make([]T, c.NumRows())
+	parallel.For(len(f), 1024, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			f[r] = degreeFactor[T](c.Indptr[r+1]-c.Indptr[r], power)
+		}
+	})
+	return f
+}
+
+// scaleRows sets row r of y (rows of w elements) to row r of x times f[r].
+func scaleRows[T num.Float](y, x, f []T, w int) {
+	parallel.For(len(f), 1024, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			s := f[r]
+			for k := r * w; k < (r+1)*w; k++ {
+				y[k] = x[k] * s
 			}
 		}
 	})
-	return t, nil
 }
 
 // degreeFactor returns max(deg, 1)^power.

@@ -116,32 +116,26 @@ func (l *GraphConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Nod
 // propagate normalises and aggregates h over g, then applies the weight
 // (unless multiplied is set: h already is x W), the bias and the activation.
 func (l *GraphConv) propagate(g *graph.Graph, h, ew *gorgonia.Node, multiplied bool) (*gorgonia.Node, error) {
-	var err error
-	if l.cfg.norm == Both || l.cfg.norm == Left {
-		p := -1.0
-		if l.cfg.norm == Both {
-			p = -0.5
-		}
-		if h, err = ops.ScaleByDegree(g, h, ops.OutDegree, p); err != nil {
-			return nil, err
-		}
+	var src, dst float64 // degree powers of the norm
+	switch l.cfg.norm {
+	case Both:
+		src, dst = -0.5, -0.5
+	case Left:
+		src = -1
+	case Right:
+		dst = -1
 	}
-	if ew != nil {
-		h, err = ops.UMulESum(g, h, ew)
-	} else {
+	var err error
+	switch {
+	case ew == nil && (src != 0 || dst != 0):
+		h, err = ops.NormalizedSum(g, h, src, dst)
+	case ew == nil:
 		h, err = ops.CopyUSum(g, h)
+	default:
+		h, err = l.weightedSum(g, h, ew, src, dst)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("gcn: %s: %w", l.cfg.name, err)
-	}
-	if l.cfg.norm == Both || l.cfg.norm == Right {
-		p := -1.0
-		if l.cfg.norm == Both {
-			p = -0.5
-		}
-		if h, err = ops.ScaleByDegree(g, h, ops.InDegree, p); err != nil {
-			return nil, err
-		}
 	}
 	if l.w != nil && !multiplied {
 		if h, err = nn.MatMul(h, l.w); err != nil {
@@ -159,6 +153,25 @@ func (l *GraphConv) propagate(g *graph.Graph, h, ew *gorgonia.Node, multiplied b
 		}
 	}
 	return h, nil
+}
+
+// weightedSum is the normalised aggregation with a weight per edge: the
+// source rows scaled by out-degree^src, summed with the edge weights ew,
+// scaled by in-degree^dst.
+func (l *GraphConv) weightedSum(g *graph.Graph, h, ew *gorgonia.Node, src, dst float64) (*gorgonia.Node, error) {
+	var err error
+	if src != 0 {
+		if h, err = ops.ScaleByDegree(g, h, ops.OutDegree, src); err != nil {
+			return nil, err
+		}
+	}
+	if h, err = ops.UMulESum(g, h, ew); err != nil {
+		return nil, err
+	}
+	if dst != 0 {
+		h, err = ops.ScaleByDegree(g, h, ops.InDegree, dst)
+	}
+	return h, err
 }
 
 // checkGraph applies the zero in-degree rule.

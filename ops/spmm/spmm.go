@@ -44,14 +44,7 @@ import (
 // op: these are internal invariants, checked for the user by the op layer.
 // out must not overlap u, e or arg.
 func Forward[T num.Float](out []T, g *graph.Graph, op Op, red Reduce, u, e []T, p bcast.Plan, arg []int64) {
-	l := newLayout(op, p)
-	checkLen("out", len(out), g.NumDst(), l.outLen)
-	if op.usesU() {
-		checkLen("u", len(u), g.NumSrc(), l.lhsLen)
-	}
-	if op.usesE() {
-		checkLen("e", len(e), g.NumEdges(), l.rhsLen)
-	}
+	l := newChecked(out, g, op, u, e, p)
 	switch red {
 	case Sum, Mean:
 		arg = nil
@@ -67,8 +60,36 @@ func Forward[T num.Float](out []T, g *graph.Graph, op Op, red Reduce, u, e []T, 
 	}
 	c := g.CSC()
 	if red == Sum || red == Mean {
-		sum(out, c, &l, u, e, red == Mean)
+		sum(out, c, &l, u, e, red == Mean, nil)
 		return
 	}
 	extreme(out, arg, c, &l, u, e, red == Max)
+}
+
+// ForwardScaled is Forward with the Sum reducer, each output row v then
+// multiplied by scale[v] (len(scale) = g.NumDst()) while it is still in
+// cache: GraphConv's normalisation by destination degree without a pass of
+// its own. Rows are scaled after their sums, so the result has the bits of
+// Forward followed by the multiplication.
+func ForwardScaled[T num.Float](out []T, g *graph.Graph, op Op, u, e []T, p bcast.Plan, scale []T) {
+	l := newChecked(out, g, op, u, e, p)
+	checkLen("scale", len(scale), g.NumDst(), 1)
+	if l.outLen == 0 || g.NumDst() == 0 {
+		return
+	}
+	sum(out, g.CSC(), &l, u, e, false, scale)
+}
+
+// newChecked returns the layout of op and p after checking the lengths of
+// out and the operands op reads against g.
+func newChecked[T num.Float](out []T, g *graph.Graph, op Op, u, e []T, p bcast.Plan) layout {
+	l := newLayout(op, p)
+	checkLen("out", len(out), g.NumDst(), l.outLen)
+	if op.usesU() {
+		checkLen("u", len(u), g.NumSrc(), l.lhsLen)
+	}
+	if op.usesE() {
+		checkLen("e", len(e), g.NumEdges(), l.rhsLen)
+	}
+	return l
 }

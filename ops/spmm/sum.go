@@ -40,16 +40,36 @@ func chooseSumPath(l *layout) sumPath {
 	return sumGeneral
 }
 
-// sum is Forward for the Sum and Mean reducers.
-func sum[T num.Float](out []T, c *graph.Compressed, l *layout, u, e []T, mean bool) {
+// scaleBlock is the number of rows a ForwardScaled call computes before it
+// scales them, while they are still in cache.
+const scaleBlock = 256
+
+// sum is Forward for the Sum and Mean reducers, and with scale (not nil)
+// ForwardScaled.
+func sum[T num.Float](out []T, c *graph.Compressed, l *layout, u, e []T, mean bool, scale []T) {
 	f := l.outLen
 	path := chooseSumPath(l)
 	lo, ro := l.tables()
 	indptr := c.Indptr
 	forRows(c, f, func(rlo, rhi int) {
-		clear(out[rlo*f : rhi*f])
-		if !sumAccel(out, c, l, path, u, e, rlo, rhi) {
-			sumRows(out, c, l, path, u, e, lo, ro, rlo, rhi)
+		step := rhi - rlo
+		if scale != nil {
+			step = scaleBlock
+		}
+		for b := rlo; b < rhi; b += step {
+			end := min(b+step, rhi)
+			clear(out[b*f : end*f])
+			if !sumAccel(out, c, l, path, u, e, b, end) {
+				sumRows(out, c, l, path, u, e, lo, ro, b, end)
+			}
+			if scale != nil {
+				for v := b; v < end; v++ {
+					s, o := scale[v], out[v*f:(v+1)*f]
+					for k := range o {
+						o[k] *= s
+					}
+				}
+			}
 		}
 		if !mean {
 			return

@@ -1,0 +1,119 @@
+package ops
+
+import (
+	"fmt"
+	"hash"
+	"math"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/values"
+	"github.com/gnngo/gnn/ops/spmm"
+)
+
+// NormalizedSum builds GraphConv's normalised aggregation: for every
+// destination node v, max(indeg(v), 1)^dstPower times the sum over its
+// in-edges u -> v of max(outdeg(u), 1)^srcPower x[u]. Powers -0.5 and -0.5
+// give D^-1/2 A D^-1/2 x (norm "both"), 0 and -1 the mean, -1 and 0 the
+// source-side "left" norm. It is ScaleByDegree(OutDegree), CopyUSum and
+// ScaleByDegree(InDegree) in one op: the source scaling goes to scratch
+// that is dropped after the call, and the destination scaling is applied
+// to each output row as soon as it is summed (spmm.ForwardScaled), so the
+// chain keeps one N x F value per call instead of three. Its gradient is
+// the same op on the reversed graph with the powers swapped.
+func NormalizedSum(g *graph.Graph, x *gorgonia.Node, srcPower, dstPower float64) (*gorgonia.Node, error) {
+	if g == nil {
+		return nil, fmt.Errorf("ops: NormalizedSum on a nil graph")
+	}
+	for _, p := range []float64{srcPower, dstPower} {
+		if math.IsNaN(p) || math.IsInf(p, 0) {
+			return nil, fmt.Errorf("ops: NormalizedSum: power %v is not finite", p)
+		}
+	}
+	shape, err := checkOperand(g, x, U, "source features")
+	if err != nil {
+		return nil, err
+	}
+	return apply(&normSumOp{g: g, src: srcPower, dst: dstPower, row: shape}, x)
+}
+
+// normSumOp is NormalizedSum; row is the feature shape of a node.
+type normSumOp struct {
+	cpuOp
+	g        *graph.Graph
+	src, dst float64
+	row      []int
+}
+
+func (op *normSumOp) shapes() (in, out tensor.Shape) {
+	in = append(tensor.Shape{op.g.NumSrc()}, op.row...)
+	out = append(tensor.Shape{op.g.NumDst()}, op.row...)
+	return in, out
+}
+
+func (op *normSumOp) Arity() int { return 1 }
+
+func (op *normSumOp) Type() hm.Type { return opkit.FnType(len(op.row)+1, len(op.row)+1) }
+
+func (op *normSumOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	want, out := op.shapes()
+	if err := opkit.CheckInputs("ops", op.String(), []tensor.Shape{want}, in); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (op *normSumOp) String() string {
+	return fmt.Sprintf("normalized_sum(out^%g,in^%g)", op.src, op.dst)
+}
+
+func (op *normSumOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "%v{g=%d,%v}", op, op.g.ID(), op.row)
+}
+
+func (op *normSumOp) Hashcode() uint32 { return opkit.HashOf(op) }
+
+func (op *normSumOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return normSumDo[float32](op, vals[0]) },
+		func() (gorgonia.Value, error) { return normSumDo[float64](op, vals[0]) })
+}
+
+func normSumDo[T num.Float](op *normSumOp, v gorgonia.Value) (gorgonia.Value, error) {
+	x, err := values.Data[T](v)
+	if err != nil {
+		return nil, err
+	}
+	_, outShape := op.shapes()
+	t, out := values.Alloc[T](outShape)
+	w := bcast.Prod(op.row)
+	u := x
+	if op.src != 0 {
+		u = make([]T, len(x))
+		scaleRows(u, x, degreeFactors[T](op.g.CSR(), op.src), w)
+	}
+	p := bcast.Same(op.row)
+	if op.dst == 0 {
+		spmm.Forward(out, op.g, spmm.CopyU, spmm.Sum, u, nil, p, nil)
+	} else {
+		spmm.ForwardScaled(out, op.g, spmm.CopyU, u, nil, p, degreeFactors[T](op.g.CSC(), op.dst))
+	}
+	return t, nil
+}
+
+func (op *normSumOp) DiffWRT(int) []bool { return []bool{true} }
+
+func (op *normSumOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	d, err := apply(&normSumOp{g: op.g.Reverse(), src: op.dst, dst: op.src, row: op.row}, grad)
+	return gorgonia.Nodes{d}, err
+}
+
+var (
+	_ gorgonia.Op   = (*normSumOp)(nil)
+	_ gorgonia.SDOp = (*normSumOp)(nil)
+)
