@@ -12,9 +12,11 @@ import (
 // wider products that the AVX2 kernels do not take (float64, the purego
 // build, machines without AVX2) go to gonum's blocked matrix product. The
 // AVX2 kernels take every float32 width: against gonum they were 4 to 10
-// times faster on the shapes of our layers (100,000 x 500 features times
-// 500 x 16 and 500 x 64, 32768 x 64 times 64 x 512 and 64 x 4096, and the
-// weight gradients of each; BenchmarkMul). Gonum computes each block of
+// times faster on dense inputs of the shapes of our layers (100,000 x 500
+// features times 500 x 16 and 500 x 64 in BenchmarkMul; 32768 x 64 times
+// 64 x 512 and 64 x 4096 in a one-off run; and the weight gradients of
+// each). Gonum skips zero entries of a, so on inputs that are mostly zeros
+// it can be faster. Gonum computes each block of
 // the output on one goroutine in a fixed order, so its results do not
 // depend on GOMAXPROCS either.
 const maxGoWidth = 32
