@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash"
 	"math"
+	"sync"
 
 	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
@@ -25,8 +26,10 @@ import (
 // ScaleByDegree(InDegree) in one op: the source scaling goes to scratch
 // that is dropped after the call, and the destination scaling is applied
 // to each output row as soon as it is summed (spmm.ForwardScaled), so the
-// chain keeps one N x F value per call instead of three. Its gradient is
-// the same op on the reversed graph with the powers swapped.
+// chain keeps one N x F value per call instead of three. The op keeps its
+// degree factors, one number per node and side, from its first call on.
+// Its gradient is the same op on the reversed graph with the powers
+// swapped.
 func NormalizedSum(g *graph.Graph, x *gorgonia.Node, srcPower, dstPower float64) (*gorgonia.Node, error) {
 	if g == nil {
 		return nil, fmt.Errorf("ops: NormalizedSum on a nil graph")
@@ -40,7 +43,7 @@ func NormalizedSum(g *graph.Graph, x *gorgonia.Node, srcPower, dstPower float64)
 	if err != nil {
 		return nil, err
 	}
-	return apply(&normSumOp{g: g, src: srcPower, dst: dstPower, row: shape}, x)
+	return apply(newNormSumOp(g, srcPower, dstPower, shape), x)
 }
 
 // normSumOp is NormalizedSum; row is the feature shape of a node.
@@ -49,6 +52,36 @@ type normSumOp struct {
 	g        *graph.Graph
 	src, dst float64
 	row      []int
+	factors  *degreeCache
+}
+
+func newNormSumOp(g *graph.Graph, src, dst float64, row []int) *normSumOp {
+	return &normSumOp{g: g, src: src, dst: dst, row: row, factors: new(degreeCache)}
+}
+
+// degreeCache holds an op's degree factors, source and destination side,
+// as []float32 or []float64, computed on the first call: the graph does
+// not change, and the op runs every epoch.
+type degreeCache struct {
+	mu       sync.Mutex
+	src, dst any
+}
+
+// cachedFactors returns d's factors of c at power, the destination side's
+// when dst is set, computing them on first use.
+func cachedFactors[T num.Float](d *degreeCache, dst bool, c *graph.Compressed, power float64) []T {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	slot := &d.src
+	if dst {
+		slot = &d.dst
+	}
+	if f, ok := (*slot).([]T); ok {
+		return f
+	}
+	f := degreeFactors[T](c, power)
+	*slot = f
+	return f
 }
 
 func (op *normSumOp) shapes() (in, out tensor.Shape) {
@@ -95,13 +128,13 @@ func normSumDo[T num.Float](op *normSumOp, v gorgonia.Value) (gorgonia.Value, er
 	u := x
 	if op.src != 0 {
 		u = make([]T, len(x))
-		scaleRows(u, x, degreeFactors[T](op.g.CSR(), op.src), w)
+		scaleRows(u, x, cachedFactors[T](op.factors, false, op.g.CSR(), op.src), w)
 	}
 	p := bcast.Same(op.row)
 	if op.dst == 0 {
 		spmm.Forward(out, op.g, spmm.CopyU, spmm.Sum, u, nil, p, nil)
 	} else {
-		spmm.ForwardScaled(out, op.g, spmm.CopyU, u, nil, p, degreeFactors[T](op.g.CSC(), op.dst))
+		spmm.ForwardScaled(out, op.g, spmm.CopyU, u, nil, p, cachedFactors[T](op.factors, true, op.g.CSC(), op.dst))
 	}
 	return t, nil
 }
@@ -109,7 +142,7 @@ func normSumDo[T num.Float](op *normSumOp, v gorgonia.Value) (gorgonia.Value, er
 func (op *normSumOp) DiffWRT(int) []bool { return []bool{true} }
 
 func (op *normSumOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	d, err := apply(&normSumOp{g: op.g.Reverse(), src: op.dst, dst: op.src, row: op.row}, grad)
+	d, err := apply(newNormSumOp(op.g.Reverse(), op.dst, op.src, op.row), grad)
 	return gorgonia.Nodes{d}, err
 }
 
