@@ -38,7 +38,8 @@ func (d Degree) String() string {
 // normalisation: power -0.5 on both sides gives D^-1/2 A D^-1/2, power -1
 // on the in-degree gives the mean. Degrees are clamped to 1, so nodes without
 // edges keep their row (DGL's convention). The op is linear in x and its own
-// adjoint.
+// adjoint. Around a plain CopyUSum, NormalizedSum does both scalings and the
+// sum in one op.
 func ScaleByDegree(g *graph.Graph, x *gorgonia.Node, deg Degree, power float64) (*gorgonia.Node, error) {
 	if g == nil {
 		return nil, fmt.Errorf("ops: ScaleByDegree on a nil graph")
