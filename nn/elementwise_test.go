@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -56,31 +57,56 @@ func TestAddBias(t *testing.T) {
 	}
 }
 
-// TestReLU checks ReLU against gorgonia.Rectify, forward, and its gradient
-// by finite differences, away from the kink.
-func TestReLU(t *testing.T) {
-	for _, dt := range gradcheck.Dtypes {
-		t.Run(dt.String(), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(2, 3))
-			eg := gorgonia.NewGraph()
-			x := gradcheck.Input(eg, dt, "x", []int{9, 4}, gradcheck.Draw(r, 36))
-			got, err := ReLU(x)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := gorgonia.Must(gorgonia.Rectify(x))
-			v := gradcheck.Run(t, got, want)
-			gradcheck.Expect(t, "ReLU", v[0], v[1], 0)
-			gradcheck.Check(t, dt, func(eg *gorgonia.ExprGraph, dt tensor.Dtype, r *rand.Rand) (*gorgonia.Node, gorgonia.Nodes, error) {
-				x := gradcheck.Input(eg, dt, "x", []int{9, 4}, awayFromZero(gradcheck.Draw(r, 36)))
-				y, err := ReLU(x)
-				return y, gorgonia.Nodes{x}, err
-			}, gradcheck.Options{Seed: 4, Stream: 6, Float32Tol: 1e-5})
-		})
+// TestActivations checks ReLU against gorgonia.Rectify and ELU against its
+// formula, forward, and their gradients by finite differences, away from
+// the kink at 0.
+func TestActivations(t *testing.T) {
+	eluRef := func(x float64) float64 {
+		if x > 0 {
+			return x
+		}
+		return math.Expm1(x)
+	}
+	for _, fn := range []struct {
+		name string
+		f    func(*gorgonia.Node) (*gorgonia.Node, error)
+	}{{"relu", ReLU}, {"elu", ELU}} {
+		for _, dt := range gradcheck.Dtypes {
+			t.Run(fn.name+"/"+dt.String(), func(t *testing.T) {
+				r := rand.New(rand.NewPCG(2, 3))
+				vals := gradcheck.Draw(r, 36)
+				eg := gorgonia.NewGraph()
+				x := gradcheck.Input(eg, dt, "x", []int{9, 4}, vals)
+				got, err := fn.f(x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if fn.name == "relu" {
+					want := gorgonia.Must(gorgonia.Rectify(x))
+					v := gradcheck.Run(t, got, want)
+					gradcheck.Expect(t, "ReLU", v[0], v[1], 0)
+				} else {
+					want := make([]float64, len(vals))
+					for i, v := range vals {
+						want[i] = eluRef(v)
+					}
+					tol := 1e-15
+					if dt == tensor.Float32 {
+						tol = 1e-7
+					}
+					gradcheck.Expect(t, "ELU", gradcheck.Run(t, got)[0], want, tol)
+				}
+				gradcheck.Check(t, dt, func(eg *gorgonia.ExprGraph, dt tensor.Dtype, r *rand.Rand) (*gorgonia.Node, gorgonia.Nodes, error) {
+					x := gradcheck.Input(eg, dt, "x", []int{9, 4}, awayFromZero(gradcheck.Draw(r, 36)))
+					y, err := fn.f(x)
+					return y, gorgonia.Nodes{x}, err
+				}, gradcheck.Options{Seed: 4, Stream: 6, Float32Tol: 1e-5})
+			})
+		}
 	}
 }
 
-// TestElementwiseErrors checks the input checks of AddBias and ReLU.
+// TestElementwiseErrors checks the input checks of AddBias, ReLU and ELU.
 func TestElementwiseErrors(t *testing.T) {
 	eg := gorgonia.NewGraph()
 	m := func(dt tensor.Dtype, shape ...int) *gorgonia.Node {
@@ -97,6 +123,7 @@ func TestElementwiseErrors(t *testing.T) {
 		{"bias nil", second(AddBias(nil, m(tensor.Float64, 3))), "nil"},
 		{"relu dtype", second(ReLU(m(tensor.Int, 3))), "dtype"},
 		{"relu nil", second(ReLU(nil)), "nil"},
+		{"elu dtype", second(ELU(m(tensor.Int, 3))), "dtype"},
 	} {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, c.err, c.want)
