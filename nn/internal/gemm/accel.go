@@ -1,6 +1,9 @@
 package gemm
 
-import "github.com/gnngo/gnn/internal/num"
+import (
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/parallel"
+)
 
 // blockRows is how many rows the AVX2 drivers hand to a kernel call at a
 // time: the rows whose padded copies share one scratch, and in MulTransA
@@ -19,34 +22,29 @@ func padded[T num.Float](m, k int) int {
 	return (m + 7) &^ 7
 }
 
-// mulAccel computes rows [lo, hi) of Mul with the AVX2 kernel when it
-// applies and reports whether it did. When m is not a multiple of 8, b is
-// padded with zero columns and the rows computed into scratch, of which
-// the first m columns are kept: columns are computed independently, so
-// the padding changes nothing else.
-func mulAccel[T num.Float](c, a, b []T, k, m, lo, hi int) bool {
-	w := padded[T](m, k)
-	if w == 0 {
-		return false
+// mulAccel is Mul with the AVX2 kernel, in rows of w = padded(m, k)
+// columns. When m is not a multiple of 8, b is padded once with zero
+// columns and the rows computed into scratch, of which the first m columns
+// are kept: columns are computed independently, so the padding changes
+// nothing else.
+func mulAccel(c, a, b []float32, n, k, m, w int) {
+	if w > m {
+		b = padRows(b, k, m, w, nil)
 	}
-	if lo == hi {
-		return true
-	}
-	c32, a32, b32 := any(c).([]float32), any(a).([]float32), any(b).([]float32)
-	if w == m {
-		mulRowsF32(&c32[lo*m], &a32[lo*k], &b32[0], hi-lo, k, m)
-		return true
-	}
-	bp := padRows(b32, k, m, w, nil)
-	scratch := make([]float32, blockRows*w)
-	for i := lo; i < hi; i += blockRows {
-		r := min(blockRows, hi-i)
-		mulRowsF32(&scratch[0], &a32[i*k], &bp[0], r, k, w)
-		for j := range r {
-			copy(c32[(i+j)*m:(i+j+1)*m], scratch[j*w:j*w+m])
+	parallel.For(n, rowsPerTask, func(lo, hi int) {
+		if w == m {
+			mulRowsF32(&c[lo*m], &a[lo*k], &b[0], hi-lo, k, m)
+			return
 		}
-	}
-	return true
+		scratch := make([]float32, blockRows*w)
+		for i := lo; i < hi; i += blockRows {
+			r := min(blockRows, hi-i)
+			mulRowsF32(&scratch[0], &a[i*k], &b[0], r, k, w)
+			for j := range r {
+				copy(c[(i+j)*m:(i+j+1)*m], scratch[j*w:j*w+m])
+			}
+		}
+	})
 }
 
 // outerAccel adds to p (k x w) the transpose of a (n x k) times b (n x m),

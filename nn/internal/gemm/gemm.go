@@ -25,10 +25,11 @@ func Mul[T num.Float](c, a, b []T, n, k, m int) {
 		gonumGemm(false, n, m, k, a, b, c)
 		return
 	}
+	if w := padded[T](m, k); w != 0 {
+		mulAccel(any(c).([]float32), any(a).([]float32), any(b).([]float32), n, k, m, w)
+		return
+	}
 	parallel.For(n, rowsPerTask, func(lo, hi int) {
-		if mulAccel(c, a, b, k, m, lo, hi) {
-			return
-		}
 		for i := lo; i < hi; i++ {
 			row(c[i*m:(i+1)*m], a[i*k:(i+1)*k], b, m)
 		}
