@@ -22,3 +22,30 @@ func forwardGroupF32(out, score *float32, eids *int32, n, avail, w, dist int)
 //
 //go:noescape
 func backwardGroupF32(ds, y, dy *float32, eids *int32, n, avail, w, dist int)
+
+// The kernels of the streaming path (stream_amd64.s; stream.go drives them).
+
+// maxScatterF32 raises the table rows m[keys[i]] to the rows of x.
+//
+//go:noescape
+func maxScatterF32(m, x *float32, keys *int32, n, w int)
+
+// expScatterF32 writes e^(x - m[keys[i]]) to out and adds it to s[keys[i]].
+//
+//go:noescape
+func expScatterF32(out, x, m *float32, s *float64, keys *int32, n, w, dist int)
+
+// scaleGatherF32 multiplies the rows of out by the table rows r[keys[i]].
+//
+//go:noescape
+func scaleGatherF32(out, r *float32, keys *int32, n, w int)
+
+// dotScatterF32 adds y*dy to the table rows s[keys[i]].
+//
+//go:noescape
+func dotScatterF32(s *float64, y, dy *float32, keys *int32, n, w int)
+
+// gradGatherF32 writes y*(dy - s[keys[i]]) to ds.
+//
+//go:noescape
+func gradGatherF32(ds, y, dy *float32, s *float64, keys *int32, n, w int)

@@ -17,3 +17,21 @@ func forwardGroupF32(out, score *float32, eids *int32, n, avail, w, dist int) {
 func backwardGroupF32(ds, y, dy *float32, eids *int32, n, avail, w, dist int) {
 	panic("edgesoftmax: no AVX2 kernels in this build")
 }
+
+// The streaming kernels are never called in this build.
+
+func maxScatterF32(m, x *float32, keys *int32, n, w int) { panic(noKernels) }
+
+func expScatterF32(out, x, m *float32, s *float64, keys *int32, n, w, dist int) {
+	panic(noKernels)
+}
+
+func scaleGatherF32(out, r *float32, keys *int32, n, w int) { panic(noKernels) }
+
+func dotScatterF32(s *float64, y, dy *float32, keys *int32, n, w int) { panic(noKernels) }
+
+func gradGatherF32(ds, y, dy *float32, s *float64, keys *int32, n, w int) {
+	panic(noKernels)
+}
+
+const noKernels = "edgesoftmax: no AVX2 kernels in this build"

@@ -23,7 +23,7 @@ func Backward[T num.Float](dScore []T, g *graph.Graph, norm Norm, y, dy []T, wid
 	checkLen("dScore", dScore, g, width)
 	checkLen("y", y, g, width)
 	checkLen("dy", dy, g, width)
-	if width == 0 {
+	if width == 0 || backwardStream(dScore, g, c, norm, y, dy, width) {
 		return
 	}
 	forRows(c, func(lo, hi int) { backwardRows(dScore, c, y, dy, width, lo, hi) })

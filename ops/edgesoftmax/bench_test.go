@@ -65,19 +65,24 @@ func sortedGraph() *graph.Graph {
 
 // BenchmarkEdgeSoftmax measures the GAT shape, one score per edge and head,
 // by destination in float32, on a uniform random graph whose edge IDs are in
-// random order within each destination's group, and (order=dst) on the same
+// random order within each destination's group (the streaming path, and
+// with impl=groups the group-by-group kernels), and (order=dst) on the same
 // graph with its edges renumbered in destination order, where a group's rows
 // are contiguous. GB/s counts the bytes a pass must touch: an edge ID per
 // edge, the score and output rows forward, y, dy and dScore backward, and the
 // CSC row pointers.
 func BenchmarkEdgeSoftmax(b *testing.B) {
-	for _, order := range []string{"", "/order=dst"} {
+	for _, order := range []string{"", "/impl=groups", "/order=dst"} {
 		for _, dir := range []string{"fwd", "bwd"} {
 			name := fmt.Sprintf("dir=%s/n=%d/e=%d/heads=%d%s", dir, benchNodes, benchEdges, benchHeads, order)
 			b.Run(name, func(b *testing.B) {
 				g := uniformGraph()
-				if order != "" {
+				switch order {
+				case "/order=dst":
 					g = sortedGraph()
+				case "/impl=groups":
+					defer func(s bool) { useStream = s }(useStream)
+					useStream = false
 				}
 				benchmarkEdgeSoftmax(b, g, dir)
 			})

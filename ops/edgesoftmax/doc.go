@@ -18,12 +18,18 @@
 // GOMAXPROCS. Nodes without edges in the group's direction produce nothing.
 //
 // When edge IDs are in random order within a group (a random graph, or any
-// graph whose edges were not numbered by destination), every edge row is a
-// cache and TLB miss; the Go kernels load the rows of a batch of edges ahead
-// of the arithmetic so that the misses overlap (the assembly kernels' first
-// pass over a group is a stream of independent loads, which the processor
-// overlaps by itself), but such graphs still run several times slower than
-// ones numbered in group order (see the order=dst benchmarks).
+// graph whose edges were not numbered by destination), every edge row read
+// through the view is a cache and TLB miss. For float32 rows of a multiple
+// of 8 columns whose per-group tables fit the cache, Forward and Backward
+// then take a streaming path (stream.go): they walk the edge rows in
+// edge-ID order, a sequential stream, and gather and scatter per-group
+// maxima and sums in small tables, merged over a fixed split of the edges
+// in a fixed order, so results stay the same for any GOMAXPROCS. Otherwise
+// the Go kernels load the rows of a batch of edges ahead of the arithmetic
+// so that the misses overlap (the assembly kernels' first pass over a
+// group is a stream of independent loads, which the processor overlaps by
+// itself), but such graphs run several times slower than ones numbered in
+// group order (see the order=dst benchmarks).
 //
 // Attention and AttentionBackward fuse GAT's scores into the softmax by
 // destination: the scores LeakyReLU(el[u] + er[v]) are computed per group
@@ -33,7 +39,8 @@
 // The kernels are generic Go over float32 and float64 and import no tensor
 // framework; package ops wraps them as Gorgonia ops (EdgeSoftmax,
 // GATAttention). On amd64 with AVX2
-// and FMA, float32 rows run in assembly (rows_amd64.s): a group's maxima and
+// and FMA, float32 rows run in assembly (rows_amd64.s, and stream_amd64.s
+// for the streaming path): a group's maxima and
 // sums stay in vector registers, eight columns at a time, with a vectorised
 // float32 exponential (about 1e-7 relative, exp_amd64.h) and sums in
 // float64; attention_amd64.s does the same for the attention of one and of

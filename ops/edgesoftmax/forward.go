@@ -30,7 +30,7 @@ func Forward[T num.Float](out []T, g *graph.Graph, norm Norm, score []T, width i
 	c := groups(g, norm)
 	checkLen("out", out, g, width)
 	checkLen("score", score, g, width)
-	if width == 0 {
+	if width == 0 || forwardStream(out, g, c, norm, score, width) {
 		return
 	}
 	forRows(c, func(lo, hi int) { forwardRows(out, c, score, width, lo, hi) })

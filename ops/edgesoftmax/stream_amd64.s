@@ -1,0 +1,271 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+#include "exp_amd64.h"
+
+// AVX2 and FMA kernels of the streaming edge softmax (stream.go): each call
+// walks n consecutive edges in edge-ID order, rows of w floats (w a
+// positive multiple of 8) that start at x, out, y, dy or ds and follow each
+// other, and reaches the row of the edge's group, keys[i], in a per-group
+// table: a float32 table row is w floats, a float64 one 2*w. Group rows are
+// read and written in place; the tables are small enough to stay cached
+// (stream.go chooses when), so the edge rows are the only memory stream.
+// expScatterF32 prefetches the table rows of the edge dist positions ahead
+// (dist > 0); the other kernels were faster without prefetching.
+
+// KEYROW sets AX to the byte offset of the table row of keys[i] (keys in
+// R8, i in R13, float32 row bytes in R11).
+#define KEYROW(i) \
+	MOVLQSX (R8)(i*4), AX \
+	IMULQ   R11, AX
+
+// PREFETCH prefetches the first line of the float32 table row at base of
+// the edge dist (R12) positions ahead of R13, when that is below n (CX),
+// using R10; float64 tables pass scale 2 to reach the same row.
+#define PREFETCH(base, scale) \
+	LEAQ       (R13)(R12*1), R10 \
+	CMPQ       R10, CX \
+	JGE        4(PC) \
+	MOVLQSX    (R8)(R10*4), R10 \
+	IMULQ      R11, R10 \
+	PREFETCHT0 (base)(R10*scale)
+
+// func maxScatterF32(m, x *float32, keys *int32, n, w int)
+//
+// Sets every table row m[keys[i]] to the elementwise maximum of itself and
+// the row of edge i of x. A NaN in x leaves the maximum as it was (the
+// exponential pass turns it into a NaN sum).
+TEXT ·maxScatterF32(SB), NOSPLIT, $0-40
+	MOVQ m+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ keys+16(FP), R8
+	MOVQ n+24(FP), CX
+	MOVQ w+32(FP), R11
+	SHLQ $2, R11 // row bytes
+	XORQ R13, R13
+	TESTQ CX, CX
+	JZ    mdone
+
+medge:
+	KEYROW(R13)
+	ADDQ DI, AX
+	XORQ BX, BX
+
+mblock:
+	VMOVUPS (SI)(BX*1), Y0
+	VMAXPS  (AX)(BX*1), Y0, Y0
+	VMOVUPS Y0, (AX)(BX*1)
+	ADDQ    $32, BX
+	CMPQ    BX, R11
+	JLT     mblock
+
+	ADDQ R11, SI
+	INCQ R13
+	CMPQ R13, CX
+	JLT  medge
+
+mdone:
+	VZEROUPPER
+	RET
+
+// func expScatterF32(out, x, m *float32, s *float64, keys *int32, n, w, dist int)
+//
+// Writes to the row of edge i of out e^(x - m[keys[i]]) (EXP) and adds it,
+// in float64, to the table row s[keys[i]]. out may be x.
+TEXT ·expScatterF32(SB), NOSPLIT, $0-64
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ m+16(FP), R9
+	MOVQ keys+32(FP), R8
+	MOVQ n+40(FP), CX
+	MOVQ w+48(FP), R11
+	SHLQ $2, R11 // row bytes
+	MOVQ dist+56(FP), R12
+
+	LEAQ         expConsts<>(SB), DX
+	VBROADCASTSS LO(DX), Y5
+	VBROADCASTSS LOG2E(DX), Y6
+	VBROADCASTSS C1(DX), Y7
+	VBROADCASTSS C2(DX), Y8
+	VBROADCASTSS P0(DX), Y9
+	VBROADCASTSS P1(DX), Y10
+	VBROADCASTSS ONE(DX), Y11
+	MOVQ         s+24(FP), R15 // after the last global access
+
+	XORQ  R13, R13
+	TESTQ CX, CX
+	JZ    edone
+
+eedge:
+	TESTQ R12, R12
+	JZ    erow
+	PREFETCH(R9, 1)
+	PREFETCH(R15, 2)
+
+erow:
+	KEYROW(R13)
+	LEAQ (R15)(AX*2), BX // float64 table row
+	ADDQ R9, AX          // float32 table row
+	XORQ R10, R10        // byte offset of the block in the edge row
+
+eblock:
+	VMOVUPS      (SI)(R10*1), Y0
+	VSUBPS       (AX)(R10*1), Y0, Y0
+	EXP
+	VMOVUPS      Y3, (DI)(R10*1)
+	VCVTPS2PD    X3, Y0
+	VEXTRACTF128 $1, Y3, X3
+	VCVTPS2PD    X3, Y3
+	VADDPD       (BX), Y0, Y0
+	VADDPD       32(BX), Y3, Y3
+	VMOVUPD      Y0, (BX)
+	VMOVUPD      Y3, 32(BX)
+	ADDQ         $64, BX
+	ADDQ         $32, R10
+	CMPQ         R10, R11
+	JLT          eblock
+
+	ADDQ R11, SI
+	ADDQ R11, DI
+	INCQ R13
+	CMPQ R13, CX
+	JLT  eedge
+
+edone:
+	VZEROUPPER
+	RET
+
+// func scaleGatherF32(out, r *float32, keys *int32, n, w int)
+//
+// Multiplies the row of edge i of out by the table row r[keys[i]].
+TEXT ·scaleGatherF32(SB), NOSPLIT, $0-40
+	MOVQ out+0(FP), DI
+	MOVQ r+8(FP), SI
+	MOVQ keys+16(FP), R8
+	MOVQ n+24(FP), CX
+	MOVQ w+32(FP), R11
+	SHLQ $2, R11 // row bytes
+	XORQ R13, R13
+	TESTQ CX, CX
+	JZ    sdone
+
+sedge:
+	KEYROW(R13)
+	ADDQ SI, AX
+	XORQ BX, BX
+
+sblock:
+	VMOVUPS (DI)(BX*1), Y0
+	VMULPS  (AX)(BX*1), Y0, Y0
+	VMOVUPS Y0, (DI)(BX*1)
+	ADDQ    $32, BX
+	CMPQ    BX, R11
+	JLT     sblock
+
+	ADDQ R11, DI
+	INCQ R13
+	CMPQ R13, CX
+	JLT  sedge
+
+sdone:
+	VZEROUPPER
+	RET
+
+// func dotScatterF32(s *float64, y, dy *float32, keys *int32, n, w int)
+//
+// Adds the float64 products y*dy of the rows of edge i to the table row
+// s[keys[i]]. float32 products are exact in float64, so the fused
+// multiply-add gives the bits of a product and a sum.
+TEXT ·dotScatterF32(SB), NOSPLIT, $0-48
+	MOVQ s+0(FP), DI
+	MOVQ y+8(FP), SI
+	MOVQ dy+16(FP), DX
+	MOVQ keys+24(FP), R8
+	MOVQ n+32(FP), CX
+	MOVQ w+40(FP), R11
+	SHLQ $2, R11 // row bytes
+	XORQ R13, R13
+	TESTQ CX, CX
+	JZ    ddone
+
+dedge:
+	KEYROW(R13)
+	LEAQ (DI)(AX*2), BX
+	XORQ R10, R10
+
+dblock:
+	VCVTPS2PD   (SI)(R10*1), Y0
+	VCVTPS2PD   16(SI)(R10*1), Y1
+	VCVTPS2PD   (DX)(R10*1), Y2
+	VCVTPS2PD   16(DX)(R10*1), Y3
+	VMOVUPD     (BX), Y4
+	VFMADD231PD Y2, Y0, Y4
+	VMOVUPD     Y4, (BX)
+	VMOVUPD     32(BX), Y4
+	VFMADD231PD Y3, Y1, Y4
+	VMOVUPD     Y4, 32(BX)
+	ADDQ        $64, BX
+	ADDQ        $32, R10
+	CMPQ        R10, R11
+	JLT         dblock
+
+	ADDQ R11, SI
+	ADDQ R11, DX
+	INCQ R13
+	CMPQ R13, CX
+	JLT  dedge
+
+ddone:
+	VZEROUPPER
+	RET
+
+// func gradGatherF32(ds, y, dy *float32, s *float64, keys *int32, n, w int)
+//
+// Writes to the row of edge i of ds y*(dy - s[keys[i]]), computed in
+// float64 as backwardGroupF32 does. ds may be y or dy.
+TEXT ·gradGatherF32(SB), NOSPLIT, $0-56
+	MOVQ ds+0(FP), DI
+	MOVQ y+8(FP), SI
+	MOVQ dy+16(FP), DX
+	MOVQ s+24(FP), R9
+	MOVQ keys+32(FP), R8
+	MOVQ n+40(FP), CX
+	MOVQ w+48(FP), R11
+	SHLQ $2, R11 // row bytes
+	XORQ R13, R13
+	TESTQ CX, CX
+	JZ    gdone
+
+gedge:
+	KEYROW(R13)
+	LEAQ (R9)(AX*2), BX
+	XORQ R10, R10
+
+gblock:
+	VCVTPS2PD   (DX)(R10*1), Y0
+	VCVTPS2PD   16(DX)(R10*1), Y1
+	VCVTPS2PD   (SI)(R10*1), Y2
+	VCVTPS2PD   16(SI)(R10*1), Y3
+	VSUBPD      (BX), Y0, Y0
+	VSUBPD      32(BX), Y1, Y1
+	VMULPD      Y2, Y0, Y0
+	VMULPD      Y3, Y1, Y1
+	VCVTPD2PSY  Y0, X0
+	VCVTPD2PSY  Y1, X1
+	VINSERTF128 $1, X1, Y0, Y0
+	VMOVUPS     Y0, (DI)(R10*1)
+	ADDQ        $64, BX
+	ADDQ        $32, R10
+	CMPQ        R10, R11
+	JLT         gblock
+
+	ADDQ R11, SI
+	ADDQ R11, DX
+	ADDQ R11, DI
+	INCQ R13
+	CMPQ R13, CX
+	JLT  gedge
+
+gdone:
+	VZEROUPPER
+	RET

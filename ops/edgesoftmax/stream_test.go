@@ -1,0 +1,269 @@
+package edgesoftmax
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/gnngo/gnn/graph"
+)
+
+// The streaming path runs on score arrays of at least streamMinBytes; these
+// tests lower the threshold to reach it on small graphs. They toggle
+// package variables, so they do not run in parallel with other tests.
+
+// withStream makes every eligible call take the streaming path (on) or
+// none (off) for the rest of the test.
+func withStream(t *testing.T, on bool) {
+	saved, savedMin := useStream, streamMinBytes
+	useStream, streamMinBytes = on, 0
+	t.Cleanup(func() { useStream, streamMinBytes = saved, savedMin })
+}
+
+// streamGraphs are unordered graphs on which the streaming path applies,
+// with one chunk (mean in-degree below 2*streamChunkDegree) and with
+// several (a hub of 3000 edges among twelve groups, some empty).
+func streamGraphs(t *testing.T, rng *rand.Rand) []struct {
+	name   string
+	g      *graph.Graph
+	chunks int
+} {
+	t.Helper()
+	sizes := []int{0, 1, 2, 7, 33, 0, 3000, 1, 33, 7, 2, 0}
+	list := []struct {
+		name   string
+		g      *graph.Graph
+		chunks int
+	}{
+		{"random", randomGraph(t, rng, 200, 150, 4000), 1},
+		{"groups", groupGraph(t, rng, 50, sizes), streamMaxChunks},
+	}
+	for _, tg := range list {
+		for _, norm := range norms {
+			c := groups(tg.g, norm)
+			_, _, k, ok := streamPlan(tg.g, c, norm, 8)
+			if !ok {
+				t.Fatalf("%s/%v: the streaming path does not apply", tg.name, norm)
+			}
+			if norm == ByDst && k != tg.chunks {
+				t.Fatalf("%s: %d chunks, want %d", tg.name, k, tg.chunks)
+			}
+		}
+	}
+	return list
+}
+
+// TestStream checks the streaming path against the float64 references and
+// against the group kernels, in widths 8, 16 and 24, by destination and by
+// source, with normal, large, masked and nearly equal scores. With one chunk
+// both directions give the group kernels' bits (the sums are taken in the
+// same order); with several, the forward agrees to float32 rounding and the
+// backward to the rounding of its float64 sums.
+func TestStream(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 kernels on this machine or build")
+	}
+	withStream(t, true)
+	rng := rand.New(rand.NewPCG(12, 12))
+	for _, tg := range streamGraphs(t, rng) {
+		for _, norm := range norms {
+			for _, w := range []int{8, 16, 24} {
+				for _, kind := range []string{"normal", "large", "masked", "tiny"} {
+					name := fmt.Sprintf("%s/%v/width=%d/%s", tg.name, norm, w, kind)
+					compareStream(t, name, tg.g, norm, w, accelScores(rng, tg.g.NumEdges()*w, kind), tg.chunks == 1)
+				}
+			}
+		}
+	}
+}
+
+// compareStream runs Forward and Backward on score with and without the
+// streaming path and checks them against each other and the references.
+func compareStream(t *testing.T, name string, g *graph.Graph, norm Norm, w int, score []float32, sameBits bool) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(uint64(len(score)), uint64(w)))
+	ne := g.NumEdges()
+	want := reference(g, norm, score, w)
+	got, rows := nans[float32](ne*w), nans[float32](ne*w)
+	Forward(got, g, norm, score, w)
+	useStream = false
+	Forward(rows, g, norm, score, w)
+	useStream = true
+	const tol = 4e-7
+	for i, wv := range want {
+		gv, rv := float64(got[i]), float64(rows[i])
+		if math.IsNaN(wv) {
+			if !math.IsNaN(gv) {
+				t.Fatalf("%s: forward element %d is %v, want NaN", name, i, gv)
+			}
+			continue
+		}
+		if sameBits && math.Float32bits(got[i]) != math.Float32bits(rows[i]) {
+			t.Fatalf("%s: forward element %d is %v streamed, %v by groups", name, i, gv, rv)
+		}
+		if math.IsInf(float64(score[i]), -1) && gv != 0 {
+			t.Fatalf("%s: forward element %d of score -Inf is %v, want 0", name, i, gv)
+		}
+		if !(math.Abs(gv-wv) <= tol) || !(math.Abs(gv-rv) <= tol) {
+			t.Fatalf("%s: forward element %d is %v streamed, %v by groups, want %v", name, i, gv, rv, wv)
+		}
+	}
+	dy := scores[float32](rng, ne*w, 1)
+	ds, dsRows := nans[float32](ne*w), nans[float32](ne*w)
+	Backward(ds, g, norm, got, dy, w)
+	useStream = false
+	Backward(dsRows, g, norm, got, dy, w)
+	useStream = true
+	wantDs := composed(g, norm, got, dy, w)
+	for i, wv := range wantDs {
+		if math.IsNaN(wv) {
+			if ds[i] == ds[i] {
+				t.Fatalf("%s: backward element %d is %v, want NaN", name, i, ds[i])
+			}
+			continue
+		}
+		if sameBits && math.Float32bits(ds[i]) != math.Float32bits(dsRows[i]) {
+			t.Fatalf("%s: backward element %d is %v streamed, %v by groups", name, i, ds[i], dsRows[i])
+		}
+		if !(math.Abs(float64(ds[i])-wv) <= 2e-6*max(1, math.Abs(wv))) || !(math.Abs(float64(ds[i]-dsRows[i])) <= 2e-6*max(1, math.Abs(wv))) {
+			t.Fatalf("%s: backward element %d is %v streamed, %v by groups, want %v", name, i, ds[i], dsRows[i], wv)
+		}
+	}
+}
+
+// TestStreamSpecial checks the special scores on the streaming path, whose
+// maxima ignore NaN and whose sums must still poison the group: NaN or +Inf
+// in a column, or only -Inf, give NaN in that column of the group; -Inf
+// elsewhere gives 0.
+func TestStreamSpecial(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 kernels on this machine or build")
+	}
+	withStream(t, true)
+	// Edges 0 and 1 into destination 1, 2-4 into destination 0: not in
+	// destination order, so the view is not Ordered.
+	g := mustGraph(t, 3, 2, []int32{0, 1, 0, 1, 2}, []int32{1, 1, 0, 0, 0})
+	inf := float32(math.Inf(1))
+	nan := float32(math.NaN())
+	d1 := [2][8]float32{
+		{1, nan, inf, -inf, 1, 2, 3, 4},
+		{nan, 1, 1, -inf, 2, 3, 4, 5},
+	}
+	const w = 16
+	score := make([]float32, 5*w)
+	for h := range w {
+		score[0*w+h], score[1*w+h] = d1[0][h%8], d1[1][h%8]
+		score[2*w+h], score[3*w+h], score[4*w+h] = -inf, 0, 0
+	}
+	if _, _, _, ok := streamPlan(g, g.CSC(), ByDst, w); !ok {
+		t.Fatal("the streaming path does not apply")
+	}
+	got := make([]float32, len(score))
+	Forward(got, g, ByDst, score, w)
+	for h := range w {
+		if got[2*w+h] != 0 || got[3*w+h] != 0.5 || got[4*w+h] != 0.5 {
+			t.Errorf("column %d into destination 0: %v, %v, %v, want 0, 0.5, 0.5", h, got[2*w+h], got[3*w+h], got[4*w+h])
+		}
+		a, b := got[h], got[w+h]
+		if wantNaN := h%8 < 4; wantNaN != (a != a && b != b) {
+			t.Errorf("column %d into destination 1: %v, %v", h, a, b)
+		}
+		if h%8 >= 4 {
+			want := 1 / (1 + math.E)
+			if math.Abs(float64(a)-want) > 1e-7 || math.Abs(float64(b)-(1-want)) > 1e-7 {
+				t.Errorf("column %d into destination 1: %v, %v, want %v, %v", h, a, b, want, 1-want)
+			}
+		}
+	}
+}
+
+// TestStreamDeterministic checks that the streaming path gives the same
+// bits on one, two and three goroutines, with several chunks, and that
+// in-place calls (out = score, dScore = dy) give the same bits too.
+func TestStreamDeterministic(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 kernels on this machine or build")
+	}
+	withStream(t, true)
+	rng := rand.New(rand.NewPCG(13, 13))
+	g := randomGraph(t, rng, 500, 300, 300*streamChunkDegree*streamMaxChunks*2)
+	const w = 8
+	if _, _, k, ok := streamPlan(g, g.CSC(), ByDst, w); !ok || k != streamMaxChunks {
+		t.Fatalf("streaming: %v with %d chunks, want %d", ok, k, streamMaxChunks)
+	}
+	score := scores[float32](rng, g.NumEdges()*w, 4)
+	dy := scores[float32](rng, g.NumEdges()*w, 1)
+	run := func(procs int) (y, ds []float32) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		y, ds = make([]float32, len(score)), make([]float32, len(score))
+		Forward(y, g, ByDst, score, w)
+		Backward(ds, g, ByDst, y, dy, w)
+		return y, ds
+	}
+	y1, d1 := run(1)
+	for _, procs := range []int{2, 3} {
+		y, d := run(procs)
+		for i := range y1 {
+			if math.Float32bits(y1[i]) != math.Float32bits(y[i]) || math.Float32bits(d1[i]) != math.Float32bits(d[i]) {
+				t.Fatalf("element %d differs between 1 and %d goroutines", i, procs)
+			}
+		}
+	}
+	inPlace := append([]float32{}, score...)
+	Forward(inPlace, g, ByDst, inPlace, w)
+	dd := append([]float32{}, dy...)
+	Backward(dd, g, ByDst, y1, dd, w)
+	for i := range y1 {
+		if math.Float32bits(inPlace[i]) != math.Float32bits(y1[i]) || math.Float32bits(dd[i]) != math.Float32bits(d1[i]) {
+			t.Fatalf("in place: element %d differs", i)
+		}
+	}
+}
+
+// TestStreamPlan checks when the streaming path applies: not on views in
+// edge-ID order, widths that are not a multiple of 8, float64, tables
+// larger than streamMaxTable, small score arrays, or graphs with fewer
+// edges than groups.
+func TestStreamPlan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 14))
+	g := randomGraph(t, rng, 200, 150, 4000)
+	sorted, _, err := g.ReorderEdges(graph.ByDst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sparse2 := mustGraph(t, 3, 2, []int32{2, 0}, []int32{1, 0})
+	sparse := mustGraph(t, 3, 3, []int32{2, 0}, []int32{1, 0})
+	withStream(t, true)
+	saved := streamMaxTable
+	t.Cleanup(func() { streamMaxTable = saved })
+	for _, c := range []struct {
+		name  string
+		g     *graph.Graph
+		w     int
+		table int
+		want  bool
+	}{
+		{"random", g, 8, saved, useAVX2},
+		{"width 12", g, 12, saved, false},
+		{"ordered", sorted, 8, saved, false},
+		{"table", g, 8, 150*8 - 1, false},
+		{"fewer edges than groups", sparse, 8, saved, false},
+		{"as many edges as groups", sparse2, 8, saved, useAVX2},
+	} {
+		streamMaxTable = c.table
+		if _, _, _, ok := streamPlan(c.g, c.g.CSC(), ByDst, c.w); ok != c.want {
+			t.Errorf("%s: streams %v, want %v", c.name, ok, c.want)
+		}
+	}
+	streamMaxTable = saved
+	ne := g.NumEdges()
+	if forwardStream(make([]float64, ne*8), g, g.CSC(), ByDst, make([]float64, ne*8), 8) {
+		t.Error("float64 streams")
+	}
+	streamMinBytes = ne*8*4 + 1
+	if _, _, _, ok := streamPlan(g, g.CSC(), ByDst, 8); ok {
+		t.Error("a score array below streamMinBytes streams")
+	}
+}
