@@ -12,9 +12,11 @@ const (
 	dot8Chunk = 1 << 12
 	// dot8Dist is how many edges ahead the kernel prefetches gathered
 	// rows: 8 to 64 were within noise of each other, and 1.6x faster than
-	// the same kernel run on blocks whose rows Go touched ahead (kernel.run).
+	// the same kernel run on blocks whose rows Go touched ahead (kernel.run);
+	// on a later host 48 beat 16 (8x8: 74-80 against 79-101 ms; 64: 71-75
+	// against 87-90 ms), as for spmm's prefetchDist.
 	// Non-temporal stores of the output made no measurable difference.
-	dot8Dist = 16
+	dot8Dist = 48
 )
 
 // dot8Accel reports whether the AVX2 kernel computes the dot products of a

@@ -19,9 +19,13 @@ import (
 // Tuning of the AVX2 paths, measured on the 100k-node, 10M-edge benchmark
 // (bench_test.go) on a 2-core AMD EPYC (Zen 4) virtual machine.
 const (
-	// prefetchDist is how many edges ahead source rows are prefetched:
-	// 8 to 32 were within noise of each other, 0 was 1.5x slower.
-	prefetchDist = 16
+	// prefetchDist is how many edges ahead source rows are prefetched.
+	// Measured first at 8 to 32 within noise of each other and 0 1.5x
+	// slower; on a later AMD EPYC host with the same 2 cores, 48 to 64
+	// beat 16 by 1.3-1.5x (copy_u dim 64 29 -> 19 ms, u_mul_e dim 64
+	// 52-56 -> 34-37 ms, 8x8 heads 65 -> 46 ms, the 1M-node 51M-edge GCN
+	// epoch 0.97-1.03 -> 0.75 s), 96 and 128 were slower again.
+	prefetchDist = 48
 	// copyTile is the number of columns per pass of a copy_u sum. Passes
 	// of 64 columns use the kernel whose sums stay in registers; at 256
 	// features, four such passes beat one pass of 256 (1.4x) and sixteen
