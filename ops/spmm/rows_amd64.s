@@ -232,6 +232,24 @@ sw256:
 	JGE  ss256
 	TESTQ DX, DX
 	JZ    sc256
+	// Heads of 8 columns with their weights side by side (woff[c] = 4c,
+	// the GAT case): broadcast from fixed offsets, without reading woff.
+	CMPQ (DX), $0
+	JNE  sl256
+	CMPQ 8(DX), $4
+	JNE  sl256
+	CMPQ 16(DX), $8
+	JNE  sl256
+	CMPQ 24(DX), $12
+	JNE  sl256
+	CMPQ 32(DX), $16
+	JNE  sl256
+	CMPQ 40(DX), $20
+	JNE  sl256
+	CMPQ 48(DX), $24
+	JNE  sl256
+	CMPQ 56(DX), $28
+	JEQ  sh256
 sl256:
 	LEAQ (CX)(BX*1), AX
 	CMPQ AX, R8
@@ -290,6 +308,59 @@ sn256:
 	INCQ CX
 	CMPQ CX, n+24(FP)
 	JLT  sl256
+	JMP  ss256
+
+	// Weights of chunk c at byte 4c of the edge's row.
+sh256:
+	LEAQ (CX)(BX*1), AX
+	CMPQ AX, R8
+	JGE  shn256
+	MOVLQSX (R10)(AX*4), R11
+	IMULQ eStride+80(FP), R11
+	ADDQ e+64(FP), R11
+	PREFETCHT0 (R11)
+	MOVL (R12)(AX*4), AX
+	IMULQ R9, AX
+	ADDQ SI, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	PREFETCHT0 192(AX)
+	PREFETCHT0 255(AX)
+shn256:
+	MOVLQSX (R10)(CX*4), R11
+	IMULQ eStride+80(FP), R11
+	ADDQ e+64(FP), R11
+	MOVL (R12)(CX*4), AX
+	IMULQ R9, AX
+	ADDQ SI, AX
+	VBROADCASTSS (R11), Y8
+	VMULPS (AX), Y8, Y8
+	VADDPS Y8, Y0, Y0
+	VBROADCASTSS 4(R11), Y9
+	VMULPS 32(AX), Y9, Y9
+	VADDPS Y9, Y1, Y1
+	VBROADCASTSS 8(R11), Y10
+	VMULPS 64(AX), Y10, Y10
+	VADDPS Y10, Y2, Y2
+	VBROADCASTSS 12(R11), Y11
+	VMULPS 96(AX), Y11, Y11
+	VADDPS Y11, Y3, Y3
+	VBROADCASTSS 16(R11), Y8
+	VMULPS 128(AX), Y8, Y8
+	VADDPS Y8, Y4, Y4
+	VBROADCASTSS 20(R11), Y9
+	VMULPS 160(AX), Y9, Y9
+	VADDPS Y9, Y5, Y5
+	VBROADCASTSS 24(R11), Y10
+	VMULPS 192(AX), Y10, Y10
+	VADDPS Y10, Y6, Y6
+	VBROADCASTSS 28(R11), Y11
+	VMULPS 224(AX), Y11, Y11
+	VADDPS Y11, Y7, Y7
+	INCQ CX
+	CMPQ CX, n+24(FP)
+	JLT  sh256
 	JMP  ss256
 
 	// One weight per edge: broadcast it once.
