@@ -49,3 +49,8 @@ func dotScatterF32(s *float64, y, dy *float32, keys *int32, n, w int)
 //
 //go:noescape
 func gradGatherF32(ds, y, dy *float32, s *float64, keys *int32, n, w int)
+
+// attnGradGather8 writes the attention gradient given the sums s to ds.
+//
+//go:noescape
+func attnGradGather8(ds, y, dy, el, er *float32, s *float64, src, dst *int32, n int, slope float32)

@@ -34,4 +34,8 @@ func gradGatherF32(ds, y, dy *float32, s *float64, keys *int32, n, w int) {
 	panic(noKernels)
 }
 
+func attnGradGather8(ds, y, dy, el, er *float32, s *float64, src, dst *int32, n int, slope float32) {
+	panic(noKernels)
+}
+
 const noKernels = "edgesoftmax: no AVX2 kernels in this build"

@@ -197,7 +197,7 @@ func AttentionBackward[T num.Float](dScore []T, g *graph.Graph, el, er []T, slop
 		return
 	}
 	c := g.CSC()
-	if attentionBackAccel(dScore, c, el, er, slope, y, dy, width) {
+	if attentionBackStream(dScore, g, c, el, er, slope, y, dy, width) || attentionBackAccel(dScore, c, el, er, slope, y, dy, width) {
 		return
 	}
 	if width == 1 {

@@ -9,7 +9,8 @@ import (
 
 // BenchmarkAttention measures GAT's fused attention with 8 heads (and 1,
 // the usual output layer) in float32
-// on the edge-softmax benchmark graphs (random edge order, and order=dst).
+// on the edge-softmax benchmark graphs (random edge order, on the streaming
+// path and with impl=groups on the group kernels, and order=dst).
 // GB/s counts the bytes a pass must touch: forward, an edge ID, a source ID
 // and the output row per edge; backward, an edge ID, a source ID and the y,
 // dy and dScore rows per edge; plus the el and er rows and the row
@@ -18,13 +19,17 @@ func BenchmarkAttention(b *testing.B) {
 	for _, c := range []struct {
 		heads int
 		order string
-	}{{benchHeads, ""}, {benchHeads, "/order=dst"}, {1, "/order=dst"}} {
+	}{{benchHeads, ""}, {benchHeads, "/impl=groups"}, {benchHeads, "/order=dst"}, {1, "/order=dst"}} {
 		for _, dir := range []string{"fwd", "bwd"} {
 			heads, order := c.heads, c.order
 			b.Run(fmt.Sprintf("dir=%s/n=%d/e=%d/heads=%d%s", dir, benchNodes, benchEdges, heads, order), func(b *testing.B) {
 				g := uniformGraph()
-				if order != "" {
+				switch order {
+				case "/order=dst":
 					g = sortedGraph()
+				case "/impl=groups":
+					defer func(s bool) { useStream = s }(useStream)
+					useStream = false
 				}
 				rng := rand.New(rand.NewPCG(3, 3))
 				el, er := nodeScores[float32](rng, g, heads)

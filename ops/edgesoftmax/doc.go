@@ -21,10 +21,11 @@
 // graph whose edges were not numbered by destination), every edge row read
 // through the view is a cache and TLB miss. For float32 rows of a multiple
 // of 8 columns whose per-group tables fit the cache, Forward and Backward
-// then take a streaming path (stream.go): they walk the edge rows in
-// edge-ID order, a sequential stream, and gather and scatter per-group
-// maxima and sums in small tables, merged over a fixed split of the edges
-// in a fixed order, so results stay the same for any GOMAXPROCS. Otherwise
+// (and AttentionBackward, for eight heads) then take a streaming path
+// (stream.go): they walk the edge rows in edge-ID order, a sequential
+// stream, and gather and scatter per-group maxima and sums in small tables,
+// merged over a fixed split of the edges in a fixed order, so results stay
+// the same for any GOMAXPROCS. Otherwise
 // the Go kernels load the rows of a batch of edges ahead of the arithmetic
 // so that the misses overlap (the assembly kernels' first pass over a
 // group is a stream of independent loads, which the processor overlaps by

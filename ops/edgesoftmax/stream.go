@@ -84,7 +84,9 @@ func streamPlan(g *graph.Graph, c *graph.Compressed, norm Norm, w int) (keys []i
 }
 
 // forwardStream runs Forward on the streaming path when it applies and
-// reports whether it did.
+// reports whether it did: the column maxima of each chunk's edges, merged;
+// the exponentials, written to out, and each chunk's sums, merged into
+// reciprocals; out times the reciprocals.
 func forwardStream[T num.Float](out []T, g *graph.Graph, c *graph.Compressed, norm Norm, score []T, w int) bool {
 	o, ok := any(out).([]float32)
 	if !ok {
@@ -159,6 +161,38 @@ func backwardStream[T num.Float](ds []T, g *graph.Graph, c *graph.Compressed, no
 		return false
 	}
 	y32, dy32 := any(y).([]float32), any(dy).([]float32)
+	gradStream(y32, dy32, keys, groups, k, w, func(s []float64, lo, hi int) {
+		gradGatherF32(&d[lo*w], &y32[lo*w], &dy32[lo*w], &s[0], &keys[lo], hi-lo, w)
+	})
+	return true
+}
+
+// attentionBackStream runs AttentionBackward on the streaming path, for
+// float32 rows of eight heads, when it applies and reports whether it did.
+// (Attention itself keeps the group kernels; see stream_amd64.s.)
+func attentionBackStream[T num.Float](ds []T, g *graph.Graph, c *graph.Compressed, el, er []T, slope float64, y, dy []T, w int) bool {
+	d, ok := any(ds).([]float32)
+	if !ok || w != 8 {
+		return false
+	}
+	dst, groups, k, ok := streamPlan(g, c, ByDst, w)
+	if !ok {
+		return false
+	}
+	src, _ := g.COO()
+	l, r, sl := any(el).([]float32), any(er).([]float32), float32(slope)
+	y32, dy32 := any(y).([]float32), any(dy).([]float32)
+	gradStream(y32, dy32, dst, groups, k, w, func(s []float64, lo, hi int) {
+		attnGradGather8(&d[lo*w], &y32[lo*w], &dy32[lo*w], &l[0], &r[0], &s[0], &src[lo], &dst[lo], hi-lo, sl)
+	})
+	return true
+}
+
+// gradStream makes the two passes of a streaming backward over the edges,
+// k chunks of them, whose groups are keys: the sums of y*dy per group, then
+// grad(s, lo, hi), which writes the gradients of edges [lo, hi) given the
+// sums s.
+func gradStream(y, dy []float32, keys []int32, groups, k, w int, grad func(s []float64, lo, hi int)) {
 	tw, bounds := groups*w, parallel.Split(len(keys), k)
 	s := f64Scratch.get(k * tw)
 	defer f64Scratch.put(s)
@@ -167,7 +201,7 @@ func backwardStream[T num.Float](ds []T, g *graph.Graph, c *graph.Compressed, no
 			sc := s[ch*tw : (ch+1)*tw]
 			clear(sc)
 			if a, b := bounds[ch], bounds[ch+1]; a < b {
-				dotScatterF32(&sc[0], &y32[a*w], &dy32[a*w], &keys[a], b-a, w)
+				dotScatterF32(&sc[0], &y[a*w], &dy[a*w], &keys[a], b-a, w)
 			}
 		}
 	})
@@ -179,10 +213,7 @@ func backwardStream[T num.Float](ds []T, g *graph.Graph, c *graph.Compressed, no
 			}
 		}
 	})
-	parallel.For(len(keys), streamGrain, func(lo, hi int) {
-		gradGatherF32(&d[lo*w], &y32[lo*w], &dy32[lo*w], &s[0], &keys[lo], hi-lo, w)
-	})
-	return true
+	parallel.For(len(keys), streamGrain, func(lo, hi int) { grad(s, lo, hi) })
 }
 
 // scratch recycles the tables of the streaming path across calls: a

@@ -269,3 +269,65 @@ gblock:
 gdone:
 	VZEROUPPER
 	RET
+
+// The streaming kernel of GAT's attention backward with eight heads (one
+// 32-byte row per node and per edge): the sign of the score el[src[i]] +
+// er[dst[i]] before the LeakyReLU is computed from node rows that stay
+// cached; dst is the group of every edge. (A streaming forward, computing
+// the scores in registers in the maxima and exponential passes, was no
+// faster than attnFwd8: each edge gathers three or four node and table rows
+// per pass.)
+
+// func attnGradGather8(ds, y, dy, el, er *float32, s *float64, src, dst *int32, n int, slope float32)
+//
+// Writes to the row of edge i of ds y*(dy - s[dst[i]]), computed in float64
+// and rounded, times slope where el[src[i]] + er[dst[i]] <= 0, as attnBwd8
+// computes it. ds may be y or dy.
+TEXT ·attnGradGather8(SB), NOSPLIT, $0-76
+	MOVQ         ds+0(FP), DI
+	MOVQ         y+8(FP), R12
+	MOVQ         dy+16(FP), DX
+	MOVQ         el+24(FP), SI
+	MOVQ         er+32(FP), R8
+	MOVQ         s+40(FP), R9
+	MOVQ         src+48(FP), R10
+	MOVQ         dst+56(FP), R11
+	MOVQ         n+64(FP), CX
+	VBROADCASTSS slope+72(FP), Y12
+	VXORPS       Y13, Y13, Y13
+	XORQ         R13, R13
+	TESTQ        CX, CX
+	JZ           agdone
+
+agedge:
+	MOVLQSX      (R10)(R13*4), AX
+	SHLQ         $5, AX
+	MOVLQSX      (R11)(R13*4), BX
+	SHLQ         $5, BX
+	VCVTPS2PD    (R12), Y1
+	VCVTPS2PD    16(R12), Y2
+	VCVTPS2PD    (DX), Y4
+	VCVTPS2PD    16(DX), Y5
+	VSUBPD       (R9)(BX*2), Y4, Y4
+	VSUBPD       32(R9)(BX*2), Y5, Y5
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y5, Y2, Y2
+	VCVTPD2PSY   Y1, X1
+	VCVTPD2PSY   Y2, X2
+	VINSERTF128  $1, X2, Y1, Y6
+	VMOVUPS      (SI)(AX*1), Y7
+	VADDPS       (R8)(BX*1), Y7, Y7
+	VCMPPS       $0x02, Y13, Y7, Y8
+	VMULPS       Y12, Y6, Y11
+	VBLENDVPS    Y8, Y11, Y6, Y6
+	VMOVUPS      Y6, (DI)
+	ADDQ         $32, R12
+	ADDQ         $32, DX
+	ADDQ         $32, DI
+	INCQ         R13
+	CMPQ         R13, CX
+	JLT          agedge
+
+agdone:
+	VZEROUPPER
+	RET

@@ -267,3 +267,67 @@ func TestStreamPlan(t *testing.T) {
 		t.Error("a score array below streamMinBytes streams")
 	}
 }
+
+// TestStreamAttentionBackward checks AttentionBackward's streaming path
+// against its group kernel (and so, through TestAttentionAccel, the
+// references): the same bits with one chunk, the rounding of the float64
+// sums with several; slopes below, at and above 1, and scores whose sum is
+// exactly 0 (the LeakyReLU's kink, which takes the slope).
+func TestStreamAttentionBackward(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 kernels on this machine or build")
+	}
+	withStream(t, true)
+	const w = 8
+	rng := rand.New(rand.NewPCG(15, 15))
+	for _, tg := range streamGraphs(t, rng) {
+		el, er := nodeScores[float32](rng, tg.g, w)
+		src, dst := tg.g.COO()
+		for i := range 5 { // a few edges whose score sum is 0
+			u, v := src[i*7], dst[i*7]
+			copy(el[int(u)*w:int(u)*w+w], er[int(v)*w:int(v)*w+w])
+			for h := range w {
+				el[int(u)*w+h] = -el[int(u)*w+h]
+			}
+		}
+		ne := tg.g.NumEdges()
+		for _, slope := range []float64{0.2, 1, 1.5} {
+			name := fmt.Sprintf("%s/slope=%v", tg.name, slope)
+			y := make([]float32, ne*w)
+			Attention(y, tg.g, el, er, min(slope, 1), w)
+			dy := scores[float32](rng, ne*w, 1)
+			got, want := nans[float32](ne*w), nans[float32](ne*w)
+			AttentionBackward(got, tg.g, el, er, slope, y, dy, w)
+			useStream = false
+			AttentionBackward(want, tg.g, el, er, slope, y, dy, w)
+			useStream = true
+			for i, wv := range want {
+				if tg.chunks == 1 && math.Float32bits(got[i]) != math.Float32bits(wv) {
+					t.Fatalf("%s: element %d is %v streamed, %v by groups", name, i, got[i], wv)
+				}
+				if !(math.Abs(float64(got[i]-wv)) <= 2e-6*max(1, math.Abs(float64(wv)))) {
+					t.Fatalf("%s: element %d is %v streamed, %v by groups", name, i, got[i], wv)
+				}
+			}
+			inPlace := append([]float32{}, dy...)
+			AttentionBackward(inPlace, tg.g, el, er, slope, y, inPlace, w)
+			for i := range got {
+				if math.Float32bits(inPlace[i]) != math.Float32bits(got[i]) {
+					t.Fatalf("%s: in place, element %d is %v, want %v", name, i, inPlace[i], got[i])
+				}
+			}
+			for _, procs := range []int{1, 3} {
+				again := make([]float32, ne*w)
+				func() {
+					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+					AttentionBackward(again, tg.g, el, er, slope, y, dy, w)
+				}()
+				for i := range got {
+					if math.Float32bits(again[i]) != math.Float32bits(got[i]) {
+						t.Fatalf("%s: element %d differs on %d goroutines", name, i, procs)
+					}
+				}
+			}
+		}
+	}
+}
