@@ -13,6 +13,37 @@
 // Multiplications and additions are separate instructions (no FMA), as the
 // Go code on amd64 computes them.
 
+// SCALED256 prefetches, when edge CX+BX is below R8, its weight row (at
+// e + eids[CX+BX]*eStride) and its 256-byte source row, and jumps to next
+// otherwise: the lookahead of the 64-float loops of addScaledRowsF32 (eids
+// in R10, idx in R12, x in SI, xStride in R9), using AX and R11.
+#define SCALED256(next) \
+	LEAQ       (CX)(BX*1), AX \
+	CMPQ       AX, R8 \
+	JGE        next \
+	MOVLQSX    (R10)(AX*4), R11 \
+	IMULQ      eStride+80(FP), R11 \
+	ADDQ       e+64(FP), R11 \
+	PREFETCHT0 (R11) \
+	MOVL       (R12)(AX*4), AX \
+	IMULQ      R9, AX \
+	ADDQ       SI, AX \
+	PREFETCHT0 (AX) \
+	PREFETCHT0 64(AX) \
+	PREFETCHT0 128(AX) \
+	PREFETCHT0 192(AX) \
+	PREFETCHT0 255(AX)
+
+// SCALEDROW sets R11 to the weight row and AX to the source row of edge
+// CX, as SCALED256 reaches those of edge CX+BX.
+#define SCALEDROW \
+	MOVLQSX (R10)(CX*4), R11 \
+	IMULQ   eStride+80(FP), R11 \
+	ADDQ    e+64(FP), R11 \
+	MOVL    (R12)(CX*4), AX \
+	IMULQ   R9, AX \
+	ADDQ    SI, AX
+
 // func addRowsF32(o, x *float32, idx *int32, n, avail, xStride, width, dist int)
 TEXT ·addRowsF32(SB), NOSPLIT, $0-64
 	MOVQ o+0(FP), DI
@@ -251,28 +282,9 @@ sw256:
 	CMPQ 56(DX), $28
 	JEQ  sh256
 sl256:
-	LEAQ (CX)(BX*1), AX
-	CMPQ AX, R8
-	JGE  sn256
-	MOVLQSX (R10)(AX*4), R11
-	IMULQ eStride+80(FP), R11
-	ADDQ e+64(FP), R11
-	PREFETCHT0 (R11)
-	MOVL (R12)(AX*4), AX
-	IMULQ R9, AX
-	ADDQ SI, AX
-	PREFETCHT0 (AX)
-	PREFETCHT0 64(AX)
-	PREFETCHT0 128(AX)
-	PREFETCHT0 192(AX)
-	PREFETCHT0 255(AX)
+	SCALED256(sn256)
 sn256:
-	MOVLQSX (R10)(CX*4), R11
-	IMULQ eStride+80(FP), R11
-	ADDQ e+64(FP), R11
-	MOVL (R12)(CX*4), AX
-	IMULQ R9, AX
-	ADDQ SI, AX
+	SCALEDROW
 	MOVQ (DX), R13
 	VBROADCASTSS (R11)(R13*1), Y8
 	VMULPS (AX), Y8, Y8
@@ -312,28 +324,9 @@ sn256:
 
 	// Weights of chunk c at byte 4c of the edge's row.
 sh256:
-	LEAQ (CX)(BX*1), AX
-	CMPQ AX, R8
-	JGE  shn256
-	MOVLQSX (R10)(AX*4), R11
-	IMULQ eStride+80(FP), R11
-	ADDQ e+64(FP), R11
-	PREFETCHT0 (R11)
-	MOVL (R12)(AX*4), AX
-	IMULQ R9, AX
-	ADDQ SI, AX
-	PREFETCHT0 (AX)
-	PREFETCHT0 64(AX)
-	PREFETCHT0 128(AX)
-	PREFETCHT0 192(AX)
-	PREFETCHT0 255(AX)
+	SCALED256(shn256)
 shn256:
-	MOVLQSX (R10)(CX*4), R11
-	IMULQ eStride+80(FP), R11
-	ADDQ e+64(FP), R11
-	MOVL (R12)(CX*4), AX
-	IMULQ R9, AX
-	ADDQ SI, AX
+	SCALEDROW
 	VBROADCASTSS (R11), Y8
 	VMULPS (AX), Y8, Y8
 	VADDPS Y8, Y0, Y0
@@ -365,28 +358,9 @@ shn256:
 
 	// One weight per edge: broadcast it once.
 sc256:
-	LEAQ (CX)(BX*1), AX
-	CMPQ AX, R8
-	JGE  scn256
-	MOVLQSX (R10)(AX*4), R11
-	IMULQ eStride+80(FP), R11
-	ADDQ e+64(FP), R11
-	PREFETCHT0 (R11)
-	MOVL (R12)(AX*4), AX
-	IMULQ R9, AX
-	ADDQ SI, AX
-	PREFETCHT0 (AX)
-	PREFETCHT0 64(AX)
-	PREFETCHT0 128(AX)
-	PREFETCHT0 192(AX)
-	PREFETCHT0 255(AX)
+	SCALED256(scn256)
 scn256:
-	MOVLQSX (R10)(CX*4), R11
-	IMULQ eStride+80(FP), R11
-	ADDQ e+64(FP), R11
-	MOVL (R12)(CX*4), AX
-	IMULQ R9, AX
-	ADDQ SI, AX
+	SCALEDROW
 	VBROADCASTSS (R11), Y8
 	VMULPS (AX), Y8, Y9
 	VADDPS Y9, Y0, Y0
