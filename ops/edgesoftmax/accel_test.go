@@ -118,24 +118,7 @@ func compareAccel(t *testing.T, name string, g *graph.Graph, norm Norm, w int, s
 	useAVX2 = false
 	Forward(goPath, g, norm, score, w)
 	useAVX2 = true
-	// The exponential is good to about 1e-7 relative, the float32 output
-	// rounds it and the quotient.
-	const tol = 4e-7
-	for i, wv := range want {
-		gv, pv := float64(got[i]), float64(goPath[i])
-		if math.IsNaN(wv) {
-			if !math.IsNaN(gv) || !math.IsNaN(pv) {
-				t.Fatalf("%s: forward element %d is %v with AVX2, %v in Go, want NaN", name, i, gv, pv)
-			}
-			continue
-		}
-		if math.IsInf(float64(score[i]), -1) && gv != 0 {
-			t.Fatalf("%s: forward element %d of score -Inf is %v, want 0", name, i, gv)
-		}
-		if !(math.Abs(gv-wv) <= tol) || !(math.Abs(gv-pv) <= tol) {
-			t.Fatalf("%s: forward element %d is %v with AVX2, %v in Go, want %v", name, i, gv, pv, wv)
-		}
-	}
+	checkForward(t, name+" (AVX2, Go)", want, got, goPath, score, false)
 	dy := scores[float32](rng, ne*w, 1)
 	ds, dsGo := nans[float32](ne*w), nans[float32](ne*w)
 	Backward(ds, g, norm, got, dy, w)
@@ -149,6 +132,35 @@ func compareAccel(t *testing.T, name string, g *graph.Graph, norm Norm, w int, s
 		}
 		if !math.IsNaN(wv) && !(math.Abs(float64(ds[i])-wv) <= 2e-6*max(1, math.Abs(wv))) {
 			t.Fatalf("%s: backward element %d is %v, want %v", name, i, ds[i], wv)
+		}
+	}
+}
+
+// checkForward checks the forward outputs got, of the path under test, and
+// other, of the path it is compared with (name says which), against the
+// float64 reference want: NaN where want is NaN, 0 where the score is
+// -Inf, and within the rounding of the float32 exponential (about 1e-7
+// relative) and of the output and quotient of want and of each other; with
+// sameBits, the bits of other.
+func checkForward(t *testing.T, name string, want []float64, got, other, score []float32, sameBits bool) {
+	t.Helper()
+	const tol = 4e-7
+	for i, wv := range want {
+		gv, ov := float64(got[i]), float64(other[i])
+		if math.IsNaN(wv) {
+			if !math.IsNaN(gv) || !math.IsNaN(ov) {
+				t.Fatalf("%s: forward element %d is %v, %v, want NaN", name, i, gv, ov)
+			}
+			continue
+		}
+		if sameBits && math.Float32bits(got[i]) != math.Float32bits(other[i]) {
+			t.Fatalf("%s: forward element %d is %v, %v, want the same bits", name, i, gv, ov)
+		}
+		if math.IsInf(float64(score[i]), -1) && gv != 0 {
+			t.Fatalf("%s: forward element %d of score -Inf is %v, want 0", name, i, gv)
+		}
+		if !(math.Abs(gv-wv) <= tol) || !(math.Abs(gv-ov) <= tol) {
+			t.Fatalf("%s: forward element %d is %v, %v, want %v", name, i, gv, ov, wv)
 		}
 	}
 }

@@ -15,17 +15,6 @@
 DATA negInf<>+0(SB)/4, $0xff800000
 GLOBL negInf<>(SB), RODATA|NOPTR, $4
 
-// LOADEXP loads the constants of EXP (exp_amd64.h) into DX and Y5-Y11.
-#define LOADEXP \
-	LEAQ         expConsts<>(SB), DX; \
-	VBROADCASTSS LO(DX), Y5; \
-	VBROADCASTSS LOG2E(DX), Y6; \
-	VBROADCASTSS C1(DX), Y7; \
-	VBROADCASTSS C2(DX), Y8; \
-	VBROADCASTSS P0(DX), Y9; \
-	VBROADCASTSS P1(DX), Y10; \
-	VBROADCASTSS ONE(DX), Y11
-
 // WIDEN sets LO and HI to the float64 values of the low and high four
 // float32 lanes of Y (XY its low half, XHI the low half of HI).
 #define WIDEN(Y, XY, LO, HI, XHI) \

@@ -1,6 +1,6 @@
 // The float32 exponential shared by the AVX2 kernels of this package
-// (rows_amd64.s, attention_amd64.s): its constants and the EXP, SUM and
-// RECIP macros. Each including file gets its own copy of the file-local
+// (rows_amd64.s, attention_amd64.s, stream_amd64.s): its constants and the
+// LOADEXP, EXP, SUM and RECIP macros. Each including file gets its own copy of the file-local
 // expConsts.
 
 // Scalar constants, broadcast to vectors: those of the float32 exponential
@@ -33,6 +33,17 @@ GLOBL expConsts<>(SB), RODATA|NOPTR, $56
 #define ONE 40
 #define BIAS 44
 #define ONE64 48
+
+// LOADEXP loads the constants of EXP into DX and Y5-Y11.
+#define LOADEXP \
+	LEAQ         expConsts<>(SB), DX; \
+	VBROADCASTSS LO(DX), Y5; \
+	VBROADCASTSS LOG2E(DX), Y6; \
+	VBROADCASTSS C1(DX), Y7; \
+	VBROADCASTSS C2(DX), Y8; \
+	VBROADCASTSS P0(DX), Y9; \
+	VBROADCASTSS P1(DX), Y10; \
+	VBROADCASTSS ONE(DX), Y11
 
 // EXP sets Y3 to e^Y0 for Y0 <= 0 (or NaN), clobbering Y0-Y4: Y0 = k*ln2 + r
 // with k = round(Y0*log2(e)) and r = Y0 - k*C1 - k*C2 (|r| <= ln2/2), e^r =

@@ -91,25 +91,7 @@ func compareStream(t *testing.T, name string, g *graph.Graph, norm Norm, w int, 
 	useStream = false
 	Forward(rows, g, norm, score, w)
 	useStream = true
-	const tol = 4e-7
-	for i, wv := range want {
-		gv, rv := float64(got[i]), float64(rows[i])
-		if math.IsNaN(wv) {
-			if !math.IsNaN(gv) {
-				t.Fatalf("%s: forward element %d is %v, want NaN", name, i, gv)
-			}
-			continue
-		}
-		if sameBits && math.Float32bits(got[i]) != math.Float32bits(rows[i]) {
-			t.Fatalf("%s: forward element %d is %v streamed, %v by groups", name, i, gv, rv)
-		}
-		if math.IsInf(float64(score[i]), -1) && gv != 0 {
-			t.Fatalf("%s: forward element %d of score -Inf is %v, want 0", name, i, gv)
-		}
-		if !(math.Abs(gv-wv) <= tol) || !(math.Abs(gv-rv) <= tol) {
-			t.Fatalf("%s: forward element %d is %v streamed, %v by groups, want %v", name, i, gv, rv, wv)
-		}
-	}
+	checkForward(t, name+" (streamed, by groups)", want, got, rows, score, sameBits)
 	dy := scores[float32](rng, ne*w, 1)
 	ds, dsRows := nans[float32](ne*w), nans[float32](ne*w)
 	Backward(ds, g, norm, got, dy, w)
