@@ -35,7 +35,9 @@
 // winning edge (ties go to the smallest edge ID) through backward-only ops, as
 // does the fused edge-softmax backward; those are not differentiable again.
 // Second-order gradients are not supported: Gorgonia v0.9.18's nested Grad
-// halves them even for its own ops (x*w squared, differentiated twice).
+// gets them wrong even for its own ops (with a TapeMachine, (x*w)^2
+// differentiated twice in w gives 36 at x = 3 instead of 2x^2 = 18, and
+// w*w*w gives 4 at w = 2 instead of 6w = 12).
 //
 // The graph is held inside each op, not as an input node, and its ID goes into
 // the op's hash, so ops over different graphs never merge. Use the
