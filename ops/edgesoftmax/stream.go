@@ -40,9 +40,14 @@ var (
 	streamMinBytes = 8 << 20
 	// streamMaxTable is the largest table, in groups x width entries,
 	// that streams: a chunk's float32 maxima and float64 sums take 12
-	// bytes an entry, and the tables of the chunks in flight should stay
-	// in the last-level cache.
-	streamMaxTable = 1 << 20
+	// bytes an entry, and the tables should mostly stay in the last-level
+	// cache (32 MB here). With 8 columns on uniform random graphs,
+	// streaming beat the group kernels at 200k nodes (1.6M entries; 2M
+	// edges: 21 against 30 ms forward, 17 against 25 ms backward; 10M
+	// edges: 70 against 87 and 50 against 108 ms) and at 500k nodes (4M
+	// entries, 5M edges) won forward (65 against 79 ms) but lost backward
+	// (83 against 72 ms).
+	streamMaxTable = 2 << 20
 	// streamDist is how many edges ahead the exponential pass prefetches
 	// table rows. On the 100k-node, 10M-edge benchmark graph with 8
 	// columns, 64 took the pass from 35 to 21 ms, 16 to 22-27 ms;
