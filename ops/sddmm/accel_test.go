@@ -42,7 +42,7 @@ func TestDot8Accel(t *testing.T) {
 		return
 	}
 	// Source rows beyond cacheBytes turn prefetching on, and edge ranges
-	// of more than dot8Chunk edges take several kernel calls.
+	// of more than rows8Chunk edges take several kernel calls.
 	ns := cacheBytes/(8*8*4) + 100
 	g := randomGraph(t, rng, ns, 300, 80000)
 	t.Run("large", func(t *testing.T) { testDot8Accel(t, rng, g, [][2]int{{8, 8}}) })
@@ -132,6 +132,75 @@ func TestDot8AccelSpecial(t *testing.T) {
 	}
 	if !math.IsInf(float64(got[0]), 1) || !math.IsNaN(float64(got[9])) || !math.IsNaN(float64(got[23])) {
 		t.Errorf("special values lost: %v", got)
+	}
+}
+
+// TestBin8Accel compares the AVX2 elementwise operations with the pure-Go
+// loops, which compute the same single IEEE operation per element and so
+// must give the same bits, and with the float64 reference: add, sub, mul
+// and div on rows of 8, 16, 24 and 8x8 elements, gathered and edge
+// operands, NaN, infinities, zeros and subnormals among them; on a graph
+// whose node table outgrows cacheBytes too (prefetching, several calls).
+func TestBin8Accel(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 kernel on this machine or build")
+	}
+	rng := rand.New(rand.NewPCG(8, 8))
+	graphs := []*graph.Graph{randomGraph(t, rng, 300, 200, 5000)}
+	if !testing.Short() {
+		graphs = append(graphs, randomGraph(t, rng, cacheBytes/(8*4)+100, 300, 20000*8))
+	}
+	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)), 1e-40}
+	for gi, g := range graphs {
+		for _, op := range []Op{Add, Sub, Mul, Div} {
+			for _, shape := range [][]int{{8}, {16}, {24}, {8, 8}} {
+				targets := [][2]Target{{U, V}, {V, U}, {E, V}, {U, E}}
+				if gi > 0 {
+					if len(shape) > 1 || shape[0] > 8 {
+						continue
+					}
+					targets = targets[:1] // both operands gathered and prefetched
+				}
+				c := shapeCase{op, shape, shape}
+				p := c.plan(t)
+				for _, tg := range targets {
+					lt, rt := tg[0], tg[1]
+					lhs := operand[float32](rng, rows(g, lt)*p.LhsLen)
+					rhs := operand[float32](rng, rows(g, rt)*p.RhsLen)
+					for range len(lhs) / 50 {
+						lhs[rng.IntN(len(lhs))] = specials[rng.IntN(len(specials))]
+						rhs[rng.IntN(len(rhs))] = specials[rng.IntN(len(specials))]
+					}
+					name := fmt.Sprintf("graph %d/%v_%v_%v/%v", gi, lt, op, rt, shape)
+					k := newKernel(make([]float32, 1), op, lhs, nil, rhs, nil, p)
+					if !k.bin8 {
+						t.Fatalf("%s: the AVX2 kernel does not apply", name)
+					}
+					want, _ := reference(g, op, lhs, c.l, lt, rhs, c.r, rt)
+					got := make([]float32, g.NumEdges()*p.OutLen)
+					Forward(got, g, op, lhs, lt, rhs, rt, p)
+					goPath := make([]float32, len(got))
+					useAVX2 = false
+					Forward(goPath, g, op, lhs, lt, rhs, rt, p)
+					useAVX2 = true
+					for i, w := range want {
+						a, b := got[i], goPath[i]
+						if math.IsNaN(w) {
+							if a == a || b == b {
+								t.Fatalf("%s: element %d is %v with AVX2, %v in Go, want NaN", name, i, a, b)
+							}
+							continue
+						}
+						if math.Float32bits(a) != math.Float32bits(b) {
+							t.Fatalf("%s: element %d is %v with AVX2, %v in Go", name, i, a, b)
+						}
+						if float64(a) != float64(float32(w)) {
+							t.Fatalf("%s: element %d is %v, want %v", name, i, a, float32(w))
+						}
+					}
+				}
+			}
+		}
 	}
 }
 

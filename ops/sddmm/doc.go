@@ -16,7 +16,9 @@
 // The kernel is generic Go over float32 and float64 and imports no tensor
 // framework; package ops wraps it as a Gorgonia op. On amd64 with AVX2, the
 // dot products of float32 heads of eight elements (GAT's attention scores)
-// run in assembly (dot_amd64.s), in the summation order of the Go code; the
+// and the elementwise operations on float32 rows of a multiple of eight
+// elements without broadcasting run in assembly (rows8_amd64.s), in the
+// summation order and with the single IEEE operations of the Go code; the
 // purego build tag keeps everything in Go.
 //
 // Work is split over contiguous edge-ID ranges of the COO lists, so output

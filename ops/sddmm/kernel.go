@@ -30,6 +30,7 @@ type kernel[T num.Float] struct {
 	touchL        bool // touch the lhs rows of the next sub-block ahead
 	touchR        bool // and the rhs rows
 	dot8          bool // run the AVX2 kernel of eight-element heads
+	bin8          bool // run the AVX2 kernel of elementwise operations
 }
 
 // newKernel prepares the kernel of one Forward call.
@@ -45,6 +46,7 @@ func newKernel[T num.Float](out []T, op Op, lhs []T, lidx []int32, rhs []T, ridx
 	k.touchL = lidx != nil && len(lhs)*size > cacheBytes
 	k.touchR = ridx != nil && op != CopyLHS && len(rhs)*size > cacheBytes
 	k.dot8 = dot8Accel(k)
+	k.bin8 = bin8Accel(k)
 	return k
 }
 
@@ -60,8 +62,12 @@ const cacheBytes = 8 << 20
 // sub-block is computed, so several cache misses are in flight at once
 // instead of one edge's at a time.
 func (k *kernel[T]) run(lo, hi int) {
-	if k.dot8 {
+	switch {
+	case k.dot8:
 		k.runDot8(lo, hi)
+		return
+	case k.bin8:
+		k.runBin8(lo, hi)
 		return
 	}
 	var lbuf, rbuf [2][block]int

@@ -2,38 +2,43 @@
 
 #include "textflag.h"
 
-// func dot8F32(o, x, y *float32, la, ra *int32, e0, n, avail, h, dist int)
+// func rows8F32(mode int, o, x, y *float32, la, ra *int32, e0, n, avail, rowBytes, dist int)
 //
-// AVX2 dot products of eight-element heads for the n >= 1 edges e0,
-// e0+1, …: element k of the output row of edge e (h floats from o, for e =
-// e0, then one row after another) is the dot product of head k, the eight
-// floats at byte 32*k, of row la[e] of x and of row ra[e] of y. A nil la or
-// ra stands for the edge itself (row e). Rows of x and y hold h heads, h a
-// positive multiple of 8.
+// AVX2 kernels over rows of eight-float blocks for the n >= 1 edges e0,
+// e0+1, …: the output row of edge e (rows follow one another from o)
+// combines row la[e] of x with row ra[e] of y, rows of rowBytes bytes, a
+// positive multiple of 256 for mode 0 and of 32 otherwise. A nil la or ra
+// stands for the edge itself (row e).
+//
+// Mode 0 (modeDot): element k of the output row is the dot product of head
+// k, the eight floats at byte 32*k, of the two rows. Each group of eight
+// heads is eight products of eight lanes, reduced by a transpose of
+// horizontal adds to one vector of eight sums, in the order of the Go
+// code's dot8: ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7)).
+//
+// Modes 1 to 4 (modeAdd, modeSub, modeMul, modeDiv): the output row, as
+// long as the operand rows, is x OP y elementwise, one IEEE operation per
+// element as the Go loops compute it.
 //
 // While computing edge e, the kernel prefetches every cache line of the
 // gathered rows (those read through la or ra) of edge e+dist, as long as
 // e+dist < e0+avail: the caller passes the edges of its whole range as
 // avail, so prefetching runs ahead across calls and the cache misses of
 // several edges overlap.
-//
-// Each group of eight heads is eight products of eight lanes, reduced by a
-// transpose of horizontal adds to one vector of eight sums, in the order
-// of the Go code's dot8: ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7)).
-TEXT ·dot8F32(SB), NOSPLIT, $0-80
-	MOVQ o+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ y+16(FP), DX
-	MOVQ la+24(FP), R8
-	MOVQ ra+32(FP), R9
-	MOVQ e0+40(FP), CX
-	MOVQ n+48(FP), R13
+TEXT ·rows8F32(SB), NOSPLIT, $0-88
+	MOVQ mode+0(FP), R15
+	MOVQ o+8(FP), DI
+	MOVQ x+16(FP), SI
+	MOVQ y+24(FP), DX
+	MOVQ la+32(FP), R8
+	MOVQ ra+40(FP), R9
+	MOVQ e0+48(FP), CX
+	MOVQ n+56(FP), R13
 	ADDQ CX, R13       // end of the edges
-	MOVQ avail+56(FP), R12
+	MOVQ avail+64(FP), R12
 	ADDQ CX, R12
-	SUBQ dist+72(FP), R12 // prefetch while e < R12
-	MOVQ h+64(FP), R11
-	SHLQ $5, R11       // row bytes: h heads of 32 bytes
+	SUBQ dist+80(FP), R12 // prefetch while e < R12
+	MOVQ rowBytes+72(FP), R11
 
 edge:
 	CMPQ CX, R12
@@ -41,7 +46,7 @@ edge:
 
 	// Prefetch the gathered rows of edge e+dist.
 	MOVQ  CX, BX
-	ADDQ  dist+72(FP), BX
+	ADDQ  dist+80(FP), BX
 	TESTQ R8, R8
 	JZ    pfy
 	MOVLQSX (R8)(BX*4), AX
@@ -89,7 +94,15 @@ xrow:
 yrow:
 	IMULQ R11, BX
 	ADDQ  DX, BX
-	XORQ  R10, R10 // byte offset of the group of heads
+	XORQ  R10, R10 // byte offset of the group of heads, or of the block
+	TESTQ R15, R15
+	JZ    group
+	CMPQ  R15, $2
+	JLT   add
+	JEQ   sub
+	CMPQ  R15, $3
+	JEQ   mul
+	JMP   div
 
 group:
 	VMOVUPS (AX)(R10*1), Y0
@@ -132,9 +145,52 @@ group:
 	CMPQ R10, R11
 	JLT  group
 
+next:
 	INCQ CX
 	CMPQ CX, R13
 	JLT  edge
 
 	VZEROUPPER
 	RET
+
+	// The elementwise modes: one block of eight floats at a time, then the
+	// output row pointer moves on by a row.
+add:
+	VMOVUPS (AX)(R10*1), Y0
+	VADDPS  (BX)(R10*1), Y0, Y0
+	VMOVUPS Y0, (DI)(R10*1)
+	ADDQ    $32, R10
+	CMPQ    R10, R11
+	JLT     add
+	ADDQ    R11, DI
+	JMP     next
+
+sub:
+	VMOVUPS (AX)(R10*1), Y0
+	VSUBPS  (BX)(R10*1), Y0, Y0
+	VMOVUPS Y0, (DI)(R10*1)
+	ADDQ    $32, R10
+	CMPQ    R10, R11
+	JLT     sub
+	ADDQ    R11, DI
+	JMP     next
+
+mul:
+	VMOVUPS (AX)(R10*1), Y0
+	VMULPS  (BX)(R10*1), Y0, Y0
+	VMOVUPS Y0, (DI)(R10*1)
+	ADDQ    $32, R10
+	CMPQ    R10, R11
+	JLT     mul
+	ADDQ    R11, DI
+	JMP     next
+
+div:
+	VMOVUPS (AX)(R10*1), Y0
+	VDIVPS  (BX)(R10*1), Y0, Y0
+	VMOVUPS Y0, (DI)(R10*1)
+	ADDQ    $32, R10
+	CMPQ    R10, R11
+	JLT     div
+	ADDQ    R11, DI
+	JMP     next
