@@ -137,8 +137,8 @@ func TestDot8AccelSpecial(t *testing.T) {
 
 // TestBin8Accel compares the AVX2 elementwise operations with the pure-Go
 // loops, which compute the same single IEEE operation per element and so
-// must give the same bits, and with the float64 reference: add, sub, mul
-// and div on rows of 8, 16, 24 and 8x8 elements, gathered and edge
+// must give the same bits, and with the float64 reference: add, sub, mul,
+// div and copy on rows of 8, 16, 24 and 8x8 elements, gathered and edge
 // operands, NaN, infinities, zeros and subnormals among them; on a graph
 // whose node table outgrows cacheBytes too (prefetching, several calls).
 func TestBin8Accel(t *testing.T) {
@@ -152,7 +152,7 @@ func TestBin8Accel(t *testing.T) {
 	}
 	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)), 1e-40}
 	for gi, g := range graphs {
-		for _, op := range []Op{Add, Sub, Mul, Div} {
+		for _, op := range []Op{Add, Sub, Mul, Div, CopyLHS} {
 			for _, shape := range [][]int{{8}, {16}, {24}, {8, 8}} {
 				targets := [][2]Target{{U, V}, {V, U}, {E, V}, {U, E}}
 				if gi > 0 {
@@ -170,6 +170,9 @@ func TestBin8Accel(t *testing.T) {
 					for range len(lhs) / 50 {
 						lhs[rng.IntN(len(lhs))] = specials[rng.IntN(len(specials))]
 						rhs[rng.IntN(len(rhs))] = specials[rng.IntN(len(specials))]
+					}
+					if op == CopyLHS {
+						rhs = nil // a copy reads no rhs
 					}
 					name := fmt.Sprintf("graph %d/%v_%v_%v/%v", gi, lt, op, rt, shape)
 					k := newKernel(make([]float32, 1), op, lhs, nil, rhs, nil, p)

@@ -4,8 +4,8 @@ import "github.com/gnngo/gnn/internal/num"
 
 // Drivers of the AVX2 kernel (rows8_amd64.s) for float32 rows made of
 // blocks of eight floats: dot products of eight-element heads, and the
-// elementwise operations on rows of a multiple of eight floats (u_add_v,
-// u_mul_e, … on GAT's heads).
+// elementwise operations and copies on rows of a multiple of eight floats
+// (u_add_v, u_mul_v, copy_u, … on GAT's heads).
 //
 // Tuning, measured on the 100k-node, 10M-edge benchmarks on a 2-core AMD
 // EPYC virtual machine.
@@ -31,6 +31,7 @@ const (
 	modeSub
 	modeMul
 	modeDiv
+	modeCopy
 )
 
 // dot8Accel reports whether the AVX2 kernel computes the dot products of a
@@ -43,11 +44,12 @@ func dot8Accel[T num.Float](k *kernel[T]) bool {
 }
 
 // bin8Accel reports whether the AVX2 kernel computes the elementwise
-// operation of a kernel: float32 on a machine with AVX2, operands and output
-// of one shape (no broadcasting), rows of a multiple of 8 elements.
+// operation or copy of a kernel: float32 on a machine with AVX2, operands
+// and output of one shape (no broadcasting), rows of a multiple of 8
+// elements.
 func bin8Accel[T num.Float](k *kernel[T]) bool {
 	_, f32 := any(k.out).([]float32)
-	return useAVX2 && f32 && k.p.Trivial && k.op <= Div && k.p.OutLen%8 == 0
+	return useAVX2 && f32 && k.p.Trivial && (k.op <= Div || k.op == CopyLHS) && k.p.OutLen%8 == 0
 }
 
 // rows8Args returns the index arrays of the kernel's operands as the
@@ -97,14 +99,20 @@ func (k *kernel[T]) runDot8(lo, hi int) {
 }
 
 // runBin8 computes the output rows of edges [lo, hi) of an elementwise
-// operation with the AVX2 kernel, as runDot8 its dot products.
+// operation or copy with the AVX2 kernel, as runDot8 its dot products. A
+// copy reads no rhs: the kernel gets lhs in its place and no rhs index.
 func (k *kernel[T]) runBin8(lo, hi int) {
 	o := any(k.out).([]float32)
-	x, y := any(k.lhs).([]float32), any(k.rhs).([]float32)
+	x := any(k.lhs).([]float32)
 	l := k.p.OutLen
 	_ = o[hi*l-1]
 	la, ra, dist := k.rows8Args(lo, hi)
-	mode := modeAdd + int(k.op-Add)
+	y, mode := x, modeCopy
+	if k.op != CopyLHS {
+		y, mode = any(k.rhs).([]float32), modeAdd+int(k.op-Add)
+	} else {
+		ra = nil
+	}
 	for e := lo; e < hi; e += rows8Chunk {
 		rows8F32(mode, &o[e*l], &x[0], &y[0], la, ra, e, min(rows8Chunk, hi-e), hi-e, l*4, dist)
 	}

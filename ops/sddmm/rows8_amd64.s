@@ -18,7 +18,8 @@
 //
 // Modes 1 to 4 (modeAdd, modeSub, modeMul, modeDiv): the output row, as
 // long as the operand rows, is x OP y elementwise, one IEEE operation per
-// element as the Go loops compute it.
+// element as the Go loops compute it. Mode 5 (modeCopy) copies the x row;
+// y is not read (the caller passes x and a nil ra).
 //
 // While computing edge e, the kernel prefetches every cache line of the
 // gathered rows (those read through la or ra) of edge e+dist, as long as
@@ -100,9 +101,10 @@ yrow:
 	CMPQ  R15, $2
 	JLT   add
 	JEQ   sub
-	CMPQ  R15, $3
-	JEQ   mul
-	JMP   div
+	CMPQ  R15, $4
+	JLT   mul
+	JEQ   div
+	JMP   copy
 
 group:
 	VMOVUPS (AX)(R10*1), Y0
@@ -192,5 +194,14 @@ div:
 	ADDQ    $32, R10
 	CMPQ    R10, R11
 	JLT     div
+	ADDQ    R11, DI
+	JMP     next
+
+copy:
+	VMOVUPS (AX)(R10*1), Y0
+	VMOVUPS Y0, (DI)(R10*1)
+	ADDQ    $32, R10
+	CMPQ    R10, R11
+	JLT     copy
 	ADDQ    R11, DI
 	JMP     next
