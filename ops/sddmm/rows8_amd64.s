@@ -2,6 +2,20 @@
 
 #include "textflag.h"
 
+// ELEMENTWISE is the loop of an elementwise mode, at label: the blocks of
+// eight floats of the rows at AX (x) and BX (y), x OP y, into the row at
+// DI, which then moves on by a row (R11 bytes) before the next edge.
+#define ELEMENTWISE(label, OP) \
+label: \
+	VMOVUPS (AX)(R10*1), Y0 \
+	OP      (BX)(R10*1), Y0, Y0 \
+	VMOVUPS Y0, (DI)(R10*1) \
+	ADDQ    $32, R10 \
+	CMPQ    R10, R11 \
+	JLT     label \
+	ADDQ    R11, DI \
+	JMP     next
+
 // func rows8F32(mode int, o, x, y *float32, la, ra *int32, e0, n, avail, rowBytes, dist int)
 //
 // AVX2 kernels over rows of eight-float blocks for the n >= 1 edges e0,
@@ -157,45 +171,10 @@ next:
 
 	// The elementwise modes: one block of eight floats at a time, then the
 	// output row pointer moves on by a row.
-add:
-	VMOVUPS (AX)(R10*1), Y0
-	VADDPS  (BX)(R10*1), Y0, Y0
-	VMOVUPS Y0, (DI)(R10*1)
-	ADDQ    $32, R10
-	CMPQ    R10, R11
-	JLT     add
-	ADDQ    R11, DI
-	JMP     next
-
-sub:
-	VMOVUPS (AX)(R10*1), Y0
-	VSUBPS  (BX)(R10*1), Y0, Y0
-	VMOVUPS Y0, (DI)(R10*1)
-	ADDQ    $32, R10
-	CMPQ    R10, R11
-	JLT     sub
-	ADDQ    R11, DI
-	JMP     next
-
-mul:
-	VMOVUPS (AX)(R10*1), Y0
-	VMULPS  (BX)(R10*1), Y0, Y0
-	VMOVUPS Y0, (DI)(R10*1)
-	ADDQ    $32, R10
-	CMPQ    R10, R11
-	JLT     mul
-	ADDQ    R11, DI
-	JMP     next
-
-div:
-	VMOVUPS (AX)(R10*1), Y0
-	VDIVPS  (BX)(R10*1), Y0, Y0
-	VMOVUPS Y0, (DI)(R10*1)
-	ADDQ    $32, R10
-	CMPQ    R10, R11
-	JLT     div
-	ADDQ    R11, DI
-	JMP     next
+	ELEMENTWISE(add, VADDPS)
+	ELEMENTWISE(sub, VSUBPS)
+	ELEMENTWISE(mul, VMULPS)
+	ELEMENTWISE(div, VDIVPS)
 
 copy:
 	VMOVUPS (AX)(R10*1), Y0
