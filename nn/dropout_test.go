@@ -112,3 +112,40 @@ func TestDropoutErrors(t *testing.T) {
 		t.Errorf("p=0 should return x unchanged")
 	}
 }
+
+// TestDropoutSpecialValues checks the masking by bits: in float32 and
+// float64, a dropped element is +0 whatever it held (Inf and NaN included),
+// a kept one is exactly x times 1/(1-p), and both kinds occur.
+func TestDropoutSpecialValues(t *testing.T) {
+	t.Run("float32", testDropoutSpecialValues[float32])
+	t.Run("float64", testDropoutSpecialValues[float64])
+}
+
+func testDropoutSpecialValues[T float32 | float64](t *testing.T) {
+	const p = 0.5
+	x := make([]T, 4001) // not a multiple of 4: a partial last draw
+	for i := range x {
+		x[i] = []T{T(math.Inf(1)), T(math.Inf(-1)), T(math.NaN()), -3, 0.25}[i%5]
+	}
+	y := make([]T, len(x))
+	for i := range y {
+		y[i] = 7 // every element is written
+	}
+	applyMask(y, x, p, 3, 1, true)
+	scale := T(1 / (1 - p))
+	dropped, kept := 0, 0
+	for i, v := range y {
+		want := x[i] * scale
+		switch {
+		case v == 0 && !math.Signbit(float64(v)):
+			dropped++
+		case v == want || (v != v && want != want):
+			kept++
+		default:
+			t.Fatalf("element %d of %v is %v, want 0 or %v", i, x[i], v, want)
+		}
+	}
+	if dropped < 1800 || kept < 1800 {
+		t.Errorf("%d dropped and %d kept of %d at p = %v", dropped, kept, len(x), p)
+	}
+}
