@@ -30,6 +30,27 @@
 	IMULQ      R11, R10 \
 	PREFETCHT0 (base)(R10*scale)
 
+// TABLEROWS is the edge loop of maxScatterF32 and scaleGatherF32: for edge
+// R13 < CX, the blocks of eight floats of its row at E (which then moves on
+// by a row, R11 bytes) combined by OP with its group's table row from T,
+// stored to DST: AX (the table row) or E (the edge row).
+#define TABLEROWS(edge, block, OP, E, T, DST) \
+edge: \
+	KEYROW(R13) \
+	ADDQ    T, AX \
+	XORQ    BX, BX \
+block: \
+	VMOVUPS (E)(BX*1), Y0 \
+	OP      (AX)(BX*1), Y0, Y0 \
+	VMOVUPS Y0, (DST)(BX*1) \
+	ADDQ    $32, BX \
+	CMPQ    BX, R11 \
+	JLT     block \
+	ADDQ    R11, E \
+	INCQ    R13 \
+	CMPQ    R13, CX \
+	JLT     edge
+
 // func maxScatterF32(m, x *float32, keys *int32, n, w int)
 //
 // Sets every table row m[keys[i]] to the elementwise maximum of itself and
@@ -46,23 +67,7 @@ TEXT ·maxScatterF32(SB), NOSPLIT, $0-40
 	TESTQ CX, CX
 	JZ    mdone
 
-medge:
-	KEYROW(R13)
-	ADDQ DI, AX
-	XORQ BX, BX
-
-mblock:
-	VMOVUPS (SI)(BX*1), Y0
-	VMAXPS  (AX)(BX*1), Y0, Y0
-	VMOVUPS Y0, (AX)(BX*1)
-	ADDQ    $32, BX
-	CMPQ    BX, R11
-	JLT     mblock
-
-	ADDQ R11, SI
-	INCQ R13
-	CMPQ R13, CX
-	JLT  medge
+	TABLEROWS(medge, mblock, VMAXPS, SI, DI, AX)
 
 mdone:
 	VZEROUPPER
@@ -142,23 +147,7 @@ TEXT ·scaleGatherF32(SB), NOSPLIT, $0-40
 	TESTQ CX, CX
 	JZ    sdone
 
-sedge:
-	KEYROW(R13)
-	ADDQ SI, AX
-	XORQ BX, BX
-
-sblock:
-	VMOVUPS (DI)(BX*1), Y0
-	VMULPS  (AX)(BX*1), Y0, Y0
-	VMOVUPS Y0, (DI)(BX*1)
-	ADDQ    $32, BX
-	CMPQ    BX, R11
-	JLT     sblock
-
-	ADDQ R11, DI
-	INCQ R13
-	CMPQ R13, CX
-	JLT  sedge
+	TABLEROWS(sedge, sblock, VMULPS, DI, SI, DI)
 
 sdone:
 	VZEROUPPER
