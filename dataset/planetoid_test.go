@@ -305,7 +305,7 @@ func TestLoadPlanetoidCiteSeerPubMed(t *testing.T) {
 		train, val, test                     int
 	}{
 		{"citeseer", 3327, 9104, 3703, 6, 105165, 120, 500, 1000},
-		{"pubmed", 19717, 88648, 500, 3, 52959, 60, 500, 1000},
+		{"pubmed", 19717, 88648, 500, 3, 988031, 60, 500, 1000},
 	} {
 		t.Run(want.name, func(t *testing.T) {
 			t.Parallel()
