@@ -8,7 +8,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/internal/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 	"github.com/gnngo/gnn/ops"
 	"github.com/gnngo/gnn/ops/fn"
 )

@@ -10,7 +10,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/internal/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 )
 
 // awayFromZero moves draws at least 0.1 from 0, where ReLU has its kink

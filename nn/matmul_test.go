@@ -9,7 +9,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/internal/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 )
 
 // matMulShapes reach the vector kernel (M a multiple of 8) and the Go path.

@@ -8,7 +8,7 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/gnngo/gnn/graph"
-	"github.com/gnngo/gnn/internal/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 	"github.com/gnngo/gnn/ops"
 )
 

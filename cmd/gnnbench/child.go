@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/gnngo/gnn/internal/bench"
+	"github.com/gnngo/gnn/cmd/gnnbench/internal/bench"
 )
 
 // childEnv marks a child process: with it set to 1, the executable reads

@@ -45,7 +45,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gnngo/gnn/internal/bench"
+	"github.com/gnngo/gnn/cmd/gnnbench/internal/bench"
 )
 
 func main() {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gnngo/gnn/internal/bench"
+	"github.com/gnngo/gnn/cmd/gnnbench/internal/bench"
 )
 
 // hogEnv makes the test binary misbehave as a child, to test the caps.

@@ -16,8 +16,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	"github.com/gnngo/gnn/cmd/gnnbench/internal/bench"
 	"github.com/gnngo/gnn/internal/atomicfile"
-	"github.com/gnngo/gnn/internal/bench"
 )
 
 // axis says how a chart places cases along x: at x(case) on a log scale

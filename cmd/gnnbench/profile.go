@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 
-	"github.com/gnngo/gnn/internal/bench"
+	"github.com/gnngo/gnn/cmd/gnnbench/internal/bench"
 )
 
 // startProfiles starts a CPU profile of the run of spec in dir and returns

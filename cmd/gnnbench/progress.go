@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/gnngo/gnn/internal/bench"
+	"github.com/gnngo/gnn/cmd/gnnbench/internal/bench"
 )
 
 // progress writes one line per run to stderr: the run when it starts, a

@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gnngo/gnn/internal/bench"
+	"github.com/gnngo/gnn/cmd/gnnbench/internal/bench"
 )
 
 // caps are the limits of one child run.

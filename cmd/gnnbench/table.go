@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gnngo/gnn/internal/bench"
+	"github.com/gnngo/gnn/cmd/gnnbench/internal/bench"
 )
 
 // caseRow is one row of a table: a case and its result on every path.

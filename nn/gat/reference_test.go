@@ -3,7 +3,7 @@ package gat_test
 import (
 	"math"
 
-	"github.com/gnngo/gnn/nn/internal/layertest"
+	"github.com/gnngo/gnn/internal/testkit/layertest"
 )
 
 // The test graph has 5 nodes, self-loops (1 -> 1 twice, 2 -> 2), parallel

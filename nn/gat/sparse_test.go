@@ -8,10 +8,10 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/internal/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/layertest"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/gat"
-	"github.com/gnngo/gnn/nn/internal/layertest"
 )
 
 // TestForwardSparse checks that ForwardSparse gives the output and the

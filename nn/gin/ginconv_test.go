@@ -11,9 +11,9 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
-	"github.com/gnngo/gnn/internal/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/layertest"
 	"github.com/gnngo/gnn/nn/gin"
-	"github.com/gnngo/gnn/nn/internal/layertest"
 )
 
 type fixture = layertest.Fixture

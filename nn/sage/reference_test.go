@@ -3,7 +3,7 @@ package sage_test
 import (
 	"math"
 
-	"github.com/gnngo/gnn/nn/internal/layertest"
+	"github.com/gnngo/gnn/internal/testkit/layertest"
 	"github.com/gnngo/gnn/nn/sage"
 )
 

@@ -10,9 +10,9 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
-	"github.com/gnngo/gnn/internal/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/layertest"
 	"github.com/gnngo/gnn/nn"
-	"github.com/gnngo/gnn/nn/internal/layertest"
 	"github.com/gnngo/gnn/nn/sage"
 )
 

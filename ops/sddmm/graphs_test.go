@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/gnngo/gnn/graph"
-	"github.com/gnngo/gnn/internal/testgraphs"
+	"github.com/gnngo/gnn/internal/testkit/testgraphs"
 )
 
 // fixture is a named test graph.

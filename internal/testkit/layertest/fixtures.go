@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/gnngo/gnn/graph"
-	"github.com/gnngo/gnn/internal/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 )
 
 // Fixture is a small test graph given by its edge list.

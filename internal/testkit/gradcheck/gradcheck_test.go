@@ -14,7 +14,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/internal/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 )
 
 // recorder is a testing.TB that records failures instead of failing.
