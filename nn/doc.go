@@ -7,5 +7,6 @@
 // on nn/internal/gemm's deterministic AVX2 kernels).
 //
 // The layers themselves live in subpackages: nn/gcn (GraphConv), nn/gat
-// (GATConv), nn/sage (SAGEConv) and nn/gin (GINConv).
+// (GATConv), nn/sage (SAGEConv) and nn/gin (GINConv). Each is a Layer (a
+// WeightedLayer, in fact) and takes its activation as an Activation.
 package nn

@@ -243,3 +243,5 @@ func (l *GATConv) attend(g *graph.Graph, flat, res, ew *gorgonia.Node) (out, att
 	}
 	return rst, attn, nil
 }
+
+var _ nn.WeightedLayer = (*GATConv)(nil)

@@ -22,7 +22,7 @@ type goldenCase struct {
 	slope            float64
 	residual, mean   bool
 	bias, weighted   bool
-	act              gat.Activation
+	act              nn.Activation
 	ref              func(float64) float64
 	wantResParameter bool
 }

@@ -3,14 +3,10 @@ package gat
 import (
 	"fmt"
 
-	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
 )
-
-// Activation is applied to a layer's output; nil means none.
-type Activation func(*gorgonia.Node) (*gorgonia.Node, error)
 
 // Option configures a GATConv.
 type Option func(*config) error
@@ -23,7 +19,7 @@ type config struct {
 	residual    bool
 	bias        bool
 	meanHeads   bool
-	act         Activation
+	act         nn.Activation
 	allowZeroIn bool
 	mode        *nn.Mode
 	name        string
@@ -90,7 +86,7 @@ func WithBias(on bool) Option { return func(c *config) error { c.bias = on; retu
 func WithMeanHeads(on bool) Option { return func(c *config) error { c.meanHeads = on; return nil } }
 
 // WithActivation sets the output activation (default none).
-func WithActivation(f Activation) Option { return func(c *config) error { c.act = f; return nil } }
+func WithActivation(f nn.Activation) Option { return func(c *config) error { c.act = f; return nil } }
 
 // WithAllowZeroInDegree lets Forward run on graphs with nodes that have no
 // in-edges (they get only the residual and bias); by default it is an error.

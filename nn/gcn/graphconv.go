@@ -184,3 +184,5 @@ func (l *GraphConv) checkGraph(g *graph.Graph) error {
 	}
 	return nil
 }
+
+var _ nn.WeightedLayer = (*GraphConv)(nil)

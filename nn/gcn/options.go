@@ -3,8 +3,9 @@ package gcn
 import (
 	"fmt"
 
-	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/nn"
 )
 
 // Norm selects GraphConv's normalisation.
@@ -32,9 +33,6 @@ func (n Norm) String() string {
 	return fmt.Sprintf("Norm(%d)", n)
 }
 
-// Activation is applied to a layer's output; nil means none.
-type Activation func(*gorgonia.Node) (*gorgonia.Node, error)
-
 // Option configures a GraphConv.
 type Option func(*config) error
 
@@ -42,7 +40,7 @@ type config struct {
 	norm        Norm
 	weight      bool
 	bias        bool
-	act         Activation
+	act         nn.Activation
 	allowZeroIn bool
 	name        string
 	seedSet     bool
@@ -69,7 +67,7 @@ func WithWeight(on bool) Option { return func(c *config) error { c.weight = on; 
 func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
 
 // WithActivation sets the output activation (default none).
-func WithActivation(f Activation) Option { return func(c *config) error { c.act = f; return nil } }
+func WithActivation(f nn.Activation) Option { return func(c *config) error { c.act = f; return nil } }
 
 // WithAllowZeroInDegree lets Forward run on graphs with nodes that have no
 // in-edges; such nodes get only the bias. By default Forward returns an

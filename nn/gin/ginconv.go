@@ -160,3 +160,5 @@ func (l *GINConv) scaledSelf(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, 
 		return gorgonia.Mul(self, gorgonia.NewConstant(1+l.cfg.eps))
 	}
 }
+
+var _ nn.WeightedLayer = (*GINConv)(nil)

@@ -6,6 +6,8 @@ import (
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/nn"
 )
 
 // Aggregator selects how GINConv reduces a node's neighbours.
@@ -31,10 +33,6 @@ func (a Aggregator) String() string {
 	return fmt.Sprintf("Aggregator(%d)", a)
 }
 
-// Func is a function of the node features inside the layer: the apply
-// function f and the activation.
-type Func func(*gorgonia.Node) (*gorgonia.Node, error)
-
 // Option configures a GINConv.
 type Option func(*config) error
 
@@ -42,9 +40,9 @@ type config struct {
 	agg      Aggregator
 	eps      float64
 	learnEps bool
-	apply    Func
+	apply    nn.Activation
 	params   gorgonia.Nodes
-	act      Func
+	act      nn.Activation
 	name     string
 	dtype    tensor.Dtype
 }
@@ -77,7 +75,7 @@ func WithLearnEps(on bool) Option { return func(c *config) error { c.learnEps = 
 // WithApply sets the function f applied after the aggregation (default the
 // identity). It must map (NumDst, in) features to (NumDst, out). params are
 // the learnable nodes f uses; Learnables returns them after ε.
-func WithApply(f Func, params ...*gorgonia.Node) Option {
+func WithApply(f nn.Activation, params ...*gorgonia.Node) Option {
 	return func(c *config) error {
 		if f == nil && len(params) > 0 {
 			return fmt.Errorf("gin: parameters without an apply function")
@@ -94,7 +92,7 @@ func WithApply(f Func, params ...*gorgonia.Node) Option {
 }
 
 // WithActivation sets the activation applied last (default none).
-func WithActivation(f Func) Option { return func(c *config) error { c.act = f; return nil } }
+func WithActivation(f nn.Activation) Option { return func(c *config) error { c.act = f; return nil } }
 
 // WithName sets the prefix of the parameter names (default a unique
 // "gin<k>").

@@ -3,7 +3,6 @@ package sage
 import (
 	"fmt"
 
-	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
@@ -32,16 +31,13 @@ func (a Aggregator) String() string {
 	return fmt.Sprintf("Aggregator(%d)", a)
 }
 
-// Activation is applied to a layer's output; nil means none.
-type Activation func(*gorgonia.Node) (*gorgonia.Node, error)
-
 // Option configures a SAGEConv.
 type Option func(*config) error
 
 type config struct {
 	agg      Aggregator
 	bias     bool
-	act      Activation
+	act      nn.Activation
 	featDrop float64
 	mode     *nn.Mode
 	name     string
@@ -65,7 +61,7 @@ func WithAggregator(a Aggregator) Option {
 func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
 
 // WithActivation sets the output activation (default none).
-func WithActivation(f Activation) Option { return func(c *config) error { c.act = f; return nil } }
+func WithActivation(f nn.Activation) Option { return func(c *config) error { c.act = f; return nil } }
 
 // WithFeatDropout sets the dropout probability on the input features
 // (default 0). Dropout needs WithMode.

@@ -289,3 +289,5 @@ func invDegreePlusOne(g *graph.Graph, like *gorgonia.Node) *gorgonia.Node {
 	t := tensor.New(tensor.WithShape(len(deg), 1), tensor.WithBacking(backing))
 	return gorgonia.NodeFromAny(like.Graph(), t, gorgonia.WithName(fmt.Sprintf("sage.inv_in_degree_plus_1.g%d", g.ID())))
 }
+
+var _ nn.WeightedLayer = (*SAGEConv)(nil)

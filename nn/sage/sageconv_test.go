@@ -76,7 +76,7 @@ func TestGoldenOptions(t *testing.T) {
 	}
 }
 
-func golden(t *testing.T, dt tensor.Dtype, f fixture, agg sage.Aggregator, weighted, bias bool, in, out int, act sage.Activation, ref func(float64) float64) {
+func golden(t *testing.T, dt tensor.Dtype, f fixture, agg sage.Aggregator, weighted, bias bool, in, out int, act nn.Activation, ref func(float64) float64) {
 	r := rand.New(rand.NewPCG(uint64(in*10+out), uint64(agg)))
 	eg := gorgonia.NewGraph()
 	l, err := sage.New(eg, in, out, sage.WithAggregator(agg), sage.WithBias(bias), sage.WithActivation(act), sage.WithDtype(dt))

@@ -16,11 +16,7 @@ import (
 )
 
 // Layer is what the shared checks use of a layer.
-type Layer interface {
-	Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error)
-	ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error)
-	Learnables() gorgonia.Nodes
-}
+type Layer = nn.WeightedLayer
 
 // DropoutModes checks a layer with dropout under mode against the same layer
 // without (built with the same seed in eg), on one float64 input
