@@ -1,37 +1,29 @@
 package ops
 
 import (
-	"fmt"
-
 	"github.com/gnngo/gnn/ops/edgesoftmax"
+	"github.com/gnngo/gnn/ops/internal/binop"
 	"github.com/gnngo/gnn/ops/spmm"
 )
 
 // Binary is the binary operator of a message: how a left operand (source
-// features, say) and a right operand (edge features) combine.
-type Binary uint8
+// features, say) and a right operand (edge features) combine. It is the
+// operator type of the kernels too (spmm.Op and sddmm.Op are the same type),
+// and its String is DGL's spelling ("copy_lhs", "add", "dot", ...).
+type Binary = binop.Op
 
 // Binary operators. CopyLHS and CopyRHS ignore one operand: for SpMM they
-// are DGL's copy_u and copy_e.
+// are DGL's copy_u and copy_e. Dot is the sum over the last feature
+// dimension of the elementwise product.
 const (
-	CopyLHS Binary = iota
-	CopyRHS
-	Add
-	Sub
-	Mul
-	Div
-	Dot // sum over the last feature dimension of the elementwise product
+	CopyLHS = binop.CopyLHS
+	CopyRHS = binop.CopyRHS
+	Add     = binop.Add
+	Sub     = binop.Sub
+	Mul     = binop.Mul
+	Div     = binop.Div
+	Dot     = binop.Dot
 )
-
-var binaryNames = [...]string{"copy_lhs", "copy_rhs", "add", "sub", "mul", "div", "dot"}
-
-// String returns DGL's spelling of the operator.
-func (b Binary) String() string {
-	if int(b) < len(binaryNames) {
-		return binaryNames[b]
-	}
-	return fmt.Sprintf("Binary(%d)", b)
-}
 
 // Reducer aggregates the messages arriving at a destination node.
 type Reducer = spmm.Reduce

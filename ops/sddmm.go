@@ -77,8 +77,7 @@ func SDDMM(g *graph.Graph, op Binary, lhs *gorgonia.Node, lt Target, rhs *gorgon
 	if err != nil {
 		return nil, err
 	}
-	kop := map[Binary]sddmm.Op{Add: sddmm.Add, Mul: sddmm.Mul, Dot: sddmm.Dot}[op]
-	return apply(&sddmmOp{g: g, op: kop, lt: lt, rt: rt, lhs: ls, rhs: rs, plan: p}, lhs, rhs)
+	return apply(&sddmmOp{g: g, op: op, lt: lt, rt: rt, lhs: ls, rhs: rs, plan: p}, lhs, rhs)
 }
 
 // outShape returns the feature shape of the result: the broadcast shape, with

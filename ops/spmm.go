@@ -79,11 +79,7 @@ func SpMM(g *graph.Graph, op Binary, red Reducer, u, e *gorgonia.Node) (*gorgoni
 	if err != nil {
 		return nil, err
 	}
-	kop := spmm.Add
-	if op == Mul {
-		kop = spmm.Mul
-	}
-	return apply(newSpMMOp(g, kop, red, ls, rs, p), u, e)
+	return apply(newSpMMOp(g, op, red, ls, rs, p), u, e)
 }
 
 // apply adds op to the expression graph of its inputs.

@@ -1,6 +1,10 @@
 package sddmm
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gnngo/gnn/ops/internal/binop"
+)
 
 // Target says which rows of an operand an edge reads: those of its source
 // node, of the edge itself, or of its destination node.
@@ -26,39 +30,18 @@ func (t Target) String() string {
 	return fmt.Sprintf("Target(%d)", uint8(t))
 }
 
-// Op is the binary operation that combines the two operand rows of an edge.
-type Op uint8
+// Op is the binary operation that combines the two operand rows of an edge:
+// the operator type of ops.Binary and spmm.Op, numbered alike.
+type Op = binop.Op
 
 // The operations. Dot multiplies elementwise and sums over the last feature
 // dimension; CopyLHS and CopyRHS ignore the other operand, which may be nil.
 const (
-	Add Op = iota
-	Sub
-	Mul
-	Div
-	Dot
-	CopyLHS
-	CopyRHS
+	Add     = binop.Add
+	Sub     = binop.Sub
+	Mul     = binop.Mul
+	Div     = binop.Div
+	Dot     = binop.Dot
+	CopyLHS = binop.CopyLHS
+	CopyRHS = binop.CopyRHS
 )
-
-// String returns DGL's name of the operation: "add", "sub", "mul", "div",
-// "dot", "copy_lhs" or "copy_rhs".
-func (o Op) String() string {
-	switch o {
-	case Add:
-		return "add"
-	case Sub:
-		return "sub"
-	case Mul:
-		return "mul"
-	case Div:
-		return "div"
-	case Dot:
-		return "dot"
-	case CopyLHS:
-		return "copy_lhs"
-	case CopyRHS:
-		return "copy_rhs"
-	}
-	return fmt.Sprintf("Op(%d)", uint8(o))
-}

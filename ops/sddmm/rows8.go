@@ -49,7 +49,7 @@ func dot8Accel[T num.Float](k *kernel[T]) bool {
 // elements.
 func bin8Accel[T num.Float](k *kernel[T]) bool {
 	_, f32 := any(k.out).([]float32)
-	return useAVX2 && f32 && k.p.Trivial && (k.op <= Div || k.op == CopyLHS) && k.p.OutLen%8 == 0
+	return useAVX2 && f32 && k.p.Trivial && (k.op.Elementwise() || k.op == CopyLHS) && k.p.OutLen%8 == 0
 }
 
 // rows8Args returns the index arrays of the kernel's operands as the

@@ -72,7 +72,7 @@ func rows(g *graph.Graph, t Target) int {
 
 // check panics unless the arguments of Forward agree with each other.
 func check[T num.Float](out []T, g *graph.Graph, op Op, lhs []T, lt Target, rhs []T, rt Target, p bcast.Plan) {
-	if op > CopyRHS {
+	if op > Dot {
 		panic(fmt.Sprintf("sddmm: unknown %v", op))
 	}
 	if (op == Dot) != p.Dot {

@@ -35,10 +35,10 @@ func BackwardArg[T num.Float](du, de []T, g *graph.Graph, op Op, u, e []T, p bca
 	f := l.outLen
 	checkLen("arg", len(arg), g.NumDst(), f)
 	checkLen("dOut", len(dOut), g.NumDst(), f)
-	if !op.usesU() {
+	if !op.UsesLHS() {
 		du = nil
 	}
-	if !op.usesE() {
+	if !op.UsesRHS() {
 		de = nil
 	}
 	if du != nil {
@@ -58,10 +58,10 @@ func BackwardArg[T num.Float](du, de []T, g *graph.Graph, op Op, u, e []T, p bca
 		return
 	}
 	var lo, ro []int
-	if op.usesU() {
+	if op.UsesLHS() {
 		lo = fullTable(l.lhsOff, f)
 	}
-	if op.usesE() {
+	if op.UsesRHS() {
 		ro = fullTable(l.rhsOff, f)
 	}
 	if du != nil {

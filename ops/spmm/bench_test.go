@@ -212,7 +212,7 @@ func benchBytes(g *graph.Graph, op Op, red Reduce, p bcast.Plan) int64 {
 	bytes := e*int64(p.LhsLen)*benchSize + // gathered source rows
 		n*int64(p.OutLen)*benchSize + // output
 		e*4 + (n+1)*8 // Indices, Indptr
-	if op.usesE() {
+	if op.UsesRHS() {
 		bytes += e*8 + e*int64(p.RhsLen)*benchSize // EIDs, edge rows
 	}
 	if red == Max || red == Min {

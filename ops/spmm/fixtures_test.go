@@ -161,10 +161,10 @@ func randSlice[T num.Float](r *rand.Rand, n int, lo, hi float64) []T {
 // operands returns random u and e for op on g (nil for an operand the op
 // does not read): u in [-1, 1) and e in [1, 2), so Div is safe.
 func operands[T num.Float](r *rand.Rand, g *graph.Graph, op Op, p bcast.Plan) (u, e []T) {
-	if op.usesU() {
+	if op.UsesLHS() {
 		u = randSlice[T](r, g.NumSrc()*p.LhsLen, -1, 1)
 	}
-	if op.usesE() {
+	if op.UsesRHS() {
 		e = randSlice[T](r, g.NumEdges()*p.RhsLen, 1, 2)
 	}
 	return u, e

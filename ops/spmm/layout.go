@@ -35,13 +35,13 @@ func newLayout(op Op, p bcast.Plan) layout {
 		panic(fmt.Sprintf("spmm: negative plan length (out %d, lhs %d, rhs %d)", p.OutLen, p.LhsLen, p.RhsLen))
 	}
 	l := layout{op: op, outLen: p.OutLen, lhsLen: p.LhsLen, rhsLen: p.RhsLen}
-	if op.usesU() {
+	if op.UsesLHS() {
 		l.lhsOff = resolve(p.Trivial, p.LhsOff, p.LhsLen, p.OutLen, "lhs")
 	}
-	if op.usesE() {
+	if op.UsesRHS() {
 		l.rhsOff = resolve(p.Trivial, p.RhsOff, p.RhsLen, p.OutLen, "rhs")
 	}
-	if op.binary() && l.lhsOff == nil && l.outLen > 0 && l.rhsLen > 0 && l.outLen%l.rhsLen == 0 {
+	if op.Elementwise() && l.lhsOff == nil && l.outLen > 0 && l.rhsLen > 0 && l.outLen%l.rhsLen == 0 {
 		b := l.outLen / l.rhsLen
 		ok := true
 		for k, o := range l.rhsOff { // nil (identity) means b == 1

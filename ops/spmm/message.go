@@ -106,7 +106,7 @@ func addBinaryIdentity[T num.Float](o, l, r []T, op Op) {
 // it, so the message loop indexes both through tables.
 func (l *layout) tables() (lo, ro []int) {
 	lo, ro = l.lhsOff, l.rhsOff
-	if l.op.binary() && (lo != nil || ro != nil) {
+	if l.op.Elementwise() && (lo != nil || ro != nil) {
 		lo, ro = fullTable(lo, l.outLen), fullTable(ro, l.outLen)
 	}
 	return lo, ro

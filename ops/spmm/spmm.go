@@ -85,10 +85,10 @@ func ForwardScaled[T num.Float](out []T, g *graph.Graph, op Op, u, e []T, p bcas
 func newChecked[T num.Float](out []T, g *graph.Graph, op Op, u, e []T, p bcast.Plan) layout {
 	l := newLayout(op, p)
 	checkLen("out", len(out), g.NumDst(), l.outLen)
-	if op.usesU() {
+	if op.UsesLHS() {
 		checkLen("u", len(u), g.NumSrc(), l.lhsLen)
 	}
-	if op.usesE() {
+	if op.UsesRHS() {
 		checkLen("e", len(e), g.NumEdges(), l.rhsLen)
 	}
 	return l

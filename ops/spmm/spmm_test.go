@@ -231,13 +231,13 @@ func TestForwardPanics(t *testing.T) {
 func TestStrings(t *testing.T) {
 	t.Parallel()
 	var got []string
-	for op := range Div + 2 {
+	for op := range Div + 3 {
 		got = append(got, op.String())
 	}
 	for r := range Min + 2 {
 		got = append(got, r.String())
 	}
-	want := "copy_u copy_e add sub mul div Op(6) sum mean max min Reduce(4)"
+	want := "copy_lhs copy_rhs add sub mul div dot Op(7) sum mean max min Reduce(4)"
 	if strings.Join(got, " ") != want {
 		t.Errorf("names %q, want %q", strings.Join(got, " "), want)
 	}

@@ -30,7 +30,7 @@ func chooseSumPath(l *layout) sumPath {
 		return sumCopyU
 	case l.op == CopyE && l.rhsOff == nil:
 		return sumCopyE
-	case !l.op.binary():
+	case !l.op.Elementwise():
 		return sumGeneral
 	case l.lhsOff == nil && l.rhsOff == nil:
 		return sumSame

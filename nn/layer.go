@@ -1,0 +1,28 @@
+package nn
+
+import (
+	"gorgonia.org/gorgonia"
+
+	"github.com/gnngo/gnn/graph"
+)
+
+// Activation is a function of a layer's node features: the activation a
+// layer applies to its output (nil means none), or GINConv's apply function.
+// ReLU, ELU, gorgonia.Rectify and gorgonia.Tanh are Activations.
+type Activation func(*gorgonia.Node) (*gorgonia.Node, error)
+
+// Layer is a graph layer: it maps the node features x of a graph g to new
+// node features, with the learnable parameters Learnables returns. The
+// layers of nn/gcn, nn/gat, nn/sage and nn/gin are Layers, so a model can
+// hold a stack of them.
+type Layer interface {
+	Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error)
+	Learnables() gorgonia.Nodes
+}
+
+// WeightedLayer is a Layer that also takes one weight per edge of g (a
+// column of g.NumEdges() rows), which scales the edge's message.
+type WeightedLayer interface {
+	Layer
+	ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error)
+}
