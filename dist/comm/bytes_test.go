@@ -57,7 +57,7 @@ func TestBytesViewAndCopy(t *testing.T) {
 	if buf[0] == 0 && buf[3] == 0 {
 		t.Fatal("an aligned buffer was copied")
 	}
-	odd := buf[1:17] // never 4-byte aligned
+	odd := buf[1:17]                                  // never 4-byte aligned
 	odd[0], odd[1], odd[2], odd[3] = 0, 0, 0x80, 0x3f // 1.0 little endian
 	u, err := BytesToFloat32s(odd)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/graph"
-	"github.com/gnngo/gnn/internal/testgraphs"
+	"github.com/gnngo/gnn/internal/testkit/testgraphs"
 )
 
 // checkParts verifies that parts hold g exactly once under owner: every
