@@ -18,6 +18,10 @@
 // the edges in the order of one view (DGL's reorder_graph), so that kernels
 // walking that view read per-edge rows in memory order.
 //
+// Batch joins many small graphs into one Batched graph with per-graph node
+// and edge offsets, as dgl.batch does, for graph classification; Unbatch
+// splits it back, and its Readout graph maps every node to its graph.
+//
 // Graphs are immutable: slices returned by accessors are shared with the
 // graph and must not be modified. Reverse is O(1): the reversed graph shares
 // all storage, its CSR is the original's CSC and vice versa.

@@ -81,3 +81,28 @@ func ExampleGraph_ReorderEdges() {
 	// perm: [0 2 1 3]
 	// CSC edge IDs: [0 1 2 3] true
 }
+
+func ExampleBatch() {
+	// A triangle and a path of two nodes, batched as dgl.batch does.
+	tri, _ := graph.FromCOO(3, 3, []int32{0, 1, 2}, []int32{1, 2, 0})
+	path, _ := graph.FromCOO(2, 2, []int32{0}, []int32{1})
+	b, err := graph.Batch([]*graph.Graph{tri, path})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	src, dst := b.COO()
+	fmt.Println(b.NumGraphs(), "graphs:", src, dst)
+	fmt.Println("nodes per graph:", b.BatchNumNodes(), "edges per graph:", b.BatchNumEdges())
+	fmt.Println("node offsets:", b.NodeOffsets())
+	for i, g := range b.Unbatch() {
+		s, d := g.COO()
+		fmt.Println("graph", i, s, d)
+	}
+	// Output:
+	// 2 graphs: [0 1 2 3] [1 2 0 4]
+	// nodes per graph: [3 2] edges per graph: [3 1]
+	// node offsets: [0 3 5]
+	// graph 0 [0 1 2] [1 2 0]
+	// graph 1 [0] [1]
+}
