@@ -18,6 +18,13 @@
 // power of their degree, and NormalizedSum is GraphConv's degree-normalised
 // copy_u sum in one op.
 //
+// For graph classification, ReadoutNodes (SumNodes, MeanNodes, MaxNodes)
+// pools node features over each graph of a graph.Batched, SoftmaxNodes
+// normalises scores over each graph's nodes and WeightedSumNodes sums
+// weighted rows: segment reductions over the graphs' contiguous node ranges,
+// run as SpMM and edge softmax over the batch's readout graph, so they share
+// those kernels and gradients.
+//
 // # Semantics
 //
 // Feature dimensions broadcast by NumPy rules without the broadcast operand
