@@ -6,16 +6,14 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/ops"
 )
-
-// Func is a function of the node features: the gate and feature networks.
-type Func func(*gorgonia.Node) (*gorgonia.Node, error)
 
 // GlobalAttentionPooling is DGL's GlobalAttentionPooling. Build it with
 // NewGlobalAttentionPooling.
 type GlobalAttentionPooling struct {
-	gate, feat Func
+	gate, feat nn.Activation
 	params     gorgonia.Nodes
 }
 
@@ -25,7 +23,7 @@ type Option func(*GlobalAttentionPooling) error
 // WithFeat sets the feature network applied to the node features before
 // they are weighted (default the identity); params are the learnable nodes
 // it uses, which Learnables returns after the gate's.
-func WithFeat(f Func, params ...*gorgonia.Node) Option {
+func WithFeat(f nn.Activation, params ...*gorgonia.Node) Option {
 	return func(p *GlobalAttentionPooling) error {
 		if f == nil {
 			return fmt.Errorf("readout: nil feature network")
@@ -42,7 +40,7 @@ func WithFeat(f Func, params ...*gorgonia.Node) Option {
 // NewGlobalAttentionPooling returns a pooling whose gate network is gate,
 // which must map (N, F) node features to (N, 1) scores; gateParams are the
 // learnable nodes it uses.
-func NewGlobalAttentionPooling(gate Func, gateParams gorgonia.Nodes, opts ...Option) (*GlobalAttentionPooling, error) {
+func NewGlobalAttentionPooling(gate nn.Activation, gateParams gorgonia.Nodes, opts ...Option) (*GlobalAttentionPooling, error) {
 	if gate == nil {
 		return nil, fmt.Errorf("readout: nil gate network")
 	}

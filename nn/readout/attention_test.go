@@ -11,7 +11,8 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
-	"github.com/gnngo/gnn/internal/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/gradcheck"
+	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/readout"
 )
 
@@ -151,11 +152,11 @@ func TestGlobalAttentionPoolingErrors(t *testing.T) {
 	w1 := gorgonia.NewMatrix(eg, tensor.Float64, gorgonia.WithShape(in, 1), gorgonia.WithName("w1"))
 	gate1 := func(h *gorgonia.Node) (*gorgonia.Node, error) { return gorgonia.Mul(h, w1) }
 	fails := func(*gorgonia.Node) (*gorgonia.Node, error) { return nil, fmt.Errorf("boom") }
-	build := func(gate readout.Func, params gorgonia.Nodes, opts ...readout.Option) error {
+	build := func(gate nn.Activation, params gorgonia.Nodes, opts ...readout.Option) error {
 		_, err := readout.NewGlobalAttentionPooling(gate, params, opts...)
 		return err
 	}
-	forward := func(gate readout.Func, x *gorgonia.Node, opts ...readout.Option) error {
+	forward := func(gate nn.Activation, x *gorgonia.Node, opts ...readout.Option) error {
 		p, err := readout.NewGlobalAttentionPooling(gate, nil, opts...)
 		if err != nil {
 			return err

@@ -13,7 +13,7 @@
 // where gate maps a node's features to one score, the softmax runs over the
 // nodes of each graph, and feat is a function of the node features (the
 // identity when not given). gate and feat are functions the caller builds,
-// usually small MLPs; the parameters they use belong to the caller, who
+// usually small MLPs (nn.Activation values); the parameters they use belong to the caller, who
 // lists them so that Learnables returns them.
 //
 // Shapes: x (N, F) over the N nodes of a graph.Batched; gate maps it to
