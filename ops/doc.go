@@ -30,8 +30,8 @@
 // Feature dimensions broadcast by NumPy rules without the broadcast operand
 // being expanded: (N, H, D) node features combine with (E, H, 1) edge weights.
 // A destination node with no in-edges gets 0 for every reducer, and Mean
-// divides by max(in-degree, 1). Sub and Div are rewritten as Add of the
-// negation and Mul of the reciprocal, as DGL does.
+// divides by max(in-degree, 1). Sub and Div run in the kernels: no negated or
+// inverted copy of the right operand is built (DGL builds one).
 //
 // # Gradients
 //

@@ -43,20 +43,41 @@ func productGrad(g *graph.Graph, grad, y *gorgonia.Node, yt, xt Target, xShape [
 	return sumTo(d, xShape)
 }
 
-// canonical rewrites Sub as Add of the negated right operand and Div as Mul
-// of its reciprocal, as DGL does, so kernels and gradients only see Add, Mul
-// and Dot. Other operators are returned as they are.
-func canonical(op Binary, rhs *gorgonia.Node) (Binary, *gorgonia.Node, error) {
-	var err error
-	switch op {
-	case Sub:
-		rhs, err = gorgonia.Neg(rhs)
-		op = Add
-	case Div:
-		rhs, err = gorgonia.Inverse(rhs)
-		op = Mul
+// quotientGrad returns the gradient with respect to x of the per-edge
+// quotient x[at xt] / y[at yt], given the gradient grad of the quotient (one
+// row per edge), summed to x's feature shape. When x and y sit on opposite
+// ends of the edges it is productGrad with 1/y (node rows); otherwise the
+// per-edge quotient grad / y is formed first.
+func quotientGrad(g *graph.Graph, grad, y *gorgonia.Node, yt, xt Target, xShape []int) (*gorgonia.Node, error) {
+	if (xt == U && yt == V) || (xt == V && yt == U) {
+		inv, err := gorgonia.Inverse(y)
+		if err != nil {
+			return nil, err
+		}
+		return productGrad(g, grad, inv, yt, xt, xShape)
 	}
-	return op, rhs, err
+	d, err := SDDMM(g, Div, grad, E, y, yt)
+	if err != nil {
+		return nil, err
+	}
+	if d, err = scatter(g, xt, d); err != nil {
+		return nil, err
+	}
+	return sumTo(d, xShape)
+}
+
+// negOverSquare returns -d / (y * y) elementwise, for d and y of one shape:
+// the gradient with respect to the divisor y of a quotient x / y, given d,
+// the gradient summed against x.
+func negOverSquare(d, y *gorgonia.Node) (*gorgonia.Node, error) {
+	sq, err := gorgonia.Square(y)
+	if err != nil {
+		return nil, err
+	}
+	if d, err = gorgonia.HadamardDiv(d, sq); err != nil {
+		return nil, err
+	}
+	return gorgonia.Neg(d)
 }
 
 // reshape wraps gorgonia.Reshape, skipping it when the shape already matches.

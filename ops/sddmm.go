@@ -73,10 +73,6 @@ func SDDMM(g *graph.Graph, op Binary, lhs *gorgonia.Node, lt Target, rhs *gorgon
 	if err != nil {
 		return nil, fmt.Errorf("ops: %v_%v_%v: %v", lt, op, rt, err)
 	}
-	op, rhs, err = canonical(op, rhs)
-	if err != nil {
-		return nil, err
-	}
 	return apply(&sddmmOp{g: g, op: op, lt: lt, rt: rt, lhs: ls, rhs: rs, plan: p}, lhs, rhs)
 }
 
@@ -195,6 +191,40 @@ func (op *sddmmOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (
 			return nil, err
 		}
 		if dr, err = sumTo(dr, op.rhs); err != nil {
+			return nil, err
+		}
+		return gorgonia.Nodes{dl, dr}, nil
+	case sddmm.Sub:
+		dl, err := scatter(op.g, op.lt, grad)
+		if err != nil {
+			return nil, err
+		}
+		dr, err := scatter(op.g, op.rt, grad)
+		if err != nil {
+			return nil, err
+		}
+		if dl, err = sumTo(dl, op.lhs); err != nil {
+			return nil, err
+		}
+		if dr, err = sumTo(dr, op.rhs); err != nil {
+			return nil, err
+		}
+		if dr, err = gorgonia.Neg(dr); err != nil {
+			return nil, err
+		}
+		return gorgonia.Nodes{dl, dr}, nil
+	case sddmm.Div:
+		// d(l / r)/dl = 1/r; d(l / r)/dr = -l/r², and r is constant over the
+		// edges and dimensions its rows are summed from, so 1/r² comes out.
+		dl, err := quotientGrad(op.g, grad, inputs[1], op.rt, op.lt, op.lhs)
+		if err != nil {
+			return nil, err
+		}
+		dr, err := productGrad(op.g, grad, inputs[0], op.lt, op.rt, op.rhs)
+		if err != nil {
+			return nil, err
+		}
+		if dr, err = negOverSquare(dr, inputs[1]); err != nil {
 			return nil, err
 		}
 		return gorgonia.Nodes{dl, dr}, nil

@@ -26,8 +26,8 @@ import (
 // features combine with (E, H, 1) edge weights without expanding them. The
 // result has one row per destination node and the broadcast feature shape.
 //
-// Sub and Div are rewritten as Add of the negation and Mul of the reciprocal,
-// as DGL does. The result is differentiable with respect to u and e for every
+// Sub and Div run in the kernel, without a negated or inverted copy of e.
+// The result is differentiable with respect to u and e for every
 // reducer; Max and Min route the gradient to the winning edge (ties go to the
 // smallest edge ID).
 func SpMM(g *graph.Graph, op Binary, red Reducer, u, e *gorgonia.Node) (*gorgonia.Node, error) {
@@ -74,10 +74,6 @@ func SpMM(g *graph.Graph, op Binary, red Reducer, u, e *gorgonia.Node) (*gorgoni
 	p, err := bcast.New(ls, rs, false)
 	if err != nil {
 		return nil, fmt.Errorf("ops: u_%v_e: %v", op, err)
-	}
-	op, e, err = canonical(op, e)
-	if err != nil {
-		return nil, err
 	}
 	return apply(newSpMMOp(g, op, red, ls, rs, p), u, e)
 }

@@ -62,11 +62,49 @@ func (op *spmmOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (g
 		if de, err = SDDMM(g, CopyLHS, grad, V, nil, V); err != nil {
 			return nil, err
 		}
+	case spmm.Sub:
+		// d(u - e)/de = -1: negate whichever is smaller, the node gradient
+		// or the edge gradient summed to e's shape.
+		if du, err = SpMM(rev, CopyLHS, Sum, grad, nil); err != nil {
+			return nil, err
+		}
+		negFirst := grad.Shape().TotalSize() <= e.Shape().TotalSize()
+		if negFirst {
+			if grad, err = gorgonia.Neg(grad); err != nil {
+				return nil, err
+			}
+		}
+		if de, err = SDDMM(g, CopyLHS, grad, V, nil, V); err != nil {
+			return nil, err
+		}
+		if de, err = sumTo(de, op.rhs); err != nil {
+			return nil, err
+		}
+		if !negFirst {
+			if de, err = gorgonia.Neg(de); err != nil {
+				return nil, err
+			}
+		}
 	case spmm.Mul:
 		if du, err = SpMM(rev, Mul, Sum, grad, e); err != nil {
 			return nil, err
 		}
 		if de, err = edgeWeightGrad(op, u, grad); err != nil {
+			return nil, err
+		}
+	case spmm.Div:
+		// d(u / e)/du = 1/e; d(u / e)/de = -u/e², and e is constant over the
+		// dimensions it broadcasts along, so 1/e² comes out of their sum.
+		if du, err = SpMM(rev, Div, Sum, grad, e); err != nil {
+			return nil, err
+		}
+		if de, err = edgeWeightGrad(op, u, grad); err != nil {
+			return nil, err
+		}
+		if de, err = sumTo(de, op.rhs); err != nil {
+			return nil, err
+		}
+		if de, err = negOverSquare(de, e); err != nil {
 			return nil, err
 		}
 	default:
@@ -82,7 +120,7 @@ func (op *spmmOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (g
 }
 
 // edgeWeightGrad returns d(u_mul_e)/de for the gradient grad on destination
-// nodes. When e broadcasts only over the last feature dimension of u (a
+// nodes (for u_div_e, the sum that -1/e² multiplies). When e broadcasts only over the last feature dimension of u (a
 // weight per edge, or per edge and head), the gradient is a dot product per
 // edge and never materialises an E x F tensor; otherwise it is the per-edge
 // product u[src] * grad[dst], reduced later to e's shape.
