@@ -226,14 +226,9 @@ func (l *GATConv) attend(g *graph.Graph, flat, res, ew *gorgonia.Node) (out, att
 			return nil, nil, err
 		}
 	}
-	if l.cfg.meanHeads {
-		if h > 1 {
-			if rst, err = gorgonia.Reshape(rst, tensor.Shape{n, h, f}); err != nil {
-				return nil, nil, err
-			}
-			if rst, err = gorgonia.Mean(rst, 1); err != nil {
-				return nil, nil, err
-			}
+	if l.cfg.meanHeads && h > 1 {
+		if rst, err = meanHeads(rst, n, h, f); err != nil {
+			return nil, nil, err
 		}
 	}
 	if l.cfg.act != nil {

@@ -43,6 +43,7 @@ func Check(t testing.TB, dt tensor.Dtype, f Func, o Options) {
 	c := newGradCase(t, f, dt, o)
 	defer c.vm.Close()
 	got := c.gradients(t)
+	c.outputIntact(t)
 	for i, g := range got {
 		if allZero(g) {
 			t.Errorf("%v: the gradient with respect to %q is zero everywhere", dt, c.wrt[i].Name())
@@ -100,7 +101,7 @@ func project(t testing.TB, out *gorgonia.Node, wrt gorgonia.Nodes, r *rand.Rand)
 // the cost with respect to wrt and a machine to run them.
 type gradCase struct {
 	wrt, grads gorgonia.Nodes
-	cost       *gorgonia.Node
+	out, cost  *gorgonia.Node
 	vm         gorgonia.VM
 }
 
@@ -122,7 +123,7 @@ func newGradCase(t testing.TB, f Func, dt tensor.Dtype, o Options) *gradCase {
 		}
 		Set(n, v)
 	}
-	c := &gradCase{wrt: wrt}
+	c := &gradCase{wrt: wrt, out: out}
 	c.cost, c.grads = project(t, out, wrt, r)
 	c.vm = gorgonia.NewTapeMachine(eg)
 	return c
@@ -147,6 +148,26 @@ func (c *gradCase) gradients(t testing.TB) [][]float64 {
 		out[i] = Floats(g.Value())
 	}
 	return out
+}
+
+// outputIntact checks that the output read after the gradient run equals
+// the output of a forward-only run: Gorgonia's TapeMachine lets an op of
+// the backward pass that overwrites its input (its own elementwise ops do)
+// reuse the buffer of a node whose last reader it is, so an op whose
+// backward reads its output that way (gorgonia.Mean's HadamardDiv) leaves
+// a wrong value behind for whoever reads it after the run.
+func (c *gradCase) outputIntact(t testing.TB) {
+	t.Helper()
+	after := Floats(c.out.Value())
+	vm := gorgonia.NewTapeMachine(c.out.Graph().SubgraphRoots(c.out))
+	defer vm.Close()
+	if err := vm.RunAll(); err != nil {
+		t.Fatalf("forward-only run: %v", err)
+	}
+	if j := Mismatch(after, Floats(c.out.Value()), 1e-12); j >= 0 {
+		t.Errorf("%v: output[%d] reads %.9g after the gradient run but %.9g after a forward-only run: the backward pass overwrote it",
+			c.out.Dtype(), j, after[j], Floats(c.out.Value())[j])
+	}
 }
 
 // finiteDifferences compares analytic with central differences of step h,

@@ -12,6 +12,12 @@
 // and, where the function is smooth, with central differences of step 1e-2,
 // to 2e-2: a step that float32 can resolve may cross a kink of a piecewise
 // linear function (max, ReLU), so Options.NonSmooth leaves that out.
+// Check also reads the output after the gradient run and compares it with a
+// forward-only run: Gorgonia's TapeMachine lets a backward op that
+// overwrites its input reuse the buffer of a node it reads last, and in
+// Gorgonia v0.9.18 the backward passes of Mean, HadamardDiv (and its
+// broadcast form), Inverse, Exp, Sqrt, Tanh and Sigmoid overwrite their own
+// forward output that way.
 //
 // It is a normal package, not a test file, so that the tests of several
 // packages can share it; it imports package testing and is for tests only.

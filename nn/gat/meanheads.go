@@ -1,0 +1,141 @@
+package gat
+
+import (
+	"fmt"
+	"hash"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/parallel"
+	"github.com/gnngo/gnn/internal/values"
+)
+
+// meanHeads returns the mean over the h heads of x (N, H*F), head-major in
+// each row: (N, F). It replaces gorgonia.Mean, whose backward pass (a
+// HadamardDiv that Gorgonia's TapeMachine lets overwrite its first input)
+// writes over the mean's own output, so that after a run that also computes
+// gradients the layer's output read 1/H of its value.
+func meanHeads(x *gorgonia.Node, n, h, f int) (*gorgonia.Node, error) {
+	return gorgonia.ApplyOp(&meanHeadsOp{n: n, h: h, f: f}, x)
+}
+
+// meanHeadsOp computes y[n,j] = sum_k x[n,k*F+j] / H.
+type meanHeadsOp struct {
+	opkit.CPUOp
+	n, h, f int
+}
+
+func (op *meanHeadsOp) Arity() int     { return 1 }
+func (op *meanHeadsOp) Type() hm.Type  { return opkit.FnType(2, 2) }
+func (op *meanHeadsOp) String() string { return "mean_heads" }
+
+func (op *meanHeadsOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	if err := opkit.CheckInputs("gat", op.String(), []tensor.Shape{{op.n, op.h * op.f}}, in); err != nil {
+		return nil, err
+	}
+	return tensor.Shape{op.n, op.f}, nil
+}
+
+func (op *meanHeadsOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v{%d,%d,%d}", op, op.n, op.h, op.f) }
+func (op *meanHeadsOp) Hashcode() uint32      { return opkit.HashOf(op) }
+
+func (op *meanHeadsOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return meanHeadsDo[float32](op, vals[0]) },
+		func() (gorgonia.Value, error) { return meanHeadsDo[float64](op, vals[0]) })
+}
+
+func meanHeadsDo[T num.Float](op *meanHeadsOp, v gorgonia.Value) (gorgonia.Value, error) {
+	x, err := values.Data[T](v)
+	if err != nil {
+		return nil, err
+	}
+	t, out := values.Alloc[T](tensor.Shape{op.n, op.f})
+	h, f := op.h, op.f
+	parallel.For(op.n, 1024, func(lo, hi int) {
+		for n := lo; n < hi; n++ {
+			row, o := x[n*h*f:(n+1)*h*f], out[n*f:(n+1)*f]
+			copy(o, row[:f])
+			for k := 1; k < h; k++ {
+				for j, v := range row[k*f : (k+1)*f] {
+					o[j] += v
+				}
+			}
+			for j := range o {
+				o[j] /= T(h)
+			}
+		}
+	})
+	return t, nil
+}
+
+func (op *meanHeadsOp) DiffWRT(int) []bool { return []bool{true} }
+
+func (op *meanHeadsOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	dx, err := gorgonia.ApplyOp(&meanHeadsGradOp{n: op.n, h: op.h, f: op.f}, grad)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.Nodes{dx}, nil
+}
+
+// meanHeadsGradOp is meanHeadsOp's backward: dx[n,k*F+j] = dy[n,j] / H.
+type meanHeadsGradOp struct {
+	opkit.CPUOp
+	n, h, f int
+}
+
+func (op *meanHeadsGradOp) Arity() int     { return 1 }
+func (op *meanHeadsGradOp) Type() hm.Type  { return opkit.FnType(2, 2) }
+func (op *meanHeadsGradOp) String() string { return "dmean_heads" }
+
+func (op *meanHeadsGradOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	if err := opkit.CheckInputs("gat", op.String(), []tensor.Shape{{op.n, op.f}}, in); err != nil {
+		return nil, err
+	}
+	return tensor.Shape{op.n, op.h * op.f}, nil
+}
+
+func (op *meanHeadsGradOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "%v{%d,%d,%d}", op, op.n, op.h, op.f)
+}
+func (op *meanHeadsGradOp) Hashcode() uint32 { return opkit.HashOf(op) }
+
+func (op *meanHeadsGradOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return meanHeadsGradDo[float32](op, vals[0]) },
+		func() (gorgonia.Value, error) { return meanHeadsGradDo[float64](op, vals[0]) })
+}
+
+func meanHeadsGradDo[T num.Float](op *meanHeadsGradOp, v gorgonia.Value) (gorgonia.Value, error) {
+	dy, err := values.Data[T](v)
+	if err != nil {
+		return nil, err
+	}
+	t, out := values.Alloc[T](tensor.Shape{op.n, op.h * op.f})
+	h, f := op.h, op.f
+	parallel.For(op.n, 1024, func(lo, hi int) {
+		for n := lo; n < hi; n++ {
+			d, row := dy[n*f:(n+1)*f], out[n*h*f:(n+1)*h*f]
+			for k := range h {
+				for j, v := range d {
+					row[k*f+j] = v / T(h)
+				}
+			}
+		}
+	})
+	return t, nil
+}
+
+func (op *meanHeadsGradOp) DiffWRT(int) []bool { return []bool{false} }
+
+func (op *meanHeadsGradOp) SymDiff(gorgonia.Nodes, *gorgonia.Node, *gorgonia.Node) (gorgonia.Nodes, error) {
+	return nil, fmt.Errorf("gat: %v is a backward op and is not differentiable", op)
+}
+
+var (
+	_ gorgonia.SDOp = (*meanHeadsOp)(nil)
+	_ gorgonia.SDOp = (*meanHeadsGradOp)(nil)
+)
