@@ -7,8 +7,8 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
-	"github.com/gnngo/gnn/nn/gat"
 	"github.com/gnngo/gnn/internal/testkit/layertest"
+	"github.com/gnngo/gnn/nn/gat"
 )
 
 // TestOutputAfterGradients reads the output of a layer averaging its heads
