@@ -12,6 +12,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/graph/generate"
 	"github.com/gnngo/gnn/internal/gradcheck"
 	"github.com/gnngo/gnn/ops"
 )
@@ -261,6 +262,61 @@ func deterministic(t *testing.T, run func() [][]float64) {
 		got := run()
 		for i := range want {
 			gradcheck.Expect(t, fmt.Sprintf("GOMAXPROCS=%d, result %d", procs, i), got[i], want[i], 0)
+		}
+	}
+}
+
+// TestGATv2Allocation checks that GATv2Scores, forward and backward, with
+// and without edge features, allocates nothing proportional to
+// edges x heads x features (what DGL's GATv2Conv keeps): on a graph where
+// E x H x F floats are 51 MB, a training step of the scores must allocate
+// under half of that (its output and their gradient are E x H each).
+func TestGATv2Allocation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 200k-edge graph")
+	}
+	const n, e, h, f, d = 2000, 200_000, 8, 8, 4
+	g, err := generate.Uniform(n, e, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.CSR()
+	g.CSC()
+	edgeBytes := uint64(e * h * f * 4)
+	for _, dim := range []int{0, d} {
+		c := gatv2Case{h: h, f: f, d: dim}
+		for _, s := range c.shapes(g) {
+			c.vals = append(c.vals, make([]float64, size(s)))
+		}
+		eg := gorgonia.NewGraph()
+		out, in, err := c.build(eg, g, tensor.Float32, 0.2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cost, err := gorgonia.Sum(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := gorgonia.Grad(cost, in...); err != nil {
+			t.Fatal(err)
+		}
+		vm := gorgonia.NewTapeMachine(eg)
+		run := func() {
+			vm.Reset()
+			if err := vm.RunAll(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		run()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		run()
+		runtime.ReadMemStats(&after)
+		vm.Close()
+		got := after.TotalAlloc - before.TotalAlloc
+		t.Logf("edge features %d: %d bytes per step (E x H x F x 4 = %d)", dim, got, edgeBytes)
+		if got > edgeBytes/2 {
+			t.Errorf("edge features %d: a training step allocated %d bytes; E x H x F x 4 is %d", dim, got, edgeBytes)
 		}
 	}
 }

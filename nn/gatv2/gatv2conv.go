@@ -1,0 +1,319 @@
+package gatv2
+
+import (
+	"fmt"
+	"math"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/ops"
+)
+
+// GATv2Conv is a multi-head dynamic graph attention layer. Build it with New.
+type GATv2Conv struct {
+	in, out int // out is per head
+	cfg     config
+	ws, bs  *gorgonia.Node // source projection (in, H*out) and bias (H*out)
+	wd, bd  *gorgonia.Node // destination projection, nil when shared
+	attn    *gorgonia.Node // (1, H, out)
+	rw, rb  *gorgonia.Node // residual projection, or nil
+	we      *gorgonia.Node // edge projection (D, H*out), or nil
+}
+
+// New adds a GATv2Conv with in input features and out output features per
+// head to eg. Weights are Glorot-uniform initialised with gain sqrt(2) (DGL
+// draws them from the Glorot normal distribution of the same variance);
+// biases start at 0.
+func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATv2Conv, error) {
+	if eg == nil {
+		return nil, fmt.Errorf("gatv2: nil expression graph")
+	}
+	if in <= 0 || out <= 0 {
+		return nil, fmt.Errorf("gatv2: feature sizes must be positive, got in %d, out %d", in, out)
+	}
+	c := config{heads: 1, slope: 0.2, bias: true, dtype: tensor.Float32}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	if (c.featDrop > 0 || c.attnDrop > 0) && c.mode == nil {
+		return nil, fmt.Errorf("gatv2: dropout needs WithMode")
+	}
+	if c.name == "" {
+		c.name = nn.UniqueName("gatv2")
+	}
+	if !c.seedSet {
+		c.seed = nn.SeedOf(c.name)
+	}
+	hf := c.heads * out
+	l := &GATv2Conv{in: in, out: out, cfg: c}
+	weight := func(suffix string, k uint64, shape ...int) (*gorgonia.Node, error) {
+		v, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, k), math.Sqrt2, shape...)
+		if err != nil {
+			return nil, err
+		}
+		return nn.Param(eg, c.name+"."+suffix, v), nil
+	}
+	bias := func(suffix string) *gorgonia.Node {
+		if !c.bias {
+			return nil
+		}
+		return nn.Param(eg, c.name+"."+suffix, nn.Zeros(c.dtype, hf))
+	}
+	var err error
+	if l.ws, err = weight("weight_src", 0, in, hf); err != nil {
+		return nil, err
+	}
+	l.bs = bias("bias_src")
+	if !c.share {
+		if l.wd, err = weight("weight_dst", 1, in, hf); err != nil {
+			return nil, err
+		}
+		l.bd = bias("bias_dst")
+	}
+	// As in package gat: initialised as an (H, out) matrix, then given its
+	// broadcast shape.
+	v, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, 2), math.Sqrt2, c.heads, out)
+	if err != nil {
+		return nil, err
+	}
+	if err := v.Reshape(1, c.heads, out); err != nil {
+		return nil, err
+	}
+	l.attn = nn.Param(eg, c.name+".attn", v)
+	if c.residual && in != hf {
+		if l.rw, err = weight("res_weight", 3, in, hf); err != nil {
+			return nil, err
+		}
+		l.rb = bias("res_bias")
+	}
+	if c.edgeDim > 0 {
+		if l.we, err = weight("edge_weight", 4, c.edgeDim, hf); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// Learnables returns the layer's parameters for a Gorgonia solver: the
+// source weight and bias, the destination weight and bias, the attention
+// vector, the residual weight and bias and the edge projection, those the
+// options give.
+func (l *GATv2Conv) Learnables() gorgonia.Nodes {
+	var ps gorgonia.Nodes
+	for _, p := range []*gorgonia.Node{l.ws, l.bs, l.wd, l.bd, l.attn, l.rw, l.rb, l.we} {
+		if p != nil {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// Forward applies the layer to node features x (NumSrc x in) on g and
+// returns (NumDst, H*out) features, or (NumDst, out) with WithMeanHeads.
+func (l *GATv2Conv) Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+	out, _, err := l.forward(g, x, nil, nil)
+	return out, err
+}
+
+// ForwardWithAttention is Forward that also returns the attention weights
+// (E, H, 1), after attention dropout.
+func (l *GATv2Conv) ForwardWithAttention(g *graph.Graph, x *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+	return l.forward(g, x, nil, nil)
+}
+
+// ForwardWeighted is Forward with a weight per edge (NumEdges x 1)
+// multiplying the attention, as DGL's GATConv edge_weight.
+func (l *GATv2Conv) ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
+	if edgeWeight == nil {
+		return nil, fmt.Errorf("gatv2: nil edge weight")
+	}
+	out, _, err := l.forward(g, x, edgeWeight, nil)
+	return out, err
+}
+
+// ForwardEdges is ForwardWithAttention with edge features ef (NumEdges x D)
+// in the attention, for a layer built WithEdgeFeatures(D).
+func (l *GATv2Conv) ForwardEdges(g *graph.Graph, x, ef *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+	if ef == nil {
+		return nil, nil, fmt.Errorf("gatv2: %s: nil edge features", l.cfg.name)
+	}
+	return l.forward(g, x, nil, ef)
+}
+
+func (l *GATv2Conv) forward(g *graph.Graph, x, ew, ef *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+	name := l.cfg.name
+	if g == nil || x == nil {
+		return nil, nil, fmt.Errorf("gatv2: %s: Forward needs a graph and features", name)
+	}
+	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
+		return nil, nil, fmt.Errorf("gatv2: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, g.NumSrc(), l.in)
+	}
+	if x.Dtype() != l.cfg.dtype {
+		return nil, nil, fmt.Errorf("gatv2: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
+	}
+	if g.NumDst() > g.NumSrc() {
+		return nil, nil, fmt.Errorf("gatv2: %s: graph has %d destination nodes but %d sources; the destinations must be the first NumDst sources", name, g.NumDst(), g.NumSrc())
+	}
+	if err := l.checkEdges(g, ef); err != nil {
+		return nil, nil, err
+	}
+	if err := l.checkGraph(g); err != nil {
+		return nil, nil, err
+	}
+	h0 := x
+	if l.cfg.featDrop > 0 {
+		if h0, err = nn.Dropout(x, l.cfg.featDrop, nn.ParamSeed(l.cfg.seed, 101), l.cfg.mode); err != nil {
+			return nil, nil, err
+		}
+	}
+	hd, err := dstRows(g, h0)
+	if err != nil {
+		return nil, nil, err
+	}
+	zs, err := linear(h0, l.ws, l.bs)
+	if err != nil {
+		return nil, nil, err
+	}
+	zd, err := dstRows(g, zs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if l.wd != nil {
+		if zd, err = linear(hd, l.wd, l.bd); err != nil {
+			return nil, nil, err
+		}
+	}
+	var res *gorgonia.Node
+	if l.cfg.residual {
+		res = hd
+		if l.rw != nil {
+			if res, err = linear(hd, l.rw, l.rb); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return l.attend(g, zs, zd, res, ew, ef)
+}
+
+// checkEdges checks that edge features are given exactly when the layer
+// has an edge projection, and their shape and dtype.
+func (l *GATv2Conv) checkEdges(g *graph.Graph, ef *gorgonia.Node) error {
+	name, d := l.cfg.name, l.cfg.edgeDim
+	switch {
+	case ef == nil && d > 0:
+		return fmt.Errorf("gatv2: %s: the layer takes edge features of size %d; use ForwardEdges", name, d)
+	case ef == nil:
+		return nil
+	case d == 0:
+		return fmt.Errorf("gatv2: %s: edge features given to a layer built without WithEdgeFeatures", name)
+	}
+	if s := ef.Shape(); len(s) != 2 || s[0] != g.NumEdges() || s[1] != d {
+		return fmt.Errorf("gatv2: %s: edge features %q have shape %v, want (%d, %d)", name, ef.Name(), s, g.NumEdges(), d)
+	}
+	if ef.Dtype() != l.cfg.dtype {
+		return fmt.Errorf("gatv2: %s: edge features have dtype %v, the layer %v", name, ef.Dtype(), l.cfg.dtype)
+	}
+	return nil
+}
+
+// checkGraph applies the zero in-degree rule, and rejects a graph without
+// edges even when zero in-degrees are allowed: its attention would be an
+// empty tensor, which Gorgonia cannot hold.
+func (l *GATv2Conv) checkGraph(g *graph.Graph) error {
+	if !l.cfg.allowZeroIn {
+		if z := g.ZeroInDegree(); len(z) > 0 {
+			return fmt.Errorf("gatv2: %s: %d of %d destination nodes have no in-edges (node %d first); add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.name, len(z), g.NumDst(), z[0])
+		}
+	}
+	if g.NumEdges() == 0 {
+		return fmt.Errorf("gatv2: %s: the graph has no edges, so there is nothing to attend over", l.cfg.name)
+	}
+	return nil
+}
+
+// attend scores the edges from the projected source and destination
+// features zs (NumSrc, H*F) and zd (NumDst, H*F), normalises, aggregates zs,
+// adds res when not nil, and averages heads and activates as configured.
+func (l *GATv2Conv) attend(g *graph.Graph, zs, zd, res, ew, ef *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+	h, f := l.cfg.heads, l.out
+	zl, err := gorgonia.Reshape(zs, tensor.Shape{g.NumSrc(), h, f})
+	if err != nil {
+		return nil, nil, err
+	}
+	zr, err := gorgonia.Reshape(zd, tensor.Shape{g.NumDst(), h, f})
+	if err != nil {
+		return nil, nil, err
+	}
+	var s *gorgonia.Node
+	if ef != nil {
+		s, err = ops.GATv2EdgeScores(g, zl, zr, l.attn, ef, l.we, l.cfg.slope)
+	} else {
+		s, err = ops.GATv2Scores(g, zl, zr, l.attn, l.cfg.slope)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("gatv2: %s: %w", l.cfg.name, err)
+	}
+	if attn, err = ops.EdgeSoftmax(g, s, ops.ByDst); err != nil {
+		return nil, nil, err
+	}
+	if l.cfg.attnDrop > 0 {
+		if attn, err = nn.Dropout(attn, l.cfg.attnDrop, nn.ParamSeed(l.cfg.seed, 102), l.cfg.mode); err != nil {
+			return nil, nil, err
+		}
+	}
+	if ew != nil {
+		if attn, err = ops.EMulE(g, attn, ew); err != nil {
+			return nil, nil, fmt.Errorf("gatv2: %s: edge weight: %w", l.cfg.name, err)
+		}
+	}
+	rst, err := ops.UMulESum(g, zl, attn) // (NumDst, H, F)
+	if err != nil {
+		return nil, nil, err
+	}
+	n := g.NumDst()
+	if rst, err = gorgonia.Reshape(rst, tensor.Shape{n, h * f}); err != nil {
+		return nil, nil, err
+	}
+	if res != nil {
+		if rst, err = gorgonia.Add(rst, res); err != nil {
+			return nil, nil, err
+		}
+	}
+	if l.cfg.meanHeads && h > 1 {
+		if rst, err = gorgonia.Reshape(rst, tensor.Shape{n, h, f}); err != nil {
+			return nil, nil, err
+		}
+		if rst, err = gorgonia.Mean(rst, 1); err != nil {
+			return nil, nil, err
+		}
+	}
+	if l.cfg.act != nil {
+		if rst, err = l.cfg.act(rst); err != nil {
+			return nil, nil, err
+		}
+	}
+	return rst, attn, nil
+}
+
+// linear returns x w, plus b when b is not nil.
+func linear(x, w, b *gorgonia.Node) (*gorgonia.Node, error) {
+	y, err := nn.MatMul(x, w)
+	if err != nil || b == nil {
+		return y, err
+	}
+	return nn.AddBias(y, b)
+}
+
+// dstRows returns the rows of the destination nodes of g: x itself on a
+// homogeneous graph, its first NumDst rows on a block.
+func dstRows(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+	if g.Homogeneous() {
+		return x, nil
+	}
+	return gorgonia.Slice(x, gorgonia.S(0, g.NumDst()))
+}

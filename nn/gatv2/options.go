@@ -1,0 +1,151 @@
+package gatv2
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/nn"
+)
+
+// Activation is applied to a layer's output; nil means none.
+type Activation func(*gorgonia.Node) (*gorgonia.Node, error)
+
+// Option configures a GATv2Conv.
+type Option func(*config) error
+
+type config struct {
+	heads       int
+	featDrop    float64
+	attnDrop    float64
+	slope       float64
+	residual    bool
+	bias        bool
+	share       bool
+	meanHeads   bool
+	edgeDim     int
+	act         Activation
+	allowZeroIn bool
+	mode        *nn.Mode
+	name        string
+	seedSet     bool
+	seed        uint64
+	dtype       tensor.Dtype
+}
+
+// WithHeads sets the number of attention heads (default 1).
+func WithHeads(h int) Option {
+	return func(c *config) error {
+		if h < 1 {
+			return fmt.Errorf("gatv2: heads must be positive, got %d", h)
+		}
+		c.heads = h
+		return nil
+	}
+}
+
+// WithFeatDropout sets the dropout probability on the input features
+// (default 0). Dropout needs WithMode.
+func WithFeatDropout(p float64) Option {
+	return func(c *config) error {
+		if !(p >= 0 && p < 1) {
+			return fmt.Errorf("gatv2: feature dropout %v is not in [0, 1)", p)
+		}
+		c.featDrop = p
+		return nil
+	}
+}
+
+// WithAttnDropout sets the dropout probability on the attention weights
+// (default 0). Dropout needs WithMode.
+func WithAttnDropout(p float64) Option {
+	return func(c *config) error {
+		if !(p >= 0 && p < 1) {
+			return fmt.Errorf("gatv2: attention dropout %v is not in [0, 1)", p)
+		}
+		c.attnDrop = p
+		return nil
+	}
+}
+
+// WithNegativeSlope sets the LeakyReLU slope of the attention (default 0.2).
+func WithNegativeSlope(s float64) Option {
+	return func(c *config) error {
+		if !(s >= 0) || s > 1e300 {
+			return fmt.Errorf("gatv2: negative slope %v is not a finite non-negative number", s)
+		}
+		c.slope = s
+		return nil
+	}
+}
+
+// WithResidual adds the destination features to the output: as they are
+// when in == heads*out, through a learned projection (with a bias when the
+// layer has biases) otherwise (default off).
+func WithResidual(on bool) Option { return func(c *config) error { c.residual = on; return nil } }
+
+// WithBias sets whether the source, destination and residual projections
+// have a learnable bias (default true), as DGL's bias.
+func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
+
+// WithShareWeights makes the source and destination projections one
+// (default false), as DGL's share_weights.
+func WithShareWeights(on bool) Option { return func(c *config) error { c.share = on; return nil } }
+
+// WithMeanHeads averages the heads instead of concatenating them.
+func WithMeanHeads(on bool) Option { return func(c *config) error { c.meanHeads = on; return nil } }
+
+// WithEdgeFeatures gives the layer a projection of d-dimensional edge
+// features into the attention (PyG's edge_dim, no bias); the layer then
+// runs with ForwardEdges. 0, the default, means none.
+func WithEdgeFeatures(d int) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return fmt.Errorf("gatv2: edge feature size %d is negative", d)
+		}
+		c.edgeDim = d
+		return nil
+	}
+}
+
+// WithActivation sets the output activation (default none).
+func WithActivation(f Activation) Option { return func(c *config) error { c.act = f; return nil } }
+
+// WithAllowZeroInDegree lets Forward run on graphs with nodes that have no
+// in-edges (they get only the residual); by default it is an error, as in
+// DGL. A graph without any edge stays an error.
+func WithAllowZeroInDegree(on bool) Option {
+	return func(c *config) error { c.allowZeroIn = on; return nil }
+}
+
+// WithMode sets the training/evaluation switch the dropouts follow.
+func WithMode(m *nn.Mode) Option { return func(c *config) error { c.mode = m; return nil } }
+
+// WithName sets the prefix of the parameter names (default a unique "gatv2<k>").
+func WithName(name string) Option {
+	return func(c *config) error {
+		if name == "" {
+			return fmt.Errorf("gatv2: empty name")
+		}
+		c.name = name
+		return nil
+	}
+}
+
+// WithSeed sets the seed of initialisation and dropout (default: derived
+// from the layer name, so unseeded layers differ).
+func WithSeed(seed uint64) Option {
+	return func(c *config) error { c.seed, c.seedSet = seed, true; return nil }
+}
+
+// WithDtype sets the parameters' dtype (default float32).
+func WithDtype(dt tensor.Dtype) Option {
+	return func(c *config) error {
+		if dt != tensor.Float32 && dt != tensor.Float64 {
+			return fmt.Errorf("gatv2: dtype %v, want float32 or float64", dt)
+		}
+		c.dtype = dt
+		return nil
+	}
+}
