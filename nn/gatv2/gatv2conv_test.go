@@ -11,10 +11,10 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
-	"github.com/gnngo/gnn/internal/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/layertest"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/gatv2"
-	"github.com/gnngo/gnn/nn/internal/layertest"
 )
 
 // fixtures are a homogeneous graph with self-loops, parallel edges and

@@ -3,7 +3,7 @@ package gatv2_test
 import (
 	"math"
 
-	"github.com/gnngo/gnn/nn/internal/layertest"
+	"github.com/gnngo/gnn/internal/testkit/layertest"
 )
 
 // params are a layer's parameter values, flattened; the optional ones may
