@@ -300,20 +300,7 @@ func TestGATv2Allocation(t *testing.T) {
 		if _, err := gorgonia.Grad(cost, in...); err != nil {
 			t.Fatal(err)
 		}
-		vm := gorgonia.NewTapeMachine(eg)
-		run := func() {
-			vm.Reset()
-			if err := vm.RunAll(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		run()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		run()
-		runtime.ReadMemStats(&after)
-		vm.Close()
-		got := after.TotalAlloc - before.TotalAlloc
+		got, _ := stepBytes(t, eg)
 		t.Logf("edge features %d: %d bytes per step (E x H x F x 4 = %d)", dim, got, edgeBytes)
 		if got > edgeBytes/2 {
 			t.Errorf("edge features %d: a training step allocated %d bytes; E x H x F x 4 is %d", dim, got, edgeBytes)

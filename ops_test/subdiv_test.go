@@ -1,7 +1,6 @@
 package ops_test
 
 import (
-	"runtime"
 	"testing"
 
 	"gorgonia.org/gorgonia"
@@ -45,21 +44,8 @@ func TestSubDivInKernels(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			vm := gorgonia.NewTapeMachine(eg)
-			run := func() {
-				vm.Reset()
-				if err := vm.RunAll(); err != nil {
-					t.Fatal(err)
-				}
-			}
-			run()
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			run()
-			runtime.ReadMemStats(&after)
-			allocs := testing.AllocsPerRun(3, run)
-			vm.Close()
-			got := float64(after.TotalAlloc - before.TotalAlloc)
+			bytes, allocs := stepBytes(t, eg)
+			got := float64(bytes)
 			t.Logf("%s u_%v_e: %.0f bytes and %.0f allocations per forward pass (output %.0f bytes, E x F x 4 = %.0f)", kind, op, got, allocs, out, edgeBytes)
 			if got > out+edgeBytes/2 {
 				t.Errorf("%s u_%v_e: a forward pass allocated %.0f bytes, more than its output (%.0f) and half of E x F x 4 (%.0f)", kind, op, got, out, edgeBytes)

@@ -227,7 +227,7 @@ func (l *GATConv) attend(g *graph.Graph, flat, res, ew *gorgonia.Node) (out, att
 		}
 	}
 	if l.cfg.meanHeads && h > 1 {
-		if rst, err = meanHeads(rst, n, h, f); err != nil {
+		if rst, err = nn.MeanHeads(rst, h); err != nil {
 			return nil, nil, err
 		}
 	}

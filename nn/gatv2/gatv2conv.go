@@ -285,10 +285,7 @@ func (l *GATv2Conv) attend(g *graph.Graph, zs, zd, res, ew, ef *gorgonia.Node) (
 		}
 	}
 	if l.cfg.meanHeads && h > 1 {
-		if rst, err = gorgonia.Reshape(rst, tensor.Shape{n, h, f}); err != nil {
-			return nil, nil, err
-		}
-		if rst, err = gorgonia.Mean(rst, 1); err != nil {
+		if rst, err = nn.MeanHeads(rst, h); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -1,4 +1,4 @@
-package gat
+package nn
 
 import (
 	"fmt"
@@ -14,11 +14,27 @@ import (
 	"github.com/gnngo/gnn/internal/values"
 )
 
-// meanHeads returns the mean over the h heads of x (N, H*F), head-major in
-// each row: (N, F). It replaces gorgonia.Mean, whose backward pass (a
-// HadamardDiv that Gorgonia's TapeMachine lets overwrite its first input)
-// writes over the mean's own output, so that after a run that also computes
-// gradients the layer's output read 1/H of its value.
+// MeanHeads returns the mean over the heads of x (N, heads*F), head-major
+// in each row: (N, F), as attention layers average their heads. It
+// replaces gorgonia.Mean, whose backward pass (a HadamardDiv that
+// Gorgonia's TapeMachine lets overwrite its first input) writes over the
+// mean's own output, so that after a run that also computes gradients the
+// layer's output read 1/H of its value.
+func MeanHeads(x *gorgonia.Node, heads int) (*gorgonia.Node, error) {
+	if x == nil {
+		return nil, fmt.Errorf("nn: mean over heads of a nil node")
+	}
+	s := x.Shape()
+	if len(s) != 2 || heads < 1 || s[1]%heads != 0 {
+		return nil, fmt.Errorf("nn: mean over %d heads of %q, shape %v: want (N, heads*F)", heads, x.Name(), s)
+	}
+	if dt := x.Dtype(); dt != tensor.Float32 && dt != tensor.Float64 {
+		return nil, fmt.Errorf("nn: mean over heads of %q: dtype %v, want float32 or float64", x.Name(), dt)
+	}
+	return meanHeads(x, s[0], heads, s[1]/heads)
+}
+
+// meanHeads is MeanHeads of x (n, h*f).
 func meanHeads(x *gorgonia.Node, n, h, f int) (*gorgonia.Node, error) {
 	return gorgonia.ApplyOp(&meanHeadsOp{n: n, h: h, f: f}, x)
 }
@@ -34,7 +50,7 @@ func (op *meanHeadsOp) Type() hm.Type  { return opkit.FnType(2, 2) }
 func (op *meanHeadsOp) String() string { return "mean_heads" }
 
 func (op *meanHeadsOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("gat", op.String(), []tensor.Shape{{op.n, op.h * op.f}}, in); err != nil {
+	if err := opkit.CheckInputs("nn", op.String(), []tensor.Shape{{op.n, op.h * op.f}}, in); err != nil {
 		return nil, err
 	}
 	return tensor.Shape{op.n, op.f}, nil
@@ -93,7 +109,7 @@ func (op *meanHeadsGradOp) Type() hm.Type  { return opkit.FnType(2, 2) }
 func (op *meanHeadsGradOp) String() string { return "dmean_heads" }
 
 func (op *meanHeadsGradOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("gat", op.String(), []tensor.Shape{{op.n, op.f}}, in); err != nil {
+	if err := opkit.CheckInputs("nn", op.String(), []tensor.Shape{{op.n, op.f}}, in); err != nil {
 		return nil, err
 	}
 	return tensor.Shape{op.n, op.h * op.f}, nil
@@ -132,7 +148,7 @@ func meanHeadsGradDo[T num.Float](op *meanHeadsGradOp, v gorgonia.Value) (gorgon
 func (op *meanHeadsGradOp) DiffWRT(int) []bool { return []bool{false} }
 
 func (op *meanHeadsGradOp) SymDiff(gorgonia.Nodes, *gorgonia.Node, *gorgonia.Node) (gorgonia.Nodes, error) {
-	return nil, fmt.Errorf("gat: %v is a backward op and is not differentiable", op)
+	return nil, fmt.Errorf("nn: %v is a backward op and is not differentiable", op)
 }
 
 var (

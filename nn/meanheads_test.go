@@ -1,8 +1,9 @@
-package gat
+package nn
 
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gorgonia.org/gorgonia"
@@ -62,6 +63,14 @@ func TestMeanHeadsShapes(t *testing.T) {
 	x := gradcheck.Zeros(eg, tensor.Float64, "x", 4, 6)
 	if _, err := meanHeads(x, 4, 4, 2); err == nil {
 		t.Error("a (4, 6) input accepted as 4 heads of 2")
+	}
+	for _, h := range []int{0, 4} {
+		if _, err := MeanHeads(x, h); err == nil || !strings.Contains(err.Error(), "want (N, heads*F)") {
+			t.Errorf("MeanHeads of (4, 6) over %d heads: error %v", h, err)
+		}
+	}
+	if _, err := MeanHeads(gradcheck.Zeros(eg, tensor.Float64, "v", 6), 2); err == nil {
+		t.Error("a vector accepted")
 	}
 	if _, err := gorgonia.ApplyOp(&meanHeadsGradOp{n: 4, h: 3, f: 2}, x); err == nil {
 		t.Error("the backward op accepted a (4, 6) gradient for (4, 2) outputs")
