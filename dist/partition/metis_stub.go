@@ -1,0 +1,13 @@
+//go:build !metis
+
+package partition
+
+import "github.com/gnngo/gnn/graph"
+
+// METISBuilt reports whether this build has the METIS partitioner (build tag
+// metis).
+const METISBuilt = false
+
+// METIS returns ErrMETISNotBuilt: this build has no METIS. Build with
+// -tags metis to get it.
+func METIS(g *graph.Graph, parts int, seed int64) ([]int32, error) { return nil, ErrMETISNotBuilt }
