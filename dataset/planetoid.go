@@ -367,16 +367,25 @@ func readLines(path string, gz bool, fn func(line []byte) error) error {
 		return fmt.Errorf("dataset: %w", err)
 	}
 	defer f.Close()
-	var r io.Reader = f
 	if gz {
-		zr, err := gzip.NewReader(bufio.NewReaderSize(f, 1<<16))
-		if err != nil {
-			return fmt.Errorf("dataset: %s: %w", path, err)
-		}
-		defer zr.Close()
-		r = zr
+		return gunzipLines(f, path, fn)
 	}
-	return scanLines(r, path, fn)
+	return scanLines(f, path, fn)
+}
+
+// gunzipLines is scanLines over the gzip stream read from r.
+func gunzipLines(r io.Reader, path string, fn func(line []byte) error) error {
+	zr, err := gzip.NewReader(bufio.NewReaderSize(r, 1<<16))
+	if err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("dataset: %s: truncated: no complete gzip header", path)
+		}
+		return fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	defer zr.Close()
+	ra := newReadAhead(zr)
+	defer ra.Close()
+	return scanLines(ra, path, fn)
 }
 
 // scanLines is readLines over an open reader.
@@ -393,6 +402,9 @@ func scanLines(r io.Reader, path string, fn func(line []byte) error) error {
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
 			return fmt.Errorf("dataset: %s: line %d: longer than %d bytes", path, n+1, maxLineBytes)
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("dataset: %s: truncated after line %d: %w", path, n, err)
 		}
 		return fmt.Errorf("dataset: %s: after line %d: %w", path, n, err)
 	}

@@ -32,7 +32,7 @@ type Flags struct {
 
 // Register adds the shared flags to fs with the given defaults.
 func (f *Flags) Register(fs *flag.FlagSet) {
-	fs.StringVar(&f.Data, "data", f.Data, "Planetoid `dir` (e.g. ../shared/data/planetoid/cora); empty trains on a generated planted-partition graph")
+	fs.StringVar(&f.Data, "data", f.Data, "Planetoid or OGB `dir` (e.g. ../shared/data/planetoid/cora, dataset/ogbn_arxiv); empty trains on a generated planted-partition graph")
 	fs.IntVar(&f.Epochs, "epochs", f.Epochs, "training epochs")
 	fs.Float64Var(&f.LR, "lr", f.LR, "Adam learning rate")
 	fs.IntVar(&f.Hidden, "hidden", f.Hidden, "hidden features (per head for GAT)")

@@ -1,6 +1,6 @@
 // Package setup loads the data the examples train on and prints their
-// progress in one format: a Planetoid folder when a directory is given, a
-// generated planted-partition graph otherwise.
+// progress in one format: an OGB or Planetoid folder when a directory is
+// given, a generated planted-partition graph otherwise.
 package setup
 
 import (
@@ -15,15 +15,20 @@ import (
 	"github.com/gnngo/gnn/nn/train"
 )
 
-// Load returns the dataset in dir (Planetoid format), or a planted-partition
-// graph generated from seed when dir is empty. Planetoid features are
-// row-normalised as PyG's NormalizeFeatures does; generated features are
-// Gaussian and used as they are.
+// Load returns the dataset in dir, in OGB's raw layout (a raw/edge.csv.gz
+// file, read with the options OGBOptionsFor gives the folder's name) or in
+// the Planetoid format, or a planted-partition graph generated from seed
+// when dir is empty. Planetoid features are row-normalised as PyG's
+// NormalizeFeatures does; OGB's and generated features are used as they are.
 func Load(dir string, seed uint64) (*dataset.Dataset, error) {
 	if dir == "" {
 		cfg := dataset.DefaultPlantedConfig()
 		cfg.Seed = seed
 		return dataset.PlantedPartition(cfg)
+	}
+	if dataset.IsOGB(dir) {
+		opts, _ := dataset.OGBOptionsFor(dir)
+		return dataset.LoadOGB(dir, opts)
 	}
 	ds, err := dataset.LoadPlanetoid(dir)
 	if err != nil {
