@@ -2,6 +2,7 @@ package dataset_test
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/gnngo/gnn/dataset"
 )
@@ -27,4 +28,36 @@ func ExamplePlantedPartition() {
 	// planted: 2708 nodes, 10562 edges, 128 features, 7 classes
 	// train 140, val 500, test 1000
 	// train 21, val 91, test 182
+}
+
+func ExampleLoadOGB() {
+	cfg := dataset.DefaultPlantedConfig()
+	cfg.Nodes, cfg.Features = 300, 16
+	ds, err := dataset.PlantedPartition(cfg)
+	if err != nil {
+		panic(err)
+	}
+	dir, err := os.MkdirTemp("", "ogb")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+
+	// Each undirected pair once, as OGB stores ogbn-products.
+	if err := dataset.WriteOGB(dir, ds, dataset.OGBWriteOptions{Split: "random", Undirected: true}); err != nil {
+		panic(err)
+	}
+	got, err := dataset.LoadOGB(dir, dataset.OGBOptions{Name: "planted", AddInverseEdges: true})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%s: %d nodes, %d edges, %d features, %d classes\n",
+		got.Name, got.Graph.NumNodes(), got.Graph.NumEdges(), got.Features.Cols, got.NumClasses)
+
+	// The options OGB keeps in its master.csv, for a folder's name.
+	opts, ok := dataset.OGBOptionsFor("dataset/ogbn_products")
+	fmt.Printf("%+v %t\n", opts, ok)
+	// Output:
+	// planted: 300 nodes, 1170 edges, 16 features, 7 classes
+	// {Name:ogbn-products Split:sales_ranking NumClasses:47 AddInverseEdges:true} true
 }

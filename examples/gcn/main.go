@@ -1,8 +1,8 @@
 // Command gcn trains a two-layer graph convolutional network (Kipf and
 // Welling, ICLR 2017) for node classification, full-graph, on gnn's fused
 // ops. With no flags it trains on a generated planted-partition graph; with
-// -data it trains on a Planetoid folder (Cora, CiteSeer, PubMed). It prints
-// one line per epoch and ends with "test accuracy: 0.8123", the test
+// -data it trains on a Planetoid folder (Cora, CiteSeer, PubMed) or an OGB
+// one (ogbn-arxiv, ogbn-products). It prints one line per epoch and ends with "test accuracy: 0.8123", the test
 // accuracy at the epoch of best validation accuracy.
 package main
 
