@@ -106,8 +106,7 @@ func applyMask[T float32 | float64](y, x []T, p float64, seed, step uint64, trai
 			for i := 4 * q; i < min(4*q+4, len(x)); i++ {
 				// All ones when the draw is at least the threshold (kept),
 				// else 0: a mask, not a branch, which random draws would
-				// mispredict half the time at p = 0.5 (10M elements took
-				// 25 ms with the branch).
+				// mispredict half the time at p = 0.5.
 				keep := (h&0xffff-threshold)>>63 - 1
 				y[i] = zeroUnless(x[i]*scale, keep)
 				h >>= 16

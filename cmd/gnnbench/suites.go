@@ -92,6 +92,11 @@ func planetoidJobs(c *config) ([]job, error) {
 					if d.meta.Name == "pubmed" {
 						s.OutHeads = 8
 					}
+					if c.quick {
+						// The dense GAT holds several N x N matrices per
+						// head: -quick keeps them to -heads (2).
+						s.Hidden, s.Heads, s.OutHeads = c.hidden, c.heads, 1
+					}
 				}
 				jobs = append(jobs, withPaths(c, s, fmt.Sprintf("planetoid/%s/%v", model, drop))...)
 			}

@@ -8,20 +8,18 @@ import (
 // Drivers of the float32 AVX2 kernels (rows_amd64.s): one kernel call per
 // group, which makes all the passes over the group's rows in vector
 // registers, eight columns at a time (the last block masked when the width
-// is not a multiple of 8). Against the Go loops, on the benchmark graph,
-// they were 4 to 9x faster at width 8, 3x at width 12 and 1.4 to 2x at
-// widths 1 and 4. The kernels do no bounds
+// is not a multiple of 8), several times faster than the Go loops at widths
+// of 8 and more (TUNING.md). The kernels do no bounds
 // checks: the callers have checked the lengths of the rows against the
 // graph, whose edge IDs are below its edge count.
 
 // prefetchDist is how many edges ahead, in the view's order, the kernels
-// prefetch rows; 0 turns prefetching off. Measured on the 100k-node,
-// 10M-edge benchmark (bench_test.go) on a 2-core AMD EPYC virtual machine,
-// distances of 8 to 64 were no faster than none on edges in random order
-// (the first pass over a group is a stream of independent loads, whose
-// misses the processor overlaps by itself; the time is bound by the
-// latency of those misses and of the page walks of their TLB misses), and
-// 15 to 30% slower on edges in group order, where the rows are contiguous.
+// prefetch rows; 0 turns prefetching off. On the 10M-edge benchmark
+// (bench_test.go) prefetching gained nothing on edges in random order (the
+// first pass over a group is a stream of independent loads, whose misses
+// the processor overlaps by itself; the time is bound by the latency of
+// those misses and of the page walks of their TLB misses), and cost time on
+// edges in group order, where the rows are contiguous (TUNING.md).
 var prefetchDist = 0
 
 // forwardAccel runs forwardRows with the AVX2 kernel when one applies

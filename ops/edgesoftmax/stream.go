@@ -41,24 +41,19 @@ var (
 	// streamMaxTable is the largest table, in groups x width entries,
 	// that streams: a chunk's float32 maxima and float64 sums take 12
 	// bytes an entry, and the tables should mostly stay in the last-level
-	// cache (32 MB here). With 8 columns on uniform random graphs,
-	// streaming beat the group kernels at 200k nodes (1.6M entries; 2M
-	// edges: 21 against 30 ms forward, 17 against 25 ms backward; 10M
-	// edges: 70 against 87 and 50 against 108 ms) and at 500k nodes (4M
-	// entries, 5M edges) won forward (65 against 79 ms) but lost backward
-	// (83 against 72 ms).
+	// cache. Beyond that the tables' own misses outweigh what streaming
+	// the edges saves: on uniform random graphs with 8 columns streaming
+	// won at 1.6M entries and lost backward at 4M (TUNING.md).
 	streamMaxTable = 2 << 20
 	// streamDist is how many edges ahead the exponential pass prefetches
-	// table rows. On the 100k-node, 10M-edge benchmark graph with 8
-	// columns, 64 took the pass from 35 to 21 ms, 16 to 22-27 ms;
-	// prefetching made the other passes 10-15% slower.
+	// table rows, whose gathers are the misses of that pass; the other
+	// passes were slower with prefetching and go without (TUNING.md).
 	streamDist = 64
 )
 
 const (
 	// streamMaxChunks bounds the chunks, and so the tables, of a call:
-	// on the benchmark graph 2 and 4 chunks were within noise of each
-	// other, 8 were 10-20% slower (more tables compete for the cache).
+	// more chunks mean more tables competing for the cache (TUNING.md).
 	streamMaxChunks = 4
 	// streamChunkDegree is the fewest edges per group a chunk holds, so
 	// that merging tables costs a fraction of streaming the edges.

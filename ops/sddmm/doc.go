@@ -25,8 +25,8 @@
 // rows are written in order; each edge is written exactly once and computed
 // independently of the others, so results are bit-identical for any
 // GOMAXPROCS. (Walking CSC rows instead reuses each destination row but
-// scatters the output writes over memory; it measured 2.5x slower for
-// u_dot_v even with all operands cached.) Within a range, the node rows of a
+// scatters the output writes over memory, which measured slower for u_dot_v
+// even with all operands cached.) Within a range, the node rows of a
 // small block of edges are loaded ahead of the arithmetic when the gather
 // table is too large to stay cached, which keeps several cache misses in
 // flight (the assembly prefetches the rows of an edge a few edges ahead

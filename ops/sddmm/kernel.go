@@ -52,9 +52,8 @@ func newKernel[T num.Float](out []T, op Op, lhs []T, lidx []int32, rhs []T, ridx
 
 // cacheBytes is about the last-level cache share a gather table can count
 // on: smaller tables stay cached and touching their rows ahead costs more
-// than it saves. On the 10M-edge benchmark, touching made u_add_v on 3.2 MB
-// tables 1.5x slower, and u_dot_v and u_mul_v on 26 MB tables 1.7x to 2.5x
-// faster.
+// than it saves; larger ones miss, and touching ahead overlaps the misses
+// (TUNING.md).
 const cacheBytes = 8 << 20
 
 // run computes the output rows of edges [lo, hi). The operand rows of each

@@ -7,20 +7,17 @@ import "github.com/gnngo/gnn/internal/num"
 // elementwise operations and copies on rows of a multiple of eight floats
 // (u_add_v, u_mul_v, copy_u, … on GAT's heads).
 //
-// Tuning, measured on the 100k-node, 10M-edge benchmarks on a 2-core AMD
-// EPYC virtual machine.
+// Tuning, chosen with the 100k-node, 10M-edge benchmarks; the figures are in
+// TUNING.md at the repository root.
 const (
 	// rows8Chunk is the number of edges per call of the kernel: calls stay
 	// short (assembly is not preempted), and prefetching runs on across
 	// them.
 	rows8Chunk = 1 << 12
 	// rows8Dist is how many edges ahead the kernel prefetches gathered
-	// rows. For u_dot_v (8 heads of 8), 8 to 64 were within noise of each
-	// other, and 1.6x faster than the same kernel run on blocks whose rows
-	// Go touched ahead (kernel.run); on a later host 48 beat 16 (8x8:
-	// 74-80 against 79-101 ms; 64: 71-75 against 87-90 ms), as for spmm's
-	// prefetchDist. Non-temporal stores of the output made no measurable
-	// difference.
+	// rows, as spmm's prefetchDist: prefetching from the kernel beat
+	// blocks whose rows Go touched ahead (kernel.run). Non-temporal stores
+	// of the output made no measurable difference.
 	rows8Dist = 48
 )
 

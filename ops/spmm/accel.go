@@ -16,28 +16,22 @@ import (
 // still cached), of which the new columns are kept; for max and min they
 // are done in Go.
 
-// Tuning of the AVX2 paths, measured on the 100k-node, 10M-edge benchmark
-// (bench_test.go) on a 2-core AMD EPYC (Zen 4) virtual machine.
+// Tuning of the AVX2 paths, chosen with the 100k-node, 10M-edge benchmark
+// (bench_test.go); the figures are in TUNING.md at the repository root.
 const (
-	// prefetchDist is how many edges ahead source rows are prefetched.
-	// Measured first at 8 to 32 within noise of each other and 0 1.5x
-	// slower; on a later AMD EPYC host with the same 2 cores, 48 to 64
-	// beat 16 by 1.3-1.5x (copy_u dim 64 29 -> 19 ms, u_mul_e dim 64
-	// 52-56 -> 34-37 ms, 8x8 heads 65 -> 46 ms, the 1M-node 51M-edge GCN
-	// epoch 0.97-1.03 -> 0.75 s), 96 and 128 were slower again.
+	// prefetchDist is how many edges ahead source rows are prefetched:
+	// far enough ahead to hide a memory miss behind the rows being summed,
+	// near enough that the prefetched lines are still cached when used.
+	// Too short a distance leaves latency exposed, too long evicts.
 	prefetchDist = 48
 	// copyTile is the number of columns per pass of a copy_u sum. Passes
-	// of 64 columns use the kernel whose sums stay in registers; at 256
-	// features, four such passes beat one pass of 256 (1.4x) and sixteen
-	// of 16 (1.2x).
+	// of 64 columns use the kernel whose sums stay in registers, and beat
+	// both one pass over a wide row and many narrow passes.
 	copyTile = 64
 	// scaledTile is the number of columns per pass of a scaled sum. Passes
 	// of 64 columns keep the sums in registers and a smaller share of x in
 	// cache; they reload the edge weights, a cache miss per edge when edge
-	// IDs are in random order, and still beat one pass over all columns:
-	// on 32K nodes and 13.8M edges, 8 heads of 16 features took 0.54 s
-	// instead of 1.08 s through a CSR view (random weights), 256 features
-	// 0.89 s instead of 1.18 s.
+	// IDs are in random order, and still beat one pass over all columns.
 	scaledTile = 64
 )
 
@@ -104,11 +98,8 @@ func sumCopyF32(out, x []float32, indptr []int64, idx []int32, f, lo, hi int) {
 // its order (Ordered), every pass goes over all the rows, so that a pass
 // needs only its share of x in cache. Otherwise each edge's weights are a
 // cache miss, and each row goes through all its passes before the next, so
-// that the passes after the first find its weights cached: measured on 32K
-// nodes and 13.8M edges through a CSR view, 8 heads of 16 features took
-// 0.26-0.55 s instead of 0.39-0.54 s, 256 features 0.50-0.79 s instead of
-// 0.78-0.93 s; through an ordered CSC view row by row was up to 20% slower
-// at 256 features.
+// that the passes after the first find its weights cached (faster than
+// pass by pass there, slower through an ordered view; TUNING.md).
 func sumScaledF32(out, x, e []float32, c *graph.Compressed, f, h, b, lo, hi int) {
 	indptr, idx, eids := c.Indptr, c.Indices, c.EIDs
 	end := int(indptr[hi])
