@@ -38,7 +38,7 @@ func GATAttention(g *graph.Graph, el, er *gorgonia.Node, slope float64) (*gorgon
 		return nil, fmt.Errorf("ops: GATAttention: slope %v is not finite", slope)
 	}
 	if g.NumEdges() == 0 {
-		return nil, fmt.Errorf("ops: GATAttention on a graph with no edges (the result would be empty)")
+		return nil, emptyResult("GATAttention", "edges")
 	}
 	fl, err := checkOperand(g, el, U, "el")
 	if err != nil {

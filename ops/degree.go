@@ -40,6 +40,9 @@ func (d Degree) String() string {
 // edges keep their row (DGL's convention). The op is linear in x and its own
 // adjoint. Around a plain CopyUSum, NormalizedSum does both scalings and the
 // sum in one op.
+//
+// x with no rows (a graph without nodes on that side) is an error: the
+// result would be empty (see emptyResult).
 func ScaleByDegree(g *graph.Graph, x *gorgonia.Node, deg Degree, power float64) (*gorgonia.Node, error) {
 	if g == nil {
 		return nil, fmt.Errorf("ops: ScaleByDegree on a nil graph")
@@ -53,6 +56,9 @@ func ScaleByDegree(g *graph.Graph, x *gorgonia.Node, deg Degree, power float64) 
 	t := V
 	if deg == OutDegree {
 		t = U
+	}
+	if rows(g, t) == 0 {
+		return nil, emptyResult("ScaleByDegree", targetName(t))
 	}
 	if _, err := checkOperand(g, x, t, "features"); err != nil {
 		return nil, err

@@ -30,7 +30,7 @@ func EdgeSoftmax(g *graph.Graph, logits *gorgonia.Node, norm Norm) (*gorgonia.No
 		return nil, fmt.Errorf("ops: EdgeSoftmax: unknown normalisation %v", norm)
 	}
 	if g.NumEdges() == 0 {
-		return nil, fmt.Errorf("ops: EdgeSoftmax on a graph with no edges (the result would be empty)")
+		return nil, emptyResult("EdgeSoftmax", "edges")
 	}
 	feat, err := checkOperand(g, logits, E, "logits")
 	if err != nil {

@@ -12,9 +12,9 @@ import (
 func scatter(g *graph.Graph, t Target, x *gorgonia.Node) (*gorgonia.Node, error) {
 	switch t {
 	case U:
-		return SpMM(g.Reverse(), CopyRHS, Sum, nil, x)
+		return spmmNode(g.Reverse(), CopyRHS, Sum, nil, x)
 	case V:
-		return SpMM(g, CopyRHS, Sum, nil, x)
+		return spmmNode(g, CopyRHS, Sum, nil, x)
 	}
 	return x, nil
 }
@@ -29,11 +29,11 @@ func productGrad(g *graph.Graph, grad, y *gorgonia.Node, yt, xt Target, xShape [
 	var err error
 	switch {
 	case xt == U && yt == V:
-		d, err = SpMM(g.Reverse(), Mul, Sum, y, grad)
+		d, err = spmmNode(g.Reverse(), Mul, Sum, y, grad)
 	case xt == V && yt == U:
-		d, err = SpMM(g, Mul, Sum, y, grad)
+		d, err = spmmNode(g, Mul, Sum, y, grad)
 	default:
-		if d, err = SDDMM(g, Mul, grad, E, y, yt); err == nil {
+		if d, err = sddmmNode(g, Mul, grad, E, y, yt); err == nil {
 			d, err = scatter(g, xt, d)
 		}
 	}
@@ -56,7 +56,7 @@ func quotientGrad(g *graph.Graph, grad, y *gorgonia.Node, yt, xt Target, xShape 
 		}
 		return productGrad(g, grad, inv, yt, xt, xShape)
 	}
-	d, err := SDDMM(g, Div, grad, E, y, yt)
+	d, err := sddmmNode(g, Div, grad, E, y, yt)
 	if err != nil {
 		return nil, err
 	}
@@ -79,6 +79,9 @@ func negOverSquare(d, y *gorgonia.Node) (*gorgonia.Node, error) {
 	}
 	return gorgonia.Neg(d)
 }
+
+// empty reports whether x has no elements.
+func empty(x *gorgonia.Node) bool { return x.Shape().TotalSize() == 0 }
 
 // reshape wraps gorgonia.Reshape, skipping it when the shape already matches.
 func reshape(x *gorgonia.Node, to tensor.Shape) (*gorgonia.Node, error) {

@@ -34,6 +34,9 @@ func NormalizedSum(g *graph.Graph, x *gorgonia.Node, srcPower, dstPower float64)
 	if g == nil {
 		return nil, fmt.Errorf("ops: NormalizedSum on a nil graph")
 	}
+	if g.NumDst() == 0 {
+		return nil, emptyResult("NormalizedSum", "destination nodes")
+	}
 	for _, p := range []float64{srcPower, dstPower} {
 		if math.IsNaN(p) || math.IsInf(p, 0) {
 			return nil, fmt.Errorf("ops: NormalizedSum: power %v is not finite", p)

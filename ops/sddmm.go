@@ -27,24 +27,30 @@ import (
 // copy one operand onto the edges (the other must be nil; its target is
 // ignored). Feature dimensions broadcast by NumPy rules.
 //
-// Gorgonia has no empty tensors, so SDDMM on a graph without edges returns an
-// error.
+// SDDMM on a graph without edges is an error: the result would be empty
+// (see emptyResult).
 func SDDMM(g *graph.Graph, op Binary, lhs *gorgonia.Node, lt Target, rhs *gorgonia.Node, rt Target) (*gorgonia.Node, error) {
 	if g == nil {
 		return nil, fmt.Errorf("ops: SDDMM on a nil graph")
 	}
+	if g.NumEdges() == 0 {
+		return nil, emptyResult(fmt.Sprintf("SDDMM %v", op), "edges")
+	}
+	return sddmmNode(g, op, lhs, lt, rhs, rt)
+}
+
+// sddmmNode is SDDMM without the check for an empty result: the gradient of
+// the edge operand of an SpMM over a graph without edges is empty.
+func sddmmNode(g *graph.Graph, op Binary, lhs *gorgonia.Node, lt Target, rhs *gorgonia.Node, rt Target) (*gorgonia.Node, error) {
 	if lt > V || rt > V {
 		return nil, fmt.Errorf("ops: SDDMM: unknown target (%d, %d)", lt, rt)
-	}
-	if g.NumEdges() == 0 {
-		return nil, fmt.Errorf("ops: SDDMM %v on a graph with no edges (the result would be empty)", op)
 	}
 	switch op {
 	case CopyRHS:
 		if lhs != nil {
 			return nil, fmt.Errorf("ops: copy of the right operand takes no left operand")
 		}
-		return SDDMM(g, CopyLHS, rhs, rt, nil, rt)
+		return sddmmNode(g, CopyLHS, rhs, rt, nil, rt)
 	case CopyLHS:
 		if rhs != nil {
 			return nil, fmt.Errorf("ops: copy of the left operand takes no right operand")

@@ -30,10 +30,23 @@ import (
 // The result is differentiable with respect to u and e for every
 // reducer; Max and Min route the gradient to the winning edge (ties go to the
 // smallest edge ID).
+//
+// A graph without edges gives zeros, and its gradients are zeros (empty for
+// the edge operand). A graph without destination nodes is an error: the
+// result would be empty (see emptyResult).
 func SpMM(g *graph.Graph, op Binary, red Reducer, u, e *gorgonia.Node) (*gorgonia.Node, error) {
 	if g == nil {
 		return nil, fmt.Errorf("ops: SpMM on a nil graph")
 	}
+	if g.NumDst() == 0 {
+		return nil, emptyResult(fmt.Sprintf("SpMM %v", op), "destination nodes")
+	}
+	return spmmNode(g, op, red, u, e)
+}
+
+// spmmNode is SpMM without the check for an empty result: gradients may be
+// empty when their operand is.
+func spmmNode(g *graph.Graph, op Binary, red Reducer, u, e *gorgonia.Node) (*gorgonia.Node, error) {
 	if red > Min {
 		return nil, fmt.Errorf("ops: unknown reducer %v", red)
 	}

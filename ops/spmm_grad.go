@@ -45,10 +45,10 @@ func (op *spmmOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (g
 	g, rev := op.g, op.g.Reverse()
 	switch op.op {
 	case spmm.CopyU:
-		d, err := SpMM(rev, CopyLHS, Sum, grad, nil)
+		d, err := spmmNode(rev, CopyLHS, Sum, grad, nil)
 		return gorgonia.Nodes{d}, err
 	case spmm.CopyE:
-		d, err := SDDMM(g, CopyLHS, grad, V, nil, V)
+		d, err := sddmmNode(g, CopyLHS, grad, V, nil, V)
 		return gorgonia.Nodes{d}, err
 	}
 	u, e := inputs[0], inputs[1]
@@ -56,16 +56,16 @@ func (op *spmmOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (g
 	var err error
 	switch op.op {
 	case spmm.Add:
-		if du, err = SpMM(rev, CopyLHS, Sum, grad, nil); err != nil {
+		if du, err = spmmNode(rev, CopyLHS, Sum, grad, nil); err != nil {
 			return nil, err
 		}
-		if de, err = SDDMM(g, CopyLHS, grad, V, nil, V); err != nil {
+		if de, err = sddmmNode(g, CopyLHS, grad, V, nil, V); err != nil {
 			return nil, err
 		}
 	case spmm.Sub:
 		// d(u - e)/de = -1: negate whichever is smaller, the node gradient
 		// or the edge gradient summed to e's shape.
-		if du, err = SpMM(rev, CopyLHS, Sum, grad, nil); err != nil {
+		if du, err = spmmNode(rev, CopyLHS, Sum, grad, nil); err != nil {
 			return nil, err
 		}
 		negFirst := grad.Shape().TotalSize() <= e.Shape().TotalSize()
@@ -74,19 +74,19 @@ func (op *spmmOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (g
 				return nil, err
 			}
 		}
-		if de, err = SDDMM(g, CopyLHS, grad, V, nil, V); err != nil {
+		if de, err = sddmmNode(g, CopyLHS, grad, V, nil, V); err != nil {
 			return nil, err
 		}
 		if de, err = sumTo(de, op.rhs); err != nil {
 			return nil, err
 		}
-		if !negFirst {
+		if !negFirst && !empty(de) { // Gorgonia's Neg panics on empty tensors
 			if de, err = gorgonia.Neg(de); err != nil {
 				return nil, err
 			}
 		}
 	case spmm.Mul:
-		if du, err = SpMM(rev, Mul, Sum, grad, e); err != nil {
+		if du, err = spmmNode(rev, Mul, Sum, grad, e); err != nil {
 			return nil, err
 		}
 		if de, err = edgeWeightGrad(op, u, grad); err != nil {
@@ -95,7 +95,7 @@ func (op *spmmOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (g
 	case spmm.Div:
 		// d(u / e)/du = 1/e; d(u / e)/de = -u/e², and e is constant over the
 		// dimensions it broadcasts along, so 1/e² comes out of their sum.
-		if du, err = SpMM(rev, Div, Sum, grad, e); err != nil {
+		if du, err = spmmNode(rev, Div, Sum, grad, e); err != nil {
 			return nil, err
 		}
 		if de, err = edgeWeightGrad(op, u, grad); err != nil {
@@ -103,6 +103,9 @@ func (op *spmmOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (g
 		}
 		if de, err = sumTo(de, op.rhs); err != nil {
 			return nil, err
+		}
+		if empty(de) { // no edges: nothing to divide, and Gorgonia panics on empty tensors
+			break
 		}
 		if de, err = negOverSquare(de, e); err != nil {
 			return nil, err
@@ -126,9 +129,9 @@ func (op *spmmOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (g
 // product u[src] * grad[dst], reduced later to e's shape.
 func edgeWeightGrad(op *spmmOp, u, grad *gorgonia.Node) (*gorgonia.Node, error) {
 	if !dotBroadcast(op.lhs, op.rhs, op.plan.Out) {
-		return SDDMM(op.g, Mul, u, U, grad, V)
+		return sddmmNode(op.g, Mul, u, U, grad, V)
 	}
-	d, err := SDDMM(op.g, Dot, u, U, grad, V)
+	d, err := sddmmNode(op.g, Dot, u, U, grad, V)
 	if err != nil {
 		return nil, err
 	}

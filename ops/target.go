@@ -45,6 +45,17 @@ func targetName(t Target) string {
 	}
 }
 
+// emptyResult is the error of an op whose result would have no rows because
+// the graph has no elements of the kind named by what ("edges", "destination
+// nodes"). Ops read and write empty tensors, and an op whose result is not
+// empty accepts empty operands (an SpMM over a graph without edges gives
+// zeros), but an empty result is refused: Gorgonia v0.9.18 panics inside
+// its TapeMachine on empty tensors in its own ops (elementwise ops, Sum's
+// gradient, matrix products).
+func emptyResult(op, what string) error {
+	return fmt.Errorf("ops: %s on a graph with no %s: the result would be empty, which Gorgonia cannot compute with", op, what)
+}
+
 // checkOperand validates that x is a float tensor with one row per element of
 // target t on g, and returns its feature shape (the shape without the leading
 // row dimension). what names the operand in the error.

@@ -32,6 +32,12 @@ func Data[T num.Float](v gorgonia.Value) ([]T, error) {
 	if err != nil {
 		return nil, err
 	}
+	if dt := Dtype[T](); t.Dtype() != dt {
+		return nil, fmt.Errorf("expected %v data, got %v", dt, t.Dtype())
+	}
+	if t.Shape().TotalSize() == 0 {
+		return []T{}, nil // Data panics on a tensor of no elements
+	}
 	d, ok := t.Data().([]T)
 	if !ok {
 		return nil, fmt.Errorf("expected %T data, got %T", d, t.Data())
@@ -43,6 +49,9 @@ func Data[T num.Float](v gorgonia.Value) ([]T, error) {
 // backing slice.
 func Alloc[T num.Float](shape []int) (*tensor.Dense, []T) {
 	t := tensor.New(tensor.WithShape(shape...), tensor.Of(Dtype[T]()))
+	if t.Shape().TotalSize() == 0 {
+		return t, []T{} // Data panics on a tensor of no elements
+	}
 	return t, t.Data().([]T)
 }
 

@@ -106,8 +106,12 @@ func (l *GATConv) Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, err
 }
 
 // ForwardWithAttention is Forward that also returns the attention weights
-// (E, H, 1), after attention dropout.
+// (E, H, 1), after attention dropout. A graph without edges is an error
+// here: the attention would be empty.
 func (l *GATConv) ForwardWithAttention(g *graph.Graph, x *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+	if g != nil && g.NumEdges() == 0 {
+		return nil, nil, fmt.Errorf("gat: %s: the graph has no edges, so there is no attention to return", l.cfg.name)
+	}
 	return l.forward(g, x, nil)
 }
 
@@ -164,17 +168,17 @@ func (l *GATConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (out, attn *gorg
 // dropSeed returns the seed of dropout site k of the layer.
 func (l *GATConv) dropSeed(k uint64) uint64 { return nn.ParamSeed(l.cfg.seed, 100+k) }
 
-// checkGraph applies the zero in-degree rule, and rejects a graph without
-// edges even when zero in-degrees are allowed: its attention scores would be
-// an empty (0, H, 1) tensor, which Gorgonia cannot hold.
+// checkGraph applies the zero in-degree rule and rejects a graph without
+// nodes (the output would be empty). A graph with nodes but no edges, when
+// zero in-degrees are allowed, aggregates zeros (see attend).
 func (l *GATConv) checkGraph(g *graph.Graph) error {
+	if g.NumDst() == 0 {
+		return fmt.Errorf("gat: %s: the graph has no destination nodes, so the output would be empty", l.cfg.name)
+	}
 	if !l.cfg.allowZeroIn {
 		if z := g.ZeroInDegree(); len(z) > 0 {
 			return fmt.Errorf("gat: %s: %d of %d nodes have no in-edges (node %d first); add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.name, len(z), g.NumDst(), z[0])
 		}
-	}
-	if g.NumEdges() == 0 {
-		return fmt.Errorf("gat: %s: the graph has no edges, so there is nothing to attend over", l.cfg.name)
 	}
 	return nil
 }
@@ -195,6 +199,10 @@ func (l *GATConv) attend(g *graph.Graph, flat, res, ew *gorgonia.Node) (out, att
 	if err != nil {
 		return nil, nil, err
 	}
+	if g.NumEdges() == 0 {
+		out, err := l.isolated(g, z, el, er, res, ew)
+		return out, nil, err
+	}
 	// Edge softmax of LeakyReLU(el[u] + er[v]) in one op: (E, H, 1).
 	if attn, err = ops.GATAttention(g, el, er, l.cfg.slope); err != nil {
 		return nil, nil, err
@@ -213,30 +221,66 @@ func (l *GATConv) attend(g *graph.Graph, flat, res, ew *gorgonia.Node) (out, att
 	if err != nil {
 		return nil, nil, err
 	}
+	out, err = l.finish(rst, res)
+	return out, attn, err
+}
+
+// isolated is attend on a graph without edges: there is no attention (it
+// would be an empty tensor, which Gorgonia cannot compute with) and every
+// aggregation is zero. The scores el and er still reach the output, through
+// sums over no in-edges, so that their parameters get their zero gradients,
+// as in DGL.
+func (l *GATConv) isolated(g *graph.Graph, z, el, er, res, ew *gorgonia.Node) (*gorgonia.Node, error) {
+	if ew != nil && ew.Shape().TotalSize() != 0 {
+		return nil, fmt.Errorf("gat: %s: edge weight %q has shape %v but the graph has no edges", l.cfg.name, ew.Name(), ew.Shape())
+	}
+	rst, err := ops.CopyUSum(g, z) // (N, H, F) zeros
+	if err != nil {
+		return nil, err
+	}
+	s, err := gorgonia.Add(el, er)
+	if err != nil {
+		return nil, err
+	}
+	if s, err = ops.CopyUSum(g, s); err != nil { // (N, H, 1) zeros
+		return nil, err
+	}
+	if rst, err = gorgonia.BroadcastAdd(rst, s, nil, []byte{2}); err != nil {
+		return nil, err
+	}
+	return l.finish(rst, res)
+}
+
+// finish turns the aggregated (N, H, F) rst into the layer's output: the
+// residual res (if not nil), the bias, the mean or concatenation of heads
+// and the activation.
+func (l *GATConv) finish(rst, res *gorgonia.Node) (*gorgonia.Node, error) {
+	n, h, f := rst.Shape()[0], l.cfg.heads, l.out
+	var err error
 	if rst, err = gorgonia.Reshape(rst, tensor.Shape{n, h * f}); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if res != nil {
 		if rst, err = gorgonia.Add(rst, res); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	if l.b != nil {
 		if rst, err = nn.AddBias(rst, l.b); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	if l.cfg.meanHeads && h > 1 {
 		if rst, err = nn.MeanHeads(rst, h); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	if l.cfg.act != nil {
 		if rst, err = l.cfg.act(rst); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	return rst, attn, nil
+	return rst, nil
 }
 
 var _ nn.WeightedLayer = (*GATConv)(nil)
