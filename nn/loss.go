@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash"
 	"math"
+	"sync/atomic"
 
 	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
@@ -51,9 +52,13 @@ func CrossEntropy(logits *gorgonia.Node, labels []int32, nodes []int32) (*gorgon
 		unique = unique && !seen[v]
 		seen[v] = true
 	}
-	op := &xentOp{labels: append([]int32{}, labels...), nodes: append([]int32{}, nodes...), n: n, c: c, unique: unique, id: nameCounter.Add(1)}
+	op := &xentOp{labels: append([]int32{}, labels...), nodes: append([]int32{}, nodes...), n: n, c: c, unique: unique, id: xentIDs.Add(1)}
 	return gorgonia.ApplyOp(op, logits)
 }
+
+// xentIDs numbers cross-entropy ops process-wide: the ID goes into the
+// op's hash, so that two losses over different labels or nodes never merge.
+var xentIDs atomic.Uint64
 
 // xentOp is the fused masked cross-entropy; with grad set it is its backward,
 // taking (logits, dLoss).

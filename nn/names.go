@@ -1,18 +1,37 @@
 package nn
 
 import (
-	"fmt"
 	"hash/fnv"
-	"sync/atomic"
+	"strconv"
+	"strings"
+
+	"gorgonia.org/gorgonia"
 )
 
-var nameCounter atomic.Uint64
-
-// UniqueName returns prefix followed by a process-wide counter ("gcn3").
-// Gorgonia merges unnamed input nodes of equal shape, so every parameter
-// needs a unique name; layers use UniqueName when the caller gives none.
-func UniqueName(prefix string) string {
-	return fmt.Sprintf("%s%d", prefix, nameCounter.Add(1))
+// UniqueName returns prefix followed by the smallest k >= 1 such that no
+// node of eg is named prefix+k or prefix+k+".something" ("gcn1", then
+// "gcn2"). Gorgonia merges unnamed input nodes of equal shape, so every
+// parameter needs a unique name; layers use UniqueName when the caller
+// gives none. The names depend on the model alone (the layers built in eg
+// before), not on what else the process built, so a checkpoint saved by one
+// run loads into the same model built by another.
+func UniqueName(eg *gorgonia.ExprGraph, prefix string) string {
+	taken := map[int]bool{}
+	for _, n := range eg.AllNodes() {
+		rest, ok := strings.CutPrefix(n.Name(), prefix)
+		if !ok {
+			continue
+		}
+		digits, _, _ := strings.Cut(rest, ".")
+		if k, err := strconv.Atoi(digits); err == nil && k > 0 && strconv.Itoa(k) == digits {
+			taken[k] = true
+		}
+	}
+	k := 1
+	for taken[k] {
+		k++
+	}
+	return prefix + strconv.Itoa(k)
 }
 
 // SeedOf returns a seed derived from a parameter-name prefix: the default

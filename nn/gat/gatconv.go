@@ -42,7 +42,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 		return nil, fmt.Errorf("gat: dropout needs WithMode")
 	}
 	if c.name == "" {
-		c.name = nn.UniqueName("gat")
+		c.name = nn.UniqueName(eg, "gat")
 	}
 	if !c.seedSet {
 		c.seed = nn.SeedOf(c.name)

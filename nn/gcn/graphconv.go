@@ -34,7 +34,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GraphConv, error
 		}
 	}
 	if c.name == "" {
-		c.name = nn.UniqueName("gcn")
+		c.name = nn.UniqueName(eg, "gcn")
 	}
 	if !c.seedSet {
 		c.seed = nn.SeedOf(c.name)

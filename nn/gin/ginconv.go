@@ -38,7 +38,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GINConv, error) 
 		return nil, fmt.Errorf("gin: a layer without an apply function needs in == out, got %d and %d", in, out)
 	}
 	if c.name == "" {
-		c.name = nn.UniqueName("gin")
+		c.name = nn.UniqueName(eg, "gin")
 	}
 	l := &GINConv{in: in, out: out, cfg: c}
 	if c.learnEps {

@@ -42,7 +42,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error)
 		return nil, fmt.Errorf("sage: dropout needs WithMode")
 	}
 	if c.name == "" {
-		c.name = nn.UniqueName("sage")
+		c.name = nn.UniqueName(eg, "sage")
 	}
 	if !c.seedSet {
 		c.seed = nn.SeedOf(c.name)

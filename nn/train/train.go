@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"gorgonia.org/gorgonia"
@@ -31,9 +32,9 @@ type Task struct {
 type Config struct {
 	Epochs       int
 	LearningRate float64
-	// Patience stops training after that many epochs in which neither the
-	// validation accuracy nor the validation loss improved; 0 trains for all
-	// epochs.
+	// Patience stops training after that many epochs in a row in which
+	// neither the validation accuracy nor the validation loss reached a new
+	// best; 0 trains for all epochs.
 	Patience int
 }
 
@@ -46,7 +47,9 @@ type Epoch struct {
 	Time                      time.Duration // forward, backward and the optimiser step
 }
 
-// Result sums up a run.
+// Result sums up a run. When Fit returns, the parameters hold the weights
+// of BestEpoch (not those of the last epoch), so that evaluating or saving
+// the model reproduces Test.
 type Result struct {
 	History   []Epoch
 	BestEpoch int     // epoch of the best validation accuracy (lower validation loss, then earlier, on ties)
@@ -55,22 +58,17 @@ type Result struct {
 }
 
 // Fit trains the task. onEpoch, if not nil, is called after every epoch.
+// It stops with an error naming the epoch when the training or validation
+// loss is not finite (the run diverged). On return, with or without an
+// error, the parameters hold the weights of the best epoch so far (see
+// Result); the optimiser's state is not kept.
 func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
-	if t.Logits == nil || t.Loss == nil {
-		return nil, fmt.Errorf("train: task needs logits and a loss")
-	}
-	if cfg.Epochs <= 0 || !(cfg.LearningRate > 0) {
-		return nil, fmt.Errorf("train: need positive epochs and learning rate, got %d and %v", cfg.Epochs, cfg.LearningRate)
-	}
-	if len(t.Train) == 0 || len(t.Val) == 0 || len(t.Test) == 0 {
-		return nil, fmt.Errorf("train: empty split (train %d, val %d, test %d)", len(t.Train), len(t.Val), len(t.Test))
+	if err := check(t, cfg); err != nil {
+		return nil, err
 	}
 	var params gorgonia.Nodes
 	for _, g := range t.Groups {
 		params = append(params, g.Params...)
-	}
-	if len(params) == 0 {
-		return nil, fmt.Errorf("train: no parameters")
 	}
 	eg := t.Loss.Graph()
 	grads, err := gorgonia.Grad(t.Loss, params...)
@@ -95,6 +93,19 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 	}
 
 	res := &Result{BestEpoch: -1}
+	best, err := snapshot(params)
+	if err != nil {
+		return nil, err
+	}
+	// Whatever happens below, leave the model with the best weights seen.
+	defer func() {
+		if res.BestEpoch > 0 {
+			best.restore()
+		}
+		if t.Mode != nil {
+			t.Mode.Train()
+		}
+	}()
 	since := 0
 	var bestLoss, minLoss float64
 	for ep := 1; ep <= cfg.Epochs; ep++ {
@@ -106,33 +117,23 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 		if err := vm.RunAll(); err != nil {
 			return nil, fmt.Errorf("train: epoch %d: %w", ep, err)
 		}
+		loss := scalar(t.Loss.Value())
+		if math.IsNaN(loss) || math.IsInf(loss, 0) {
+			vm.Reset()
+			return nil, fmt.Errorf("train: epoch %d: the training loss is %v: the run diverged (lower the learning rate?)", ep, loss)
+		}
 		for i, g := range t.Groups {
 			if err := solvers[i].Step(gorgonia.NodesToValueGrads(g.Params)); err != nil {
 				return nil, fmt.Errorf("train: epoch %d: optimiser: %w", ep, err)
 			}
 		}
 		vm.Reset()
-		elapsed := time.Since(start)
-		e := Epoch{Epoch: ep, Loss: scalar(t.Loss.Value()), Time: elapsed}
-
-		if t.Mode != nil {
-			t.Mode.Eval()
-		}
-		if err := eval.RunAll(); err != nil {
+		e := Epoch{Epoch: ep, Loss: loss, Time: time.Since(start)}
+		if err := evaluate(eval, t, &e); err != nil {
 			return nil, fmt.Errorf("train: epoch %d: evaluation: %w", ep, err)
 		}
-		logits := t.Logits.Value()
-		eval.Reset()
-		for _, a := range []struct {
-			dst   *float64
-			nodes []int32
-		}{{&e.TrainAcc, t.Train}, {&e.ValAcc, t.Val}, {&e.TestAcc, t.Test}} {
-			if *a.dst, err = nn.Accuracy(logits, t.Labels, a.nodes); err != nil {
-				return nil, err
-			}
-		}
-		if e.ValLoss, err = nn.CrossEntropyOf(logits, t.Labels, t.Val); err != nil {
-			return nil, err
+		if math.IsNaN(e.ValLoss) || math.IsInf(e.ValLoss, 0) {
+			return nil, fmt.Errorf("train: epoch %d: the validation loss after the step is %v: the run diverged (lower the learning rate?)", ep, e.ValLoss)
 		}
 		res.History = append(res.History, e)
 		if onEpoch != nil {
@@ -143,14 +144,13 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 		improved := false
 		if res.BestEpoch < 0 || e.ValAcc > res.BestVal || (e.ValAcc == res.BestVal && e.ValLoss < bestLoss) {
 			res.BestEpoch, res.BestVal, res.Test = ep, e.ValAcc, e.TestAcc
+			bestLoss = e.ValLoss
+			best.take()
 			improved = true
 		}
 		if ep == 1 || e.ValLoss < minLoss {
 			minLoss = e.ValLoss
 			improved = true
-		}
-		if e.Epoch == res.BestEpoch {
-			bestLoss = e.ValLoss
 		}
 		if improved {
 			since = 0
@@ -158,10 +158,78 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 			break
 		}
 	}
-	if t.Mode != nil {
-		t.Mode.Train()
-	}
 	return res, nil
+}
+
+// check validates a task and a configuration before anything is built.
+func check(t *Task, cfg Config) error {
+	if t.Logits == nil || t.Loss == nil {
+		return fmt.Errorf("train: task needs logits and a loss")
+	}
+	if cfg.Epochs <= 0 || !(cfg.LearningRate > 0) || math.IsInf(cfg.LearningRate, 0) {
+		return fmt.Errorf("train: need positive epochs and a positive, finite learning rate, got %d and %v", cfg.Epochs, cfg.LearningRate)
+	}
+	if cfg.Patience < 0 {
+		return fmt.Errorf("train: patience %d is negative (0 trains for all epochs)", cfg.Patience)
+	}
+	if len(t.Train) == 0 || len(t.Val) == 0 || len(t.Test) == 0 {
+		return fmt.Errorf("train: empty split (train %d, val %d, test %d)", len(t.Train), len(t.Val), len(t.Test))
+	}
+	n := 0
+	for i, g := range t.Groups {
+		if !(g.WeightDecay >= 0) || math.IsInf(g.WeightDecay, 0) {
+			return fmt.Errorf("train: group %d: weight decay %v, want a finite number >= 0", i, g.WeightDecay)
+		}
+		n += len(g.Params)
+	}
+	if n == 0 {
+		return fmt.Errorf("train: no parameters")
+	}
+	return nil
+}
+
+// Evaluate runs the task's model forward in evaluation mode and returns
+// its accuracy on the three splits and its validation loss (Epoch's Loss
+// and Time are left zero): for a model whose parameters were loaded from a
+// file, or after Fit.
+func Evaluate(t *Task) (Epoch, error) {
+	var e Epoch
+	if t.Logits == nil {
+		return e, fmt.Errorf("train: task needs logits")
+	}
+	eval := gorgonia.NewTapeMachine(t.Logits.Graph().SubgraphRoots(t.Logits))
+	defer eval.Close()
+	if t.Mode != nil {
+		defer t.Mode.Train()
+	}
+	if err := evaluate(eval, t, &e); err != nil {
+		return e, fmt.Errorf("train: evaluation: %w", err)
+	}
+	return e, nil
+}
+
+// evaluate runs eval, which computes t.Logits, in evaluation mode and fills
+// in e's accuracies and validation loss.
+func evaluate(eval gorgonia.VM, t *Task, e *Epoch) error {
+	if t.Mode != nil {
+		t.Mode.Eval()
+	}
+	defer eval.Reset()
+	if err := eval.RunAll(); err != nil {
+		return err
+	}
+	logits := t.Logits.Value()
+	var err error
+	for _, a := range []struct {
+		dst   *float64
+		nodes []int32
+	}{{&e.TrainAcc, t.Train}, {&e.ValAcc, t.Val}, {&e.TestAcc, t.Test}} {
+		if *a.dst, err = nn.Accuracy(logits, t.Labels, a.nodes); err != nil {
+			return err
+		}
+	}
+	e.ValLoss, err = nn.CrossEntropyOf(logits, t.Labels, t.Val)
+	return err
 }
 
 func scalar(v gorgonia.Value) float64 {

@@ -1,6 +1,8 @@
 package train_test
 
 import (
+	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -118,6 +120,11 @@ func TestFitErrors(t *testing.T) {
 		{train.Config{Epochs: 1, LearningRate: 0}, nil, "learning rate"},
 		{train.Config{Epochs: 1, LearningRate: 0.01}, func(t *train.Task) { t.Val = nil }, "empty split"},
 		{train.Config{Epochs: 1, LearningRate: 0.01}, func(t *train.Task) { t.Groups = nil }, "no parameters"},
+		{train.Config{Epochs: 1, LearningRate: math.Inf(1)}, nil, "finite learning rate"},
+		{train.Config{Epochs: 1, LearningRate: 0.01, Patience: -1}, nil, "patience -1 is negative"},
+		{train.Config{Epochs: 1, LearningRate: 0.01}, func(t *train.Task) {
+			t.Groups = []train.Group{t.Groups[0], {Params: t.Groups[1].Params, WeightDecay: -1e-4}}
+		}, "group 1: weight decay -0.0001"},
 	} {
 		tk := *task
 		if c.edit != nil {
@@ -125,6 +132,75 @@ func TestFitErrors(t *testing.T) {
 		}
 		if _, err := train.Fit(&tk, c.cfg, nil); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want %q", err, c.want)
+		}
+	}
+}
+
+// TestFitRestoresBest checks that Fit leaves the model with the weights of
+// the best epoch, not the last: evaluating it, or saving it and loading the
+// file into a model built afresh, gives the reported test accuracy and
+// that epoch's validation loss, to the bit.
+func TestFitRestoresBest(t *testing.T) {
+	task := gcnTask(t)
+	res, err := train.Fit(task, train.Config{Epochs: 40, LearningRate: 0.05}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.BestEpoch == len(res.History) {
+		t.Fatalf("the best epoch is the last (%d): the test proves nothing", res.BestEpoch)
+	}
+	best := res.History[res.BestEpoch-1]
+	same := func(what string, e train.Epoch) {
+		t.Helper()
+		if e.TestAcc != res.Test || e.ValAcc != res.BestVal || e.ValLoss != best.ValLoss {
+			t.Errorf("%s: test %.4f, validation %.4f, validation loss %.6f; Fit reported %.4f, %.4f and %.6f at epoch %d",
+				what, e.TestAcc, e.ValAcc, e.ValLoss, res.Test, res.BestVal, best.ValLoss, res.BestEpoch)
+		}
+	}
+	e, err := train.Evaluate(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same("after Fit", e)
+	if !task.Mode.Training() {
+		t.Errorf("Evaluate left the mode in evaluation")
+	}
+
+	path := filepath.Join(t.TempDir(), "gcn.params")
+	if err := nn.SaveParams(path, params(task)); err != nil {
+		t.Fatal(err)
+	}
+	fresh := gcnTask(t)
+	if err := nn.LoadParams(path, params(fresh)); err != nil {
+		t.Fatal(err)
+	}
+	if e, err = train.Evaluate(fresh); err != nil {
+		t.Fatal(err)
+	}
+	same("saved and loaded into a new model", e)
+}
+
+func params(t *train.Task) gorgonia.Nodes {
+	var ps gorgonia.Nodes
+	for _, g := range t.Groups {
+		ps = append(ps, g.Params...)
+	}
+	return ps
+}
+
+// TestFitDiverges checks that a run whose loss stops being finite ends
+// with an error naming the epoch, and leaves finite weights behind.
+func TestFitDiverges(t *testing.T) {
+	task := gcnTask(t)
+	_, err := train.Fit(task, train.Config{Epochs: 20, LearningRate: 1e30}, nil)
+	if err == nil || !strings.Contains(err.Error(), "train: epoch ") || !strings.Contains(err.Error(), "diverged") {
+		t.Fatalf("error %v, want the epoch where the loss stopped being finite", err)
+	}
+	for _, p := range params(task) {
+		for _, v := range p.Value().Data().([]float32) {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				t.Fatalf("%s holds %v after the diverged run", p.Name(), v)
+			}
 		}
 	}
 }
