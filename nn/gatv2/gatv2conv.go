@@ -44,7 +44,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATv2Conv, error
 		return nil, fmt.Errorf("gatv2: dropout needs WithMode")
 	}
 	if c.name == "" {
-		c.name = nn.UniqueName("gatv2")
+		c.name = nn.UniqueName(eg, "gatv2")
 	}
 	if !c.seedSet {
 		c.seed = nn.SeedOf(c.name)
