@@ -314,3 +314,5 @@ func dstRows(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
 	}
 	return gorgonia.Slice(x, gorgonia.S(0, g.NumDst()))
 }
+
+var _ nn.WeightedLayer = (*GATv2Conv)(nil)

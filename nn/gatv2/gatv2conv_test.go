@@ -33,7 +33,7 @@ type goldenCase struct {
 	bias, share    bool
 	weighted       bool
 	edgeDim        int
-	act            gatv2.Activation
+	act            nn.Activation
 	ref            func(float64) float64
 	resParam       bool
 }

@@ -3,14 +3,10 @@ package gatv2
 import (
 	"fmt"
 
-	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
 )
-
-// Activation is applied to a layer's output; nil means none.
-type Activation func(*gorgonia.Node) (*gorgonia.Node, error)
 
 // Option configures a GATv2Conv.
 type Option func(*config) error
@@ -25,7 +21,7 @@ type config struct {
 	share       bool
 	meanHeads   bool
 	edgeDim     int
-	act         Activation
+	act         nn.Activation
 	allowZeroIn bool
 	mode        *nn.Mode
 	name        string
@@ -110,7 +106,7 @@ func WithEdgeFeatures(d int) Option {
 }
 
 // WithActivation sets the output activation (default none).
-func WithActivation(f Activation) Option { return func(c *config) error { c.act = f; return nil } }
+func WithActivation(f nn.Activation) Option { return func(c *config) error { c.act = f; return nil } }
 
 // WithAllowZeroInDegree lets Forward run on graphs with nodes that have no
 // in-edges (they get only the residual); by default it is an error, as in

@@ -3,6 +3,8 @@ package layertest
 import (
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 )
@@ -30,3 +32,30 @@ var Blocks = []Fixture{
 
 // Edgeless are graphs without edges, homogeneous and a block.
 var Edgeless = []Fixture{{Name: "homo", NumSrc: 4, NumDst: 4}, {Name: "block", NumSrc: 4, NumDst: 2}}
+
+// Adjacency returns the NumDst x NumSrc matrix whose entry (v, u) is the
+// sum of the weights ew of the edges u -> v (1 each when ew is nil): the
+// sum over in-edges as a dense operator, for references.
+func (f Fixture) Adjacency(ew []float64) *mat.Dense {
+	a := mat.NewDense(f.NumDst, f.NumSrc, nil)
+	for e := range f.Src {
+		w := 1.0
+		if ew != nil {
+			w = ew[e]
+		}
+		u, v := int(f.Src[e]), int(f.Dst[e])
+		a.Set(v, u, a.At(v, u)+w)
+	}
+	return a
+}
+
+// Degrees returns the out-degree of every source and the in-degree of
+// every destination, counted in edges.
+func (f Fixture) Degrees() (out, in []float64) {
+	out, in = make([]float64, f.NumSrc), make([]float64, f.NumDst)
+	for e := range f.Src {
+		out[f.Src[e]]++
+		in[f.Dst[e]]++
+	}
+	return out, in
+}

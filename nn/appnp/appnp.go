@@ -1,0 +1,135 @@
+package appnp
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/prop"
+	"github.com/gnngo/gnn/ops"
+)
+
+// APPNPConv is approximate personalized-PageRank propagation. Build it with
+// New.
+type APPNPConv struct {
+	k     int
+	alpha float64
+	cfg   config
+}
+
+// New returns an APPNPConv of k propagation steps with teleport
+// probability alpha (DGL's k and alpha; the paper uses 10 and 0.1).
+func New(k int, alpha float64, opts ...Option) (*APPNPConv, error) {
+	if k < 1 {
+		return nil, fmt.Errorf("appnp: %d propagation steps, want at least 1", k)
+	}
+	if !(alpha >= 0 && alpha <= 1) {
+		return nil, fmt.Errorf("appnp: teleport probability %v is not in [0, 1]", alpha)
+	}
+	var c config
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	if c.edgeDrop > 0 && c.mode == nil {
+		return nil, fmt.Errorf("appnp: edge dropout needs WithMode")
+	}
+	if c.name == "" {
+		c.name = nn.UniqueName("appnp")
+	}
+	if !c.seedSet {
+		c.seed = nn.SeedOf(c.name)
+	}
+	return &APPNPConv{k: k, alpha: alpha, cfg: c}, nil
+}
+
+// Learnables returns nothing: APPNP has no parameters. It is there so that
+// the layer fits where other layers do.
+func (l *APPNPConv) Learnables() gorgonia.Nodes { return nil }
+
+// Forward propagates x (N x F) on the homogeneous graph g and returns
+// (N, F).
+func (l *APPNPConv) Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+	return l.forward(g, x, nil)
+}
+
+// ForwardWeighted is Forward with a weight per edge (NumEdges, or
+// NumEdges x 1) used as is in place of the degree normalisation, as DGL's
+// edge_weight: normalise the weights first if needed.
+func (l *APPNPConv) ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
+	if edgeWeight == nil {
+		return nil, fmt.Errorf("appnp: nil edge weight")
+	}
+	return l.forward(g, x, edgeWeight)
+}
+
+func (l *APPNPConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
+	name := l.cfg.name
+	if g == nil || x == nil {
+		return nil, fmt.Errorf("appnp: %s: Forward needs a graph and features", name)
+	}
+	if !g.Homogeneous() {
+		return nil, fmt.Errorf("appnp: %s: graph has %d source and %d destination nodes; APPNP needs a homogeneous graph", name, g.NumSrc(), g.NumDst())
+	}
+	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() {
+		return nil, fmt.Errorf("appnp: %s: features %q have shape %v, want (%d, F)", name, x.Name(), s, g.NumSrc())
+	}
+	if dt := x.Dtype(); dt != tensor.Float32 && dt != tensor.Float64 {
+		return nil, fmt.Errorf("appnp: %s: features have dtype %v, want float32 or float64", name, dt)
+	}
+	w := ew
+	if l.cfg.edgeDrop > 0 && w == nil && g.NumEdges() > 0 {
+		w = l.ones(g, x)
+	}
+	h := x
+	for step := range l.k {
+		wk := w
+		var err error
+		if l.cfg.edgeDrop > 0 && w != nil {
+			if wk, err = nn.Dropout(w, l.cfg.edgeDrop, nn.ParamSeed(l.cfg.seed, uint64(step)), l.cfg.mode); err != nil {
+				return nil, err
+			}
+		}
+		switch {
+		case ew != nil:
+			h, err = ops.UMulESum(g, h, wk)
+		default:
+			h, err = prop.Sym(g, h, wk)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("appnp: %s: %w", name, err)
+		}
+		if h, err = nn.Combine([]float64{1 - l.alpha, l.alpha}, h, x); err != nil {
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+// ones returns a column of one weight per edge in x's dtype, what edge
+// dropout drops when the caller gives no weights.
+func (l *APPNPConv) ones(g *graph.Graph, x *gorgonia.Node) *gorgonia.Node {
+	n := g.NumEdges()
+	var backing any
+	if x.Dtype() == tensor.Float32 {
+		b := make([]float32, n)
+		for i := range b {
+			b[i] = 1
+		}
+		backing = b
+	} else {
+		b := make([]float64, n)
+		for i := range b {
+			b[i] = 1
+		}
+		backing = b
+	}
+	t := tensor.New(tensor.WithShape(n, 1), tensor.WithBacking(backing))
+	return gorgonia.NodeFromAny(x.Graph(), t, gorgonia.WithName(nn.UniqueName(l.cfg.name+".ones")))
+}
+
+var _ nn.WeightedLayer = (*APPNPConv)(nil)

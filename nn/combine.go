@@ -1,0 +1,135 @@
+package nn
+
+import (
+	"fmt"
+	"hash"
+	"math"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/parallel"
+	"github.com/gnngo/gnn/internal/values"
+)
+
+// Combine builds the linear combination sum_i coeffs[i] * xs[i] of tensors
+// of one shape and dtype, elementwise, in one pass (APPNP's
+// (1-α) Â h + α h0, Chebyshev's recurrence). Gorgonia's scalar products
+// and sums would take one op, one tensor and, in the backward, one more of
+// each per term. The gradient of xs[i] is coeffs[i] times the incoming
+// gradient, another Combine of one term.
+func Combine(coeffs []float64, xs ...*gorgonia.Node) (*gorgonia.Node, error) {
+	if len(xs) == 0 || len(coeffs) != len(xs) {
+		return nil, fmt.Errorf("nn: Combine of %d tensors with %d coefficients", len(xs), len(coeffs))
+	}
+	for i, c := range coeffs {
+		if math.IsNaN(c) || math.IsInf(c, 0) {
+			return nil, fmt.Errorf("nn: Combine: coefficient %d is %v", i, c)
+		}
+	}
+	for i, x := range xs {
+		if x == nil {
+			return nil, fmt.Errorf("nn: Combine: tensor %d is nil", i)
+		}
+		if dt := x.Dtype(); dt != tensor.Float32 && dt != tensor.Float64 {
+			return nil, fmt.Errorf("nn: Combine: %q has dtype %v, want float32 or float64", x.Name(), dt)
+		}
+		if x.Dtype() != xs[0].Dtype() || !x.Shape().Eq(xs[0].Shape()) {
+			return nil, fmt.Errorf("nn: Combine: %q is %v %v but %q is %v %v", x.Name(), x.Dtype(), x.Shape(), xs[0].Name(), xs[0].Dtype(), xs[0].Shape())
+		}
+	}
+	return gorgonia.ApplyOp(&combineOp{coeffs: append([]float64(nil), coeffs...), shape: xs[0].Shape().Clone()}, xs...)
+}
+
+// combineOp is Combine.
+type combineOp struct {
+	opkit.CPUOp
+	coeffs []float64
+	shape  tensor.Shape
+}
+
+func (op *combineOp) Arity() int { return len(op.coeffs) }
+
+func (op *combineOp) Type() hm.Type {
+	in := make([]int, len(op.coeffs))
+	for i := range in {
+		in[i] = len(op.shape)
+	}
+	return opkit.FnType(len(op.shape), in...)
+}
+
+func (op *combineOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	want := make([]tensor.Shape, len(op.coeffs))
+	for i := range want {
+		want[i] = op.shape
+	}
+	if err := opkit.CheckInputs("nn", op.String(), want, in); err != nil {
+		return nil, err
+	}
+	return op.shape.Clone(), nil
+}
+
+func (op *combineOp) String() string { return fmt.Sprintf("combine%v", op.coeffs) }
+
+func (op *combineOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v%v", op, op.shape) }
+
+func (op *combineOp) Hashcode() uint32 { return opkit.HashOf(op) }
+
+func (op *combineOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return combineDo[float32](op, vals) },
+		func() (gorgonia.Value, error) { return combineDo[float64](op, vals) })
+}
+
+func combineDo[T num.Float](op *combineOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	if len(vals) != op.Arity() {
+		return nil, fmt.Errorf("nn: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
+	}
+	xs := make([][]T, len(vals))
+	for i, v := range vals {
+		x, err := values.Data[T](v)
+		if err != nil {
+			return nil, err
+		}
+		xs[i] = x
+	}
+	t, out := values.Alloc[T](op.shape)
+	parallel.For(len(out), 1<<14, func(lo, hi int) {
+		o := out[lo:hi]
+		c := T(op.coeffs[0])
+		for j, x := range xs[0][lo:hi] {
+			o[j] = c * x
+		}
+		for i := 1; i < len(xs); i++ {
+			c := T(op.coeffs[i])
+			for j, x := range xs[i][lo:hi] {
+				o[j] += c * x
+			}
+		}
+	})
+	return t, nil
+}
+
+func (op *combineOp) DiffWRT(n int) []bool {
+	d := make([]bool, n)
+	for i := range d {
+		d[i] = true
+	}
+	return d
+}
+
+func (op *combineOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	grads := make(gorgonia.Nodes, len(op.coeffs))
+	for i, c := range op.coeffs {
+		d, err := gorgonia.ApplyOp(&combineOp{coeffs: []float64{c}, shape: op.shape}, grad)
+		if err != nil {
+			return nil, err
+		}
+		grads[i] = d
+	}
+	return grads, nil
+}
+
+var _ gorgonia.SDOp = (*combineOp)(nil)
