@@ -38,12 +38,6 @@ func New(k int, alpha float64, opts ...Option) (*APPNPConv, error) {
 	if c.edgeDrop > 0 && c.mode == nil {
 		return nil, fmt.Errorf("appnp: edge dropout needs WithMode")
 	}
-	if c.name == "" {
-		c.name = nn.UniqueName("appnp")
-	}
-	if !c.seedSet {
-		c.seed = nn.SeedOf(c.name)
-	}
 	return &APPNPConv{k: k, alpha: alpha, cfg: c}, nil
 }
 
@@ -68,10 +62,11 @@ func (l *APPNPConv) ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node
 }
 
 func (l *APPNPConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
-	name := l.cfg.name
 	if g == nil || x == nil {
-		return nil, fmt.Errorf("appnp: %s: Forward needs a graph and features", name)
+		return nil, fmt.Errorf("appnp: Forward needs a graph and features")
 	}
+	l.settle(x.Graph())
+	name := l.cfg.name
 	if !g.Homogeneous() {
 		return nil, fmt.Errorf("appnp: %s: graph has %d source and %d destination nodes; APPNP needs a homogeneous graph", name, g.NumSrc(), g.NumDst())
 	}
@@ -110,6 +105,18 @@ func (l *APPNPConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Nod
 	return h, nil
 }
 
+// settle names an unnamed layer after the layers already in eg, on its
+// first Forward (the layer has no parameters, so New needs no expression
+// graph), and derives its dropout seed from the name unless one was given.
+func (l *APPNPConv) settle(eg *gorgonia.ExprGraph) {
+	if l.cfg.name == "" {
+		l.cfg.name = nn.UniqueName(eg, "appnp")
+	}
+	if !l.cfg.seedSet {
+		l.cfg.seed, l.cfg.seedSet = nn.SeedOf(l.cfg.name), true
+	}
+}
+
 // ones returns a column of one weight per edge in x's dtype, what edge
 // dropout drops when the caller gives no weights.
 func (l *APPNPConv) ones(g *graph.Graph, x *gorgonia.Node) *gorgonia.Node {
@@ -129,7 +136,7 @@ func (l *APPNPConv) ones(g *graph.Graph, x *gorgonia.Node) *gorgonia.Node {
 		backing = b
 	}
 	t := tensor.New(tensor.WithShape(n, 1), tensor.WithBacking(backing))
-	return gorgonia.NodeFromAny(x.Graph(), t, gorgonia.WithName(nn.UniqueName(l.cfg.name+".ones")))
+	return gorgonia.NodeFromAny(x.Graph(), t, gorgonia.WithName(fmt.Sprintf("%s.ones.g%d", l.cfg.name, g.ID())))
 }
 
 var _ nn.WeightedLayer = (*APPNPConv)(nil)

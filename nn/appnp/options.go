@@ -32,8 +32,8 @@ func WithEdgeDropout(p float64) Option {
 // WithMode sets the training/evaluation switch edge dropout follows.
 func WithMode(m *nn.Mode) Option { return func(c *config) error { c.mode = m; return nil } }
 
-// WithName sets the prefix of the layer's node names (default a unique
-// "appnp<k>").
+// WithName sets the prefix of the layer's node names (default "appnp<k>",
+// unique in the expression graph of the first Forward).
 func WithName(name string) Option {
 	return func(c *config) error {
 		if name == "" {
