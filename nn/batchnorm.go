@@ -1,0 +1,255 @@
+package nn
+
+import (
+	"fmt"
+	"hash"
+	"math"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/parallel"
+	"github.com/gnngo/gnn/internal/values"
+)
+
+// BatchNorm normalises every column of x (N, F) over its N rows and scales
+// it: y[i][j] = (x[i][j] - mean_j) / sqrt(var_j + eps) * gamma[j], with the
+// column's mean and biased variance (divided by N), as PyTorch's
+// BatchNorm1d normalises in training. gamma has shape (F); add the shift
+// with AddBias. eps must be positive and finite.
+//
+// The statistics are always those of the rows given, in training and
+// evaluation alike: there are no running averages. That suits full-batch
+// training, where evaluation runs on the same rows (graph classification
+// over one graph.Batched of all graphs), and differs from BatchNorm1d's
+// evaluation mode. Column sums are added in a fixed order, so results do
+// not depend on GOMAXPROCS.
+func BatchNorm(x, gamma *gorgonia.Node, eps float64) (*gorgonia.Node, error) {
+	if x == nil || gamma == nil {
+		return nil, fmt.Errorf("nn: BatchNorm of a nil node")
+	}
+	if !(eps > 0) || math.IsInf(eps, 0) {
+		return nil, fmt.Errorf("nn: BatchNorm: eps %v is not positive and finite", eps)
+	}
+	xs, gs := x.Shape(), gamma.Shape()
+	if len(xs) != 2 || xs[0] < 1 {
+		return nil, fmt.Errorf("nn: BatchNorm: %q has shape %v, want (N, F) with N >= 1", x.Name(), xs)
+	}
+	if !gs.Eq(tensor.Shape{xs[1]}) {
+		return nil, fmt.Errorf("nn: BatchNorm: scale %q has shape %v, want (%d)", gamma.Name(), gs, xs[1])
+	}
+	if x.Dtype() != gamma.Dtype() || (x.Dtype() != tensor.Float32 && x.Dtype() != tensor.Float64) {
+		return nil, fmt.Errorf("nn: BatchNorm: dtypes %v (%q) and %v (%q); want both float32 or both float64", x.Dtype(), x.Name(), gamma.Dtype(), gamma.Name())
+	}
+	return gorgonia.ApplyOp(&batchNormOp{n: xs[0], f: xs[1], eps: eps}, x, gamma)
+}
+
+// What a batchNormOp computes.
+const (
+	bnForward = iota // (x, gamma) -> y
+	bnDX             // (x, gamma, dy) -> dx
+	bnDGamma         // (x, dy) -> dgamma
+)
+
+// batchNormOp is the batch normalisation of an (n, f) matrix and its two
+// gradients, which recompute the column statistics from x.
+type batchNormOp struct {
+	opkit.CPUOp
+	n, f int
+	eps  float64
+	kind int
+}
+
+func (op *batchNormOp) shapes() (in []tensor.Shape, out tensor.Shape) {
+	x, v := tensor.Shape{op.n, op.f}, tensor.Shape{op.f}
+	switch op.kind {
+	case bnDX:
+		return []tensor.Shape{x, v, x}, x
+	case bnDGamma:
+		return []tensor.Shape{x, x}, v
+	}
+	return []tensor.Shape{x, v}, x
+}
+
+func (op *batchNormOp) Arity() int { in, _ := op.shapes(); return len(in) }
+
+func (op *batchNormOp) Type() hm.Type {
+	in, out := op.shapes()
+	ranks := make([]int, len(in))
+	for i, s := range in {
+		ranks[i] = len(s)
+	}
+	return opkit.FnType(len(out), ranks...)
+}
+
+func (op *batchNormOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	want, out := op.shapes()
+	if err := opkit.CheckInputs("nn", op.String(), want, in); err != nil {
+		return nil, err
+	}
+	return out.Clone(), nil
+}
+
+func (op *batchNormOp) String() string {
+	return fmt.Sprintf("%s(%d,%d,eps=%g)", [...]string{"batch_norm", "batch_norm_dx", "batch_norm_dgamma"}[op.kind], op.n, op.f, op.eps)
+}
+
+func (op *batchNormOp) WriteHash(h hash.Hash) { fmt.Fprint(h, op.String()) }
+
+func (op *batchNormOp) Hashcode() uint32 { return opkit.HashOf(op) }
+
+func (op *batchNormOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](op, vals) },
+		func() (gorgonia.Value, error) { return batchNormDo[float64](op, vals) })
+}
+
+func batchNormDo[T num.Float](op *batchNormOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	if len(vals) != op.Arity() {
+		return nil, fmt.Errorf("nn: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
+	}
+	in := make([][]T, len(vals))
+	for i, v := range vals {
+		d, err := values.Data[T](v)
+		if err != nil {
+			return nil, err
+		}
+		in[i] = d
+	}
+	x, n, f := in[0], op.n, op.f
+	mean, inv := columnStats(x, n, f, op.eps)
+	m := make([]T, f)
+	for j, v := range mean {
+		m[j] = T(v)
+	}
+	// Each output is, per column, a function of x - mean and dy:
+	// y = a (x - mean) with a = gamma inv; dgamma = inv (sum dy x - mean
+	// sum dy); dx = gamma inv (dy - mean(dy) - xhat mean(dy xhat)).
+	switch op.kind {
+	case bnForward:
+		gamma := in[1]
+		a := make([]T, f)
+		for j := range f {
+			a[j] = T(inv[j] * float64(gamma[j]))
+		}
+		t, y := values.Alloc[T](tensor.Shape{n, f})
+		affineRows(y, nil, x, m, nil, a, make([]T, f), n, f)
+		return t, nil
+	case bnDGamma:
+		sdy, sdyx := dySums(x, in[1], n, f)
+		t, dg := values.Alloc[T](tensor.Shape{f})
+		for j := range f {
+			dg[j] = T(inv[j] * (sdyx[j] - mean[j]*sdy[j]))
+		}
+		return t, nil
+	}
+	gamma, dy := in[1], in[2]
+	sdy, sdyx := dySums(x, dy, n, f)
+	// dx = c (dy - sdy/n - xhat sxhat/n), xhat = (x - mean) inv, sxhat =
+	// sum dy xhat = inv (sdyx - mean sdy): dx = ca dy + cb (x - mean) + cc.
+	ca, cb, cc := make([]T, f), make([]T, f), make([]T, f)
+	for j := range f {
+		c := float64(gamma[j]) * inv[j]
+		ca[j] = T(c)
+		cb[j] = T(-c * inv[j] * inv[j] * (sdyx[j] - mean[j]*sdy[j]) / float64(n))
+		cc[j] = T(-c * sdy[j] / float64(n))
+	}
+	t, dx := values.Alloc[T](tensor.Shape{n, f})
+	affineRows(dx, dy, x, m, ca, cb, cc, n, f)
+	return t, nil
+}
+
+// affineRows sets y = a u + c (v - m) + b, per column, for the (n, f)
+// matrices y, u and v; u may be nil, leaving out its term.
+func affineRows[T num.Float](y, u, v, m, a, c, b []T, n, f int) {
+	parallel.For(n, 256, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			yr, vr := y[i*f:(i+1)*f], v[i*f:(i+1)*f]
+			if u == nil {
+				for j := range yr {
+					yr[j] = c[j]*(vr[j]-m[j]) + b[j]
+				}
+				continue
+			}
+			ur := u[i*f : (i+1)*f]
+			for j := range yr {
+				yr[j] = a[j]*ur[j] + c[j]*(vr[j]-m[j]) + b[j]
+			}
+		}
+	})
+}
+
+// dySums returns the column sums of dy and of dy x, in float64.
+func dySums[T num.Float](x, dy []T, n, f int) (sdy, sdyx []float64) {
+	sums := make([]float64, 2*f)
+	parallel.Sum(sums, n, 256, func(p []float64, lo, hi int) {
+		ps, px := p[:f], p[f:]
+		for i := lo; i < hi; i++ {
+			xr, dr := x[i*f:(i+1)*f], dy[i*f:(i+1)*f]
+			for j, d := range dr {
+				ps[j] += float64(d)
+				px[j] += float64(d) * float64(xr[j])
+			}
+		}
+	})
+	return sums[:f], sums[f:]
+}
+
+// columnStats returns the mean of every column of the (n, f) matrix x and
+// 1/sqrt(var + eps), var the biased variance, in float64.
+func columnStats[T num.Float](x []T, n, f int, eps float64) (mean, inv []float64) {
+	mean = make([]float64, f)
+	parallel.Sum(mean, n, 256, func(p []float64, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			for j, v := range x[i*f : (i+1)*f] {
+				p[j] += float64(v)
+			}
+		}
+	})
+	for j := range mean {
+		mean[j] /= float64(n)
+	}
+	inv = make([]float64, f)
+	parallel.Sum(inv, n, 256, func(p []float64, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			for j, v := range x[i*f : (i+1)*f] {
+				d := float64(v) - mean[j]
+				p[j] += d * d
+			}
+		}
+	})
+	for j := range inv {
+		inv[j] = 1 / math.Sqrt(inv[j]/float64(n)+eps)
+	}
+	return mean, inv
+}
+
+func (op *batchNormOp) DiffWRT(n int) []bool {
+	d := make([]bool, n)
+	for i := range d {
+		d[i] = op.kind == bnForward
+	}
+	return d
+}
+
+func (op *batchNormOp) SymDiff(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	if op.kind != bnForward {
+		return nil, fmt.Errorf("nn: %v is a backward op and is not differentiable", op)
+	}
+	dx, err := gorgonia.ApplyOp(&batchNormOp{n: op.n, f: op.f, eps: op.eps, kind: bnDX}, inputs[0], inputs[1], grad)
+	if err != nil {
+		return nil, err
+	}
+	dg, err := gorgonia.ApplyOp(&batchNormOp{n: op.n, f: op.f, eps: op.eps, kind: bnDGamma}, inputs[0], grad)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.Nodes{dx, dg}, nil
+}
+
+var (
+	_ gorgonia.Op   = (*batchNormOp)(nil)
+	_ gorgonia.SDOp = (*batchNormOp)(nil)
+)
