@@ -61,3 +61,21 @@ func ExampleLoadOGB() {
 	// planted: 300 nodes, 1170 edges, 16 features, 7 classes
 	// {Name:ogbn-products Split:sales_ranking NumClasses:47 AddInverseEdges:true} true
 }
+
+func ExampleMiniGC() {
+	ds, err := dataset.MiniGC(dataset.DefaultMiniGCConfig())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%s: %d graphs, %d nodes, %d classes\n", ds.Name, len(ds.Graphs), ds.NumNodes(), ds.NumClasses)
+	fmt.Printf("train %d, val %d, test %d\n", len(ds.Train), len(ds.Val), len(ds.Test))
+	for i := range 3 {
+		fmt.Printf("graph %d: %s, %d nodes\n", i, ds.ClassNames[ds.Labels[i]], ds.Graphs[i].NumSrc())
+	}
+	// Output:
+	// minigc: 1000 graphs, 14264 nodes, 8 classes
+	// train 600, val 200, test 200
+	// graph 0: cycle, 12 nodes
+	// graph 1: star, 15 nodes
+	// graph 2: wheel, 13 nodes
+}
