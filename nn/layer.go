@@ -1,10 +1,6 @@
 package nn
 
-import (
-	"gorgonia.org/gorgonia"
-
-	"github.com/gnngo/gnn/graph"
-)
+import "gorgonia.org/gorgonia"
 
 // Activation is a function of a layer's node features: the activation a
 // layer applies to its output (nil means none), or GINConv's apply function.
@@ -12,11 +8,13 @@ import (
 type Activation func(*gorgonia.Node) (*gorgonia.Node, error)
 
 // Layer is a graph layer: it maps the node features x of a graph g to new
-// node features, with the learnable parameters Learnables returns. The
+// node features, with the learnable parameters Learnables returns. g is a
+// *graph.Graph, or a worker's share of a distributed graph (Sharded) for
+// the layers that support one (GraphConv, GATConv, SAGEConv). The
 // layers of nn/gcn, nn/gat, nn/sage and nn/gin are Layers, so a model can
 // hold a stack of them.
 type Layer interface {
-	Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error)
+	Forward(g Graph, x *gorgonia.Node) (*gorgonia.Node, error)
 	Learnables() gorgonia.Nodes
 }
 
@@ -24,5 +22,5 @@ type Layer interface {
 // column of g.NumEdges() rows), which scales the edge's message.
 type WeightedLayer interface {
 	Layer
-	ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error)
+	ForwardWeighted(g Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error)
 }

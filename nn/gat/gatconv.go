@@ -100,7 +100,9 @@ func (l *GATConv) Learnables() gorgonia.Nodes {
 
 // Forward applies the layer to node features x (N x in) on a homogeneous
 // graph g and returns (N, H*out) features, or (N, out) with WithMeanHeads.
-func (l *GATConv) Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+// g is a *graph.Graph or a worker's share of a distributed graph
+// (nn.Sharded, from dist/sar), on which attention dropout is not supported.
+func (l *GATConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
 	out, _, err := l.forward(g, x, nil)
 	return out, err
 }
@@ -117,7 +119,7 @@ func (l *GATConv) ForwardWithAttention(g *graph.Graph, x *gorgonia.Node) (out, a
 
 // ForwardWeighted is Forward with a weight per edge (NumEdges x 1)
 // multiplying the attention, as DGL's edge_weight.
-func (l *GATConv) ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
+func (l *GATConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("gat: nil edge weight")
 	}
@@ -125,12 +127,12 @@ func (l *GATConv) ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) 
 	return out, err
 }
 
-func (l *GATConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+func (l *GATConv) forward(g nn.Graph, x, ew *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
 	name := l.cfg.name
-	if g == nil || x == nil {
+	if nn.IsNil(g) || x == nil {
 		return nil, nil, fmt.Errorf("gat: %s: Forward needs a graph and features", name)
 	}
-	if !g.Homogeneous() {
+	if g.NumSrc() != g.NumDst() {
 		return nil, nil, fmt.Errorf("gat: %s: graph has %d source and %d destination nodes; Forward needs a homogeneous graph", name, g.NumSrc(), g.NumDst())
 	}
 	n := g.NumSrc()
@@ -171,7 +173,7 @@ func (l *GATConv) dropSeed(k uint64) uint64 { return nn.ParamSeed(l.cfg.seed, 10
 // checkGraph applies the zero in-degree rule and rejects a graph without
 // nodes (the output would be empty). A graph with nodes but no edges, when
 // zero in-degrees are allowed, aggregates zeros (see attend).
-func (l *GATConv) checkGraph(g *graph.Graph) error {
+func (l *GATConv) checkGraph(g nn.Graph) error {
 	if g.NumDst() == 0 {
 		return fmt.Errorf("gat: %s: the graph has no destination nodes, so the output would be empty", l.cfg.name)
 	}
@@ -185,8 +187,8 @@ func (l *GATConv) checkGraph(g *graph.Graph) error {
 
 // attend computes attention over g from projected features flat (N, H*F)
 // and aggregates; res, if not nil, is added before the bias.
-func (l *GATConv) attend(g *graph.Graph, flat, res, ew *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
-	n, h, f := g.NumSrc(), l.cfg.heads, l.out
+func (l *GATConv) attend(sg nn.Graph, flat, res, ew *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+	n, h, f := sg.NumSrc(), l.cfg.heads, l.out
 	z, err := gorgonia.Reshape(flat, tensor.Shape{n, h, f})
 	if err != nil {
 		return nil, nil, err
@@ -198,6 +200,19 @@ func (l *GATConv) attend(g *graph.Graph, flat, res, ew *gorgonia.Node) (out, att
 	er, err := headScores(z, l.ar, n, h)
 	if err != nil {
 		return nil, nil, err
+	}
+	if s, ok := sg.(nn.Sharded); ok && ew == nil && l.cfg.attnDrop == 0 {
+		// Attention is computed and consumed shard by shard, never returned.
+		rst, err := s.GATAggregate(z, el, er, l.cfg.slope)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err = l.finish(rst, res)
+		return out, nil, err
+	}
+	g, err := nn.Local(sg, "attention dropout (or edge weights)")
+	if err != nil {
+		return nil, nil, fmt.Errorf("gat: %s: %w", l.cfg.name, err)
 	}
 	if g.NumEdges() == 0 {
 		out, err := l.isolated(g, z, el, er, res, ew)

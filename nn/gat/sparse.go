@@ -5,7 +5,6 @@ import (
 
 	"gorgonia.org/gorgonia"
 
-	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
 )
 
@@ -13,11 +12,11 @@ import (
 // projections x W (and the residual projection) are SpMMs over the non-zeros,
 // and feature dropout drops non-zero values, so bag-of-words inputs are never
 // densified. An identity residual needs dense input and is an error here.
-func (l *GATConv) ForwardSparse(g *graph.Graph, x *nn.Sparse) (*gorgonia.Node, error) {
-	if g == nil || x == nil {
+func (l *GATConv) ForwardSparse(g nn.Graph, x *nn.Sparse) (*gorgonia.Node, error) {
+	if nn.IsNil(g) || x == nil {
 		return nil, fmt.Errorf("gat: ForwardSparse needs a graph and features")
 	}
-	if !g.Homogeneous() {
+	if g.NumSrc() != g.NumDst() {
 		return nil, fmt.Errorf("gat: %s: ForwardSparse needs a homogeneous graph", l.cfg.name)
 	}
 	if x.Rows != g.NumSrc() || x.Cols != l.in {

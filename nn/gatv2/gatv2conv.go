@@ -115,8 +115,13 @@ func (l *GATv2Conv) Learnables() gorgonia.Nodes {
 
 // Forward applies the layer to node features x (NumSrc x in) on g and
 // returns (NumDst, H*out) features, or (NumDst, out) with WithMeanHeads.
-func (l *GATv2Conv) Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-	out, _, err := l.forward(g, x, nil, nil)
+// GATv2Conv has no sharded (distributed) path: g must be a *graph.Graph.
+func (l *GATv2Conv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+	pg, err := nn.Local(g, "gatv2: "+l.cfg.name)
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := l.forward(pg, x, nil, nil)
 	return out, err
 }
 
@@ -128,11 +133,15 @@ func (l *GATv2Conv) ForwardWithAttention(g *graph.Graph, x *gorgonia.Node) (out,
 
 // ForwardWeighted is Forward with a weight per edge (NumEdges x 1)
 // multiplying the attention, as DGL's GATConv edge_weight.
-func (l *GATv2Conv) ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
+func (l *GATv2Conv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("gatv2: nil edge weight")
 	}
-	out, _, err := l.forward(g, x, edgeWeight, nil)
+	pg, err := nn.Local(g, "gatv2: "+l.cfg.name)
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := l.forward(pg, x, edgeWeight, nil)
 	return out, err
 }
 

@@ -72,23 +72,24 @@ func (l *GraphConv) Learnables() gorgonia.Nodes {
 func (l *GraphConv) Weight() *gorgonia.Node { return l.w }
 
 // Forward applies the layer to source features x (NumSrc x in) on g and
-// returns destination features (NumDst x out).
-func (l *GraphConv) Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+// returns destination features (NumDst x out). g is a *graph.Graph or a
+// worker's share of a distributed graph (nn.Sharded, from dist/sar).
+func (l *GraphConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
 	return l.forward(g, x, nil)
 }
 
 // ForwardWeighted is Forward with a weight per edge (a float vector of
 // NumEdges elements, or NumEdges x 1) multiplying each message, as DGL's
 // edge_weight.
-func (l *GraphConv) ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
+func (l *GraphConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("gcn: nil edge weight")
 	}
 	return l.forward(g, x, edgeWeight)
 }
 
-func (l *GraphConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
-	if g == nil || x == nil {
+func (l *GraphConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
+	if nn.IsNil(g) || x == nil {
 		return nil, fmt.Errorf("gcn: Forward needs a graph and features")
 	}
 	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
@@ -115,7 +116,7 @@ func (l *GraphConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Nod
 
 // propagate normalises and aggregates h over g, then applies the weight
 // (unless multiplied is set: h already is x W), the bias and the activation.
-func (l *GraphConv) propagate(g *graph.Graph, h, ew *gorgonia.Node, multiplied bool) (*gorgonia.Node, error) {
+func (l *GraphConv) propagate(g nn.Graph, h, ew *gorgonia.Node, multiplied bool) (*gorgonia.Node, error) {
 	var src, dst float64 // degree powers of the norm
 	switch l.cfg.norm {
 	case Both:
@@ -128,9 +129,9 @@ func (l *GraphConv) propagate(g *graph.Graph, h, ew *gorgonia.Node, multiplied b
 	var err error
 	switch {
 	case ew == nil && (src != 0 || dst != 0):
-		h, err = ops.NormalizedSum(g, h, src, dst)
+		h, err = nn.NormalizedSum(g, h, src, dst)
 	case ew == nil:
-		h, err = ops.CopyUSum(g, h)
+		h, err = copyUSum(g, h)
 	default:
 		h, err = l.weightedSum(g, h, ew, src, dst)
 	}
@@ -158,8 +159,11 @@ func (l *GraphConv) propagate(g *graph.Graph, h, ew *gorgonia.Node, multiplied b
 // weightedSum is the normalised aggregation with a weight per edge: the
 // source rows scaled by out-degree^src, summed with the edge weights ew,
 // scaled by in-degree^dst.
-func (l *GraphConv) weightedSum(g *graph.Graph, h, ew *gorgonia.Node, src, dst float64) (*gorgonia.Node, error) {
-	var err error
+func (l *GraphConv) weightedSum(sg nn.Graph, h, ew *gorgonia.Node, src, dst float64) (*gorgonia.Node, error) {
+	g, err := nn.Local(sg, "edge weights")
+	if err != nil {
+		return nil, err
+	}
 	if src != 0 {
 		if h, err = ops.ScaleByDegree(g, h, ops.OutDegree, src); err != nil {
 			return nil, err
@@ -174,8 +178,17 @@ func (l *GraphConv) weightedSum(g *graph.Graph, h, ew *gorgonia.Node, src, dst f
 	return h, err
 }
 
+// copyUSum is ops.CopyUSum on a *graph.Graph, the plain sum of a sharded
+// graph.
+func copyUSum(g nn.Graph, h *gorgonia.Node) (*gorgonia.Node, error) {
+	if pg, ok := g.(*graph.Graph); ok {
+		return ops.CopyUSum(pg, h)
+	}
+	return nn.NormalizedSum(g, h, 0, 0)
+}
+
 // checkGraph applies the zero in-degree rule.
-func (l *GraphConv) checkGraph(g *graph.Graph) error {
+func (l *GraphConv) checkGraph(g nn.Graph) error {
 	if l.cfg.allowZeroIn {
 		return nil
 	}

@@ -5,15 +5,14 @@ import (
 
 	"gorgonia.org/gorgonia"
 
-	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
 )
 
 // ForwardSparse is Forward for sparse input features (NumSrc x in): the
 // feature transform x W is an SpMM over the non-zeros, so bag-of-words
 // inputs are never densified. The layer must have a weight.
-func (l *GraphConv) ForwardSparse(g *graph.Graph, x *nn.Sparse) (*gorgonia.Node, error) {
-	if g == nil || x == nil {
+func (l *GraphConv) ForwardSparse(g nn.Graph, x *nn.Sparse) (*gorgonia.Node, error) {
+	if nn.IsNil(g) || x == nil {
 		return nil, fmt.Errorf("gcn: ForwardSparse needs a graph and features")
 	}
 	if l.w == nil {

@@ -69,18 +69,27 @@ func (l *GINConv) Eps() *gorgonia.Node { return l.eps }
 // Forward applies the layer to source features x (NumSrc x in) on g and
 // returns destination features (NumDst x out). On a bipartite graph the
 // destination nodes must be the first NumDst source nodes.
-func (l *GINConv) Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-	return l.forward(g, x, nil)
+// GINConv has no sharded (distributed) path: g must be a *graph.Graph.
+func (l *GINConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+	pg, err := nn.Local(g, "gin: "+l.cfg.name)
+	if err != nil {
+		return nil, err
+	}
+	return l.forward(pg, x, nil)
 }
 
 // ForwardWeighted is Forward with a weight per edge (a float vector of
 // NumEdges elements, or NumEdges x 1) multiplying each message, as DGL's
 // edge_weight.
-func (l *GINConv) ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
+func (l *GINConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("gin: nil edge weight")
 	}
-	return l.forward(g, x, edgeWeight)
+	pg, err := nn.Local(g, "gin: "+l.cfg.name)
+	if err != nil {
+		return nil, err
+	}
+	return l.forward(pg, x, edgeWeight)
 }
 
 func (l *GINConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {

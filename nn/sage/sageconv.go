@@ -92,23 +92,23 @@ func (l *SAGEConv) Learnables() gorgonia.Nodes {
 // Forward applies the layer to source features x (NumSrc x in) on g and
 // returns destination features (NumDst x out). On a bipartite graph the
 // destination nodes must be the first NumDst source nodes.
-func (l *SAGEConv) Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+func (l *SAGEConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
 	return l.forward(g, x, nil)
 }
 
 // ForwardWeighted is Forward with a weight per edge (a float vector of
 // NumEdges elements, or NumEdges x 1) multiplying each message, as DGL's
 // edge_weight.
-func (l *SAGEConv) ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
+func (l *SAGEConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("sage: nil edge weight")
 	}
 	return l.forward(g, x, edgeWeight)
 }
 
-func (l *SAGEConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
+func (l *SAGEConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
 	name := l.cfg.name
-	if g == nil || x == nil {
+	if nn.IsNil(g) || x == nil {
 		return nil, fmt.Errorf("sage: %s: Forward needs a graph and features", name)
 	}
 	if g.NumDst() > g.NumSrc() {
@@ -189,6 +189,10 @@ func (l *SAGEConv) gcn(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) 
 			return nil, err
 		}
 	}
+	pg, err := nn.Local(a.g, "the gcn aggregator")
+	if err != nil {
+		return nil, err
+	}
 	sum, err := a.reduce(ops.Sum, src)
 	if err != nil {
 		return nil, err
@@ -200,7 +204,7 @@ func (l *SAGEConv) gcn(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) 
 	if sum, err = gorgonia.Add(sum, dst); err != nil {
 		return nil, err
 	}
-	if sum, err = gorgonia.BroadcastHadamardProd(sum, invDegreePlusOne(a.g, h), nil, []byte{1}); err != nil {
+	if sum, err = gorgonia.BroadcastHadamardProd(sum, invDegreePlusOne(pg, h), nil, []byte{1}); err != nil {
 		return nil, err
 	}
 	if early {
@@ -232,7 +236,7 @@ func (l *SAGEConv) pooled(a aggregation, h *gorgonia.Node) (*gorgonia.Node, erro
 }
 
 // plusSelf returns h_dst W_self + neigh.
-func (l *SAGEConv) plusSelf(g *graph.Graph, h, neigh *gorgonia.Node) (*gorgonia.Node, error) {
+func (l *SAGEConv) plusSelf(g nn.Graph, h, neigh *gorgonia.Node) (*gorgonia.Node, error) {
 	dst, err := dstRows(g, h)
 	if err != nil {
 		return nil, err
@@ -247,21 +251,30 @@ func (l *SAGEConv) plusSelf(g *graph.Graph, h, neigh *gorgonia.Node) (*gorgonia.
 // aggregation reduces messages over the in-edges of g, each source row
 // multiplied by its edge's weight when ew is not nil.
 type aggregation struct {
-	g  *graph.Graph
+	g  nn.Graph
 	ew *gorgonia.Node
 }
 
+// reduce aggregates u; on a sharded graph only the unweighted mean (a
+// normalised sum) is supported.
 func (a aggregation) reduce(red ops.Reducer, u *gorgonia.Node) (*gorgonia.Node, error) {
-	if a.ew == nil {
-		return ops.SpMM(a.g, ops.CopyLHS, red, u, nil)
+	if s, ok := a.g.(nn.Sharded); ok && a.ew == nil && red == ops.Mean {
+		return s.NormalizedSum(u, 0, -1)
 	}
-	return ops.SpMM(a.g, ops.Mul, red, u, a.ew)
+	g, err := nn.Local(a.g, fmt.Sprintf("the %v aggregation (or edge weights)", red))
+	if err != nil {
+		return nil, err
+	}
+	if a.ew == nil {
+		return ops.SpMM(g, ops.CopyLHS, red, u, nil)
+	}
+	return ops.SpMM(g, ops.Mul, red, u, a.ew)
 }
 
 // dstRows returns the rows of the destination nodes in source features h:
 // h itself on a homogeneous graph, its first NumDst rows on a block.
-func dstRows(g *graph.Graph, h *gorgonia.Node) (*gorgonia.Node, error) {
-	if g.Homogeneous() {
+func dstRows(g nn.Graph, h *gorgonia.Node) (*gorgonia.Node, error) {
+	if g.NumSrc() == g.NumDst() {
 		return h, nil
 	}
 	return gorgonia.Slice(h, gorgonia.S(0, g.NumDst()))

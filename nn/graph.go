@@ -1,0 +1,70 @@
+package nn
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/ops"
+)
+
+// Graph is what a layer aggregates over: a *graph.Graph in one process, or
+// one worker's share of a graph split across processes (a Sharded graph,
+// such as dist/sar's). Layers check for Sharded once, while they build the
+// expression graph, so the single-process path runs the same ops as before.
+type Graph interface {
+	NumSrc() int
+	NumDst() int
+	NumEdges() int
+	// ZeroInDegree returns the destination nodes with no in-edges.
+	ZeroInDegree() []int32
+}
+
+// Sharded is a Graph whose aggregations run across workers. NumSrc and
+// NumDst are both the worker's node count; the methods build the
+// distributed counterparts of the ops named in their comments.
+type Sharded interface {
+	Graph
+	// NormalizedSum is ops.NormalizedSum on the whole graph, with global
+	// degrees.
+	NormalizedSum(x *gorgonia.Node, srcPower, dstPower float64) (*gorgonia.Node, error)
+	// GATAggregate is ops.UMulESum(g, z, ops.GATAttention(g, el, er,
+	// slope)) on the whole graph: z is (N, H, F), el and er (N, H, 1), and
+	// the result (N, H, F). No attention tensor is returned.
+	GATAggregate(z, el, er *gorgonia.Node, slope float64) (*gorgonia.Node, error)
+}
+
+// NormalizedSum is ops.NormalizedSum on g, a *graph.Graph or a Sharded
+// graph.
+func NormalizedSum(g Graph, x *gorgonia.Node, srcPower, dstPower float64) (*gorgonia.Node, error) {
+	if s, ok := g.(Sharded); ok {
+		return s.NormalizedSum(x, srcPower, dstPower)
+	}
+	pg, err := Local(g, "NormalizedSum")
+	if err != nil {
+		return nil, fmt.Errorf("nn: %w", err)
+	}
+	return ops.NormalizedSum(pg, x, srcPower, dstPower)
+}
+
+// Local returns g as a *graph.Graph for what (a layer, or a feature of
+// one) that has no sharded path: nil for a nil graph, which the layer's own
+// check rejects, and an error for any other kind of graph.
+func Local(g Graph, what string) (*graph.Graph, error) {
+	switch g := g.(type) {
+	case *graph.Graph:
+		return g, nil
+	case nil:
+		return nil, nil
+	case Sharded:
+		return nil, fmt.Errorf("%s is not supported on a sharded graph (%T)", what, g)
+	}
+	return nil, fmt.Errorf("%s needs a *graph.Graph or an nn.Sharded graph, got %T", what, g)
+}
+
+// IsNil reports whether g is nil or a nil *graph.Graph.
+func IsNil(g Graph) bool {
+	pg, ok := g.(*graph.Graph)
+	return g == nil || (ok && pg == nil)
+}
