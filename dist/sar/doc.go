@@ -1,0 +1,16 @@
+// Package sar trains graph neural networks on a graph split across the
+// ranks of a comm.Comm, as SAR (sequential aggregation and
+// rematerialisation) does: each worker holds its own nodes and the edges
+// coming into them, grouped in one shard per source rank, and a layer's
+// aggregation visits the shards one at a time in ring order, fetching only
+// the source rows a shard needs and prefetching the next shard while the
+// current one is aggregated. The backward pass fetches the rows again
+// shard by shard where it needs them and sends the gradients of remote
+// rows back to their owners, so no worker ever holds more than two remote
+// shards' features.
+//
+// A Graph is built from a partition.Part and a comm.Comm, and the layers of
+// nn/gcn, nn/gat and nn/sage take it where they take a *graph.Graph.
+// OneShot mode fetches all remote rows at once instead (the baseline). Fit
+// trains a model with replicated parameters across the ranks.
+package sar

@@ -1,0 +1,491 @@
+package sar
+
+import (
+	"fmt"
+	"hash"
+	"math"
+	"slices"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/parallel"
+	"github.com/gnngo/gnn/internal/values"
+	"github.com/gnngo/gnn/ops/spmm"
+)
+
+// GATAggregate is GAT's attention and aggregation over the whole
+// distributed graph, ops.UMulESum(g, z, ops.GATAttention(g, el, er,
+// slope)) in one op: z (N, H, F) holds this worker's projected rows, el
+// and er (N, H, 1) their source and destination scores, and the result
+// (N, H, F) the attention-weighted sums at this worker's nodes.
+//
+// The edge softmax needs, for every destination and head, the maximum and
+// the sum of exponentials of its scores over all shards. A first sweep
+// fetches only the remote el rows (H numbers per node) and merges each
+// shard's maximum and sum into running ones (the online max-sum merge); a
+// second sweep fetches the remote z and el rows, recomputes each shard's
+// attention from them and aggregates. Attention exists for one shard at a
+// time, as one number per edge and head; nothing per edge and feature is
+// stored.
+//
+// The backward rematerialises: it repeats the first sweep, fetches each
+// shard's z and el rows again, recomputes the shard's attention, and sends
+// the gradients of the remote z and el rows back to their owners.
+func (g *Graph) GATAggregate(z, el, er *gorgonia.Node, slope float64) (*gorgonia.Node, error) {
+	if math.IsNaN(slope) || math.IsInf(slope, 0) {
+		return nil, fmt.Errorf("sar: GATAggregate: slope %v is not finite", slope)
+	}
+	zr, err := g.rows(z, "projected features")
+	if err != nil {
+		return nil, err
+	}
+	if len(zr) != 2 {
+		return nil, fmt.Errorf("sar: GATAggregate: projected features %q have shape %v, want (%d, heads, features)", z.Name(), z.Shape(), g.n)
+	}
+	for _, s := range []*gorgonia.Node{el, er} {
+		r, err := g.rows(s, "attention scores")
+		if err != nil {
+			return nil, err
+		}
+		if want := []int{zr[0], 1}; !slices.Equal(r, want) {
+			return nil, fmt.Errorf("sar: GATAggregate: scores %q have shape %v, want (%d, %d, 1)", s.Name(), s.Shape(), g.n, zr[0])
+		}
+		if s.Dtype() != z.Dtype() {
+			return nil, fmt.Errorf("sar: GATAggregate: scores %q have dtype %v, features %v", s.Name(), s.Dtype(), z.Dtype())
+		}
+	}
+	op := &gatOp{g: g, heads: zr[0], feat: zr[1], slope: slope, tag: g.nextTags()}
+	out, err := apply(op, z, el, er)
+	if err != nil {
+		return nil, err
+	}
+	// The backward reads the output, so the layer gets a copy: Gorgonia
+	// may compute an op in place into its input when that input has no
+	// other use, and a reshaped view of the output would not count as one.
+	return apply(&copyOp{shape: op.zShape(), id: op.tag}, out)
+}
+
+// gatOp is GATAggregate, taking (z, el, er). With grad set it is the
+// backward, taking (z, el, er, out, dout) and giving the gradients of z, el
+// and er packed side by side in one (N, H*F + 2H) matrix, which colsOp
+// splits.
+type gatOp struct {
+	opkit.CPUOp
+	g           *Graph
+	heads, feat int
+	slope       float64
+	tag         int
+	grad        bool
+}
+
+// Tags of the sweeps of a gatOp, after its base tag (each fetching sweep
+// uses its tag and the next one for returning gradients).
+const (
+	tagNorm     = 0
+	tagAgg      = 2
+	tagNormBack = 4
+	tagAggBack  = 6
+)
+
+func (op *gatOp) zShape() tensor.Shape { return tensor.Shape{op.g.n, op.heads, op.feat} }
+func (op *gatOp) sShape() tensor.Shape { return tensor.Shape{op.g.n, op.heads, 1} }
+
+func (op *gatOp) inShapes() []tensor.Shape {
+	in := []tensor.Shape{op.zShape(), op.sShape(), op.sShape()}
+	if op.grad {
+		in = append(in, op.zShape(), op.zShape())
+	}
+	return in
+}
+
+func (op *gatOp) outShape() tensor.Shape {
+	if op.grad {
+		return tensor.Shape{op.g.n, op.heads*op.feat + 2*op.heads}
+	}
+	return op.zShape()
+}
+
+func (op *gatOp) Arity() int { return len(op.inShapes()) }
+
+func (op *gatOp) Type() hm.Type {
+	ranks := make([]int, op.Arity())
+	for i := range ranks {
+		ranks[i] = 3
+	}
+	return opkit.FnType(len(op.outShape()), ranks...)
+}
+
+func (op *gatOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	if err := opkit.CheckInputs("sar", op.String(), op.inShapes(), in); err != nil {
+		return nil, err
+	}
+	return op.outShape(), nil
+}
+
+func (op *gatOp) String() string {
+	if op.grad {
+		return fmt.Sprintf("dsar_gat(%g)", op.slope)
+	}
+	return fmt.Sprintf("sar_gat(%g)", op.slope)
+}
+
+func (op *gatOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "%v{g=%d,tag=%d,%d,%d}", op, op.g.id, op.tag, op.heads, op.feat)
+}
+
+func (op *gatOp) Hashcode() uint32 { return opkit.HashOf(op) }
+
+func (op *gatOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatDo[float32](op, vals) },
+		func() (gorgonia.Value, error) { return gatDo[float64](op, vals) })
+}
+
+func (op *gatOp) DiffWRT(n int) []bool {
+	d := make([]bool, n)
+	for i := range d {
+		d[i] = !op.grad
+	}
+	return d
+}
+
+func (op *gatOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	if op.grad {
+		return nil, fmt.Errorf("sar: %v is a backward op and is not differentiable", op)
+	}
+	b := *op
+	b.grad = true
+	packed, err := apply(&b, inputs[0], inputs[1], inputs[2], output, grad)
+	if err != nil {
+		return nil, err
+	}
+	hf, h := op.heads*op.feat, op.heads
+	var ds gorgonia.Nodes
+	for i, c := range [][2]int{{0, hf}, {hf, hf + h}, {hf + h, hf + 2*h}} {
+		shape := op.sShape()
+		if i == 0 {
+			shape = op.zShape()
+		}
+		d, err := apply(&colsOp{lo: c[0], hi: c[1], width: hf + 2*h, shape: shape, id: op.tag}, packed)
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, d)
+	}
+	return ds, nil
+}
+
+// gatState is what a gatOp call works with: its inputs as slices and the
+// per-destination softmax normalisers.
+type gatState[T num.Float] struct {
+	op        *gatOp
+	z, el, er []T
+	max, sum  []T // (N, H): the maximum score and the sum of exp(score - max)
+}
+
+func gatDo[T num.Float](op *gatOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	s := &gatState[T]{op: op}
+	for i, p := range []*[]T{&s.z, &s.el, &s.er} {
+		var err error
+		if *p, err = values.Data[T](vals[i]); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.normalisers(op.tag + tagNorm + 4*b2i(op.grad)); err != nil {
+		return nil, err
+	}
+	if !op.grad {
+		return s.forward()
+	}
+	out, err := values.Data[T](vals[3])
+	if err != nil {
+		return nil, err
+	}
+	dout, err := values.Data[T](vals[4])
+	if err != nil {
+		return nil, err
+	}
+	return s.backward(out, dout)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// leaky is LeakyReLU.
+func leaky[T num.Float](x T, slope float64) T {
+	if x > 0 {
+		return x
+	}
+	return x * T(slope)
+}
+
+// normalisers sweeps the shards, fetching only el, and merges each edge's
+// score into the running maximum and sum of exponentials of its
+// destination.
+func (s *gatState[T]) normalisers(tag int) error {
+	g, h := s.op.g, s.op.heads
+	s.max = make([]T, g.n*h)
+	s.sum = make([]T, g.n*h)
+	for i := range s.max {
+		s.max[i] = T(math.Inf(-1))
+	}
+	p := pass[T]{x: s.el, xw: h, tag: tag, visit: func(j int, el []T) ([]T, error) {
+		c := g.shards[j].g.CSC()
+		parallel.For(g.n, 256, func(lo, hi int) {
+			for v := lo; v < hi; v++ {
+				for q := c.Indptr[v]; q < c.Indptr[v+1]; q++ {
+					u := int(c.Indices[q])
+					for k := range h {
+						x := leaky(el[u*h+k]+s.er[v*h+k], s.op.slope)
+						i := v*h + k
+						if m := s.max[i]; x > m {
+							s.sum[i] = s.sum[i]*T(math.Exp(float64(m-x))) + 1
+							s.max[i] = x
+						} else {
+							s.sum[i] += T(math.Exp(float64(x - m)))
+						}
+					}
+				}
+			}
+		})
+		return nil, nil
+	}}
+	return p.run(g)
+}
+
+// packed returns [z | el] row by row, what a shard fetches from its owner.
+func (s *gatState[T]) packed() []T {
+	n, hf, h := s.op.g.n, s.op.heads*s.op.feat, s.op.heads
+	x := make([]T, n*(hf+h))
+	for v := range n {
+		copy(x[v*(hf+h):], s.z[v*hf:(v+1)*hf])
+		copy(x[v*(hf+h)+hf:], s.el[v*h:(v+1)*h])
+	}
+	return x
+}
+
+// unpack splits fetched [z | el] rows.
+func (s *gatState[T]) unpack(rows []T) (z, el []T) {
+	hf, h := s.op.heads*s.op.feat, s.op.heads
+	r := len(rows) / (hf + h)
+	z, el = make([]T, r*hf), make([]T, r*h)
+	for i := range r {
+		copy(z[i*hf:(i+1)*hf], rows[i*(hf+h):])
+		copy(el[i*h:(i+1)*h], rows[i*(hf+h)+hf:(i+1)*(hf+h)])
+	}
+	return z, el
+}
+
+// attention returns the attention of shard j's edges (E_j, H), by edge ID,
+// from the shard's el rows.
+func (s *gatState[T]) attention(j int, el []T) []T {
+	g, h := s.op.g, s.op.heads
+	sg := g.shards[j].g
+	c := sg.CSC()
+	a := make([]T, sg.NumEdges()*h)
+	parallel.For(g.n, 256, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			for q := c.Indptr[v]; q < c.Indptr[v+1]; q++ {
+				u, e := int(c.Indices[q]), int(c.EIDs[q])
+				for k := range h {
+					x := leaky(el[u*h+k]+s.er[v*h+k], s.op.slope)
+					a[e*h+k] = T(math.Exp(float64(x-s.max[v*h+k]))) / s.sum[v*h+k]
+				}
+			}
+		}
+	})
+	return a
+}
+
+func (s *gatState[T]) plan() bcast.Plan {
+	p, err := bcast.New([]int{s.op.heads, s.op.feat}, []int{s.op.heads, 1}, false)
+	if err != nil {
+		panic(err) // shapes fixed at construction
+	}
+	return p
+}
+
+func (s *gatState[T]) forward() (gorgonia.Value, error) {
+	g, hf, h := s.op.g, s.op.heads*s.op.feat, s.op.heads
+	t, out := values.Alloc[T](s.op.zShape())
+	tmp := make([]T, len(out))
+	plan := s.plan()
+	p := pass[T]{x: s.packed(), xw: hf + h, tag: s.op.tag + tagAgg, visit: func(j int, rows []T) ([]T, error) {
+		z, el := s.unpack(rows)
+		a := s.attention(j, el)
+		spmm.Forward(tmp, g.shards[j].g, spmm.Mul, spmm.Sum, z, a, plan, nil)
+		addTo(out, tmp)
+		return nil, nil
+	}}
+	if err := p.run(g); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// backward computes, shard by shard, the gradients of the shard's z and el
+// rows (returned to their owners) and of er (kept here), from the output
+// out and its gradient dout. With y = softmax(score), the gradient of a
+// score is y (dy - c_v), where dy = <z_u, dout_v> per head and c_v = sum
+// over v's in-edges of y dy = <out_v, dout_v>, so it needs no extra sweep.
+func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
+	g, f, h := s.op.g, s.op.feat, s.op.heads
+	hf := h * f
+	cv := make([]T, g.n*h)
+	for i := range cv {
+		var d T
+		for k := range f {
+			d += out[i*f+k] * dout[i*f+k]
+		}
+		cv[i] = d
+	}
+	dx := make([]T, g.n*(hf+h)) // [dz | del], accumulated from all ranks
+	der := make([]T, g.n*h)
+	plan := s.plan()
+	copyE := bcast.Same([]int{h, 1})
+	p := pass[T]{x: s.packed(), xw: hf + h, gw: hf + h, dx: dx, tag: s.op.tag + tagAggBack, visit: func(j int, rows []T) ([]T, error) {
+		z, el := s.unpack(rows)
+		a := s.attention(j, el)
+		sg := g.shards[j].g
+		c := sg.CSC()
+		dpre := make([]T, len(a))
+		parallel.For(g.n, 256, func(lo, hi int) {
+			for v := lo; v < hi; v++ {
+				for q := c.Indptr[v]; q < c.Indptr[v+1]; q++ {
+					u, e := int(c.Indices[q]), int(c.EIDs[q])
+					for k := range h {
+						var dy T
+						zu, dv := z[(u*h+k)*f:(u*h+k+1)*f], dout[(v*h+k)*f:(v*h+k+1)*f]
+						for i := range f {
+							dy += zu[i] * dv[i]
+						}
+						d := a[e*h+k] * (dy - cv[v*h+k])
+						if el[u*h+k]+s.er[v*h+k] <= 0 {
+							d *= T(s.op.slope)
+						}
+						dpre[e*h+k] = d
+						der[v*h+k] += d
+					}
+				}
+			}
+		})
+		rev := sg.Reverse()
+		dz := make([]T, sg.NumSrc()*hf)
+		spmm.Forward(dz, rev, spmm.Mul, spmm.Sum, dout, a, plan, nil)
+		del := make([]T, sg.NumSrc()*h)
+		spmm.Forward(del, rev, spmm.CopyE, spmm.Sum, nil, dpre, copyE, nil)
+		grad := make([]T, sg.NumSrc()*(hf+h))
+		for i := range sg.NumSrc() {
+			copy(grad[i*(hf+h):], dz[i*hf:(i+1)*hf])
+			copy(grad[i*(hf+h)+hf:], del[i*h:(i+1)*h])
+		}
+		return grad, nil
+	}}
+	if err := p.run(g); err != nil {
+		return nil, err
+	}
+	t, res := values.Alloc[T](s.op.outShape())
+	for v := range g.n {
+		copy(res[v*(hf+2*h):], dx[v*(hf+h):(v+1)*(hf+h)])
+		copy(res[v*(hf+2*h)+hf+h:], der[v*h:(v+1)*h])
+	}
+	return t, nil
+}
+
+// colsOp copies columns [lo, hi) of an (N, width) matrix into a fresh
+// tensor of the given shape: the pieces of a packed backward result.
+type colsOp struct {
+	opkit.CPUOp
+	lo, hi, width int
+	shape         tensor.Shape
+	id            int
+}
+
+func (op *colsOp) Arity() int    { return 1 }
+func (op *colsOp) Type() hm.Type { return opkit.FnType(len(op.shape), 2) }
+
+func (op *colsOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	if err := opkit.CheckInputs("sar", op.String(), []tensor.Shape{{op.shape[0], op.width}}, in); err != nil {
+		return nil, err
+	}
+	return op.shape.Clone(), nil
+}
+
+func (op *colsOp) String() string { return fmt.Sprintf("sar_cols[%d:%d]", op.lo, op.hi) }
+
+func (op *colsOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "%v{%d,%v,%d}", op, op.width, op.shape, op.id)
+}
+
+func (op *colsOp) Hashcode() uint32 { return opkit.HashOf(op) }
+
+func (op *colsOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return colsDo[float32](op, vals[0]) },
+		func() (gorgonia.Value, error) { return colsDo[float64](op, vals[0]) })
+}
+
+func colsDo[T num.Float](op *colsOp, v gorgonia.Value) (gorgonia.Value, error) {
+	x, err := values.Data[T](v)
+	if err != nil {
+		return nil, err
+	}
+	t, out := values.Alloc[T](op.shape)
+	w := op.hi - op.lo
+	for r := range op.shape[0] {
+		copy(out[r*w:(r+1)*w], x[r*op.width+op.lo:r*op.width+op.hi])
+	}
+	return t, nil
+}
+
+// copyOp returns a fresh copy of its input; its gradient is the output
+// gradient.
+type copyOp struct {
+	opkit.CPUOp
+	shape tensor.Shape
+	id    int
+}
+
+func (op *copyOp) Arity() int    { return 1 }
+func (op *copyOp) Type() hm.Type { return opkit.FnType(len(op.shape), len(op.shape)) }
+
+func (op *copyOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	if err := opkit.CheckInputs("sar", op.String(), []tensor.Shape{op.shape}, in); err != nil {
+		return nil, err
+	}
+	return op.shape.Clone(), nil
+}
+
+func (op *copyOp) String() string { return "sar_copy" }
+
+func (op *copyOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v{%v,%d}", op, op.shape, op.id) }
+
+func (op *copyOp) Hashcode() uint32 { return opkit.HashOf(op) }
+
+func (op *copyOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	t, err := values.Dense(vals[0])
+	if err != nil {
+		return nil, err
+	}
+	return t.Clone().(tensor.Tensor), nil
+}
+
+func (op *copyOp) DiffWRT(int) []bool { return []bool{true} }
+
+func (op *copyOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	return gorgonia.Nodes{grad}, nil
+}
+
+var (
+	_ gorgonia.SDOp = (*copyOp)(nil)
+	_ gorgonia.Op   = (*gatOp)(nil)
+	_ gorgonia.SDOp = (*gatOp)(nil)
+	_ gorgonia.Op   = (*colsOp)(nil)
+)

@@ -1,0 +1,51 @@
+package sar_test
+
+import (
+	"testing"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/gat"
+)
+
+// gatModel is a GATConv of 8 heads (ELU, optionally with a residual
+// projection) followed by a one-head GATConv, attention dropout off.
+func gatModel(in, hidden, out int, residual bool) model {
+	return func(eg *gorgonia.ExprGraph, g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
+		dt := x.Dtype()
+		l1, err := gat.New(eg, in, hidden, gat.WithName("g1"), gat.WithSeed(1), gat.WithHeads(8), gat.WithDtype(dt), gat.WithAllowZeroInDegree(true), gat.WithActivation(nn.ELU), gat.WithResidual(residual))
+		if err != nil {
+			return nil, nil, err
+		}
+		l2, err := gat.New(eg, 8*hidden, out, gat.WithName("g2"), gat.WithSeed(2), gat.WithDtype(dt), gat.WithAllowZeroInDegree(true), gat.WithNegativeSlope(0.1))
+		if err != nil {
+			return nil, nil, err
+		}
+		h, err := l1.Forward(g, x)
+		if err != nil {
+			return nil, nil, err
+		}
+		y, err := l2.Forward(g, h)
+		if err != nil {
+			return nil, nil, err
+		}
+		return y, append(l1.Learnables(), l2.Learnables()...), nil
+	}
+}
+
+func TestGATConvRMAT(t *testing.T) {
+	g := rmatGraph(t)
+	p := newProblem(g, 6, 3, 7)
+	checkEquivalent(t, p, true, gatModel(6, 4, 3, false), tensor.Float64, tensor.Float32)
+	t.Run("residual", func(t *testing.T) {
+		checkEquivalent(t, p, true, gatModel(6, 4, 3, true), tensor.Float64)
+	})
+}
+
+func TestGATConvCora(t *testing.T) {
+	g := coraGraph(t)
+	p := newProblem(g, 12, 7, 8)
+	checkEquivalent(t, p, false, gatModel(12, 4, 7, false), tensor.Float64)
+}

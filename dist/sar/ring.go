@@ -1,0 +1,244 @@
+package sar
+
+import (
+	"fmt"
+
+	"github.com/gnngo/gnn/dist/comm"
+	"github.com/gnngo/gnn/internal/num"
+)
+
+// pass is one sweep of an aggregation over the shards of a Graph. With x
+// set, shard j's source rows (xw elements each) are fetched from rank j
+// and handed to visit; with gw > 0, visit returns gradient rows (gw each)
+// for shard j's sources, which go back to rank j and are added there to
+// the rows of dx they belong to. The communication tag is tag.
+type pass[T num.Float] struct {
+	x     []T
+	xw    int
+	gw    int
+	dx    []T
+	tag   int
+	visit func(j int, rows []T) ([]T, error)
+}
+
+// run performs the pass in g's mode. Any error aborts the whole job
+// (comm.Abort), so that no rank is left waiting for this one.
+func (p *pass[T]) run(g *Graph) error {
+	var err error
+	if g.mode == OneShot {
+		err = p.oneShot(g)
+	} else {
+		err = p.sequential(g)
+	}
+	if err != nil {
+		err = fmt.Errorf("sar: rank %d: %w", g.rank, err)
+		g.c.Abort(err)
+	}
+	return err
+}
+
+// round k of a ring: this rank receives features from (and sends
+// gradients to) from, and sends features to (and receives gradients
+// from) to.
+func (g *Graph) round(k int) (from, to int) {
+	return (g.rank - k + g.size) % g.size, (g.rank + k) % g.size
+}
+
+type fetched[T num.Float] struct {
+	rows []T
+	err  error
+}
+
+// fetch returns the rows of shard from in round k.
+func (p *pass[T]) fetch(g *Graph, k int) ([]T, error) {
+	from, to := g.round(k)
+	if k == 0 {
+		return gather(p.x, g.shards[g.rank].src, p.xw), nil
+	}
+	send := encode(gather(p.x, g.need[to], p.xw))
+	g.sent.Add(int64(len(send)))
+	b, err := g.c.SendRecv(send, to, from, p.tag)
+	if err != nil {
+		return nil, fmt.Errorf("fetching rows from rank %d: %w", from, err)
+	}
+	rows := decode[T](b)
+	if want := len(g.shards[from].src) * p.xw; len(rows) != want {
+		return nil, fmt.Errorf("rank %d sent %d values for its shard, want %d", from, len(rows), want)
+	}
+	return rows, nil
+}
+
+// push sends the gradient rows of shard from to their owner in round k and
+// adds what rank to sent back into dx.
+func (p *pass[T]) push(g *Graph, k int, grad []T) error {
+	from, to := g.round(k)
+	if k == 0 {
+		scatterAdd(p.dx, g.shards[g.rank].src, grad, p.gw)
+		return nil
+	}
+	send := encode(grad)
+	g.sent.Add(int64(len(send)))
+	b, err := g.c.SendRecv(send, from, to, p.tag+1)
+	if err != nil {
+		return fmt.Errorf("returning gradients to rank %d: %w", from, err)
+	}
+	back := decode[T](b)
+	if want := len(g.need[to]) * p.gw; len(back) != want {
+		return fmt.Errorf("rank %d returned %d gradient values, want %d", to, len(back), want)
+	}
+	scatterAdd(p.dx, g.need[to], back, p.gw)
+	return nil
+}
+
+// sequential visits the shards in ring order, fetching the next shard's
+// rows while the current one is aggregated, and returning each shard's
+// gradients while the next one is computed (pipeline depth 1). Received
+// gradients are added in round order, so results do not depend on timing.
+func (p *pass[T]) sequential(g *Graph) error {
+	var cur []T
+	if p.x != nil {
+		cur, _ = p.fetch(g, 0)
+	}
+	var pushed chan error // the push of the previous round
+	wait := func() error {
+		if pushed == nil {
+			return nil
+		}
+		err := <-pushed
+		pushed = nil
+		return err
+	}
+	for k := range g.size {
+		var next chan fetched[T]
+		if p.x != nil && k+1 < g.size {
+			next = make(chan fetched[T], 1)
+			go func(k int) {
+				rows, err := p.fetch(g, k)
+				next <- fetched[T]{rows, err}
+			}(k + 1)
+		}
+		from, _ := g.round(k)
+		grad, err := p.visit(from, cur)
+		cur = nil
+		if err == nil {
+			err = wait()
+		}
+		if err == nil && p.gw > 0 {
+			pushed = make(chan error, 1)
+			go func(k int) { pushed <- p.push(g, k, grad) }(k)
+		}
+		if next != nil {
+			f := <-next
+			cur = f.rows
+			if err == nil {
+				err = f.err
+			}
+		}
+		if err != nil {
+			wait()
+			return err
+		}
+	}
+	return wait()
+}
+
+// oneShot fetches every shard's rows in one all-to-all, visits the shards
+// in ring order, and returns all gradients in one all-to-all.
+func (p *pass[T]) oneShot(g *Graph) error {
+	var all [][]byte
+	if p.x != nil {
+		send := make([][]byte, g.size)
+		for j := range send {
+			if j != g.rank {
+				send[j] = encode(gather(p.x, g.need[j], p.xw))
+				g.sent.Add(int64(len(send[j])))
+			}
+		}
+		var err error
+		if all, err = g.c.AllToAllV(send); err != nil {
+			return fmt.Errorf("fetching rows: %w", err)
+		}
+	}
+	grads := make([][]byte, g.size)
+	for k := range g.size {
+		from, _ := g.round(k)
+		var rows []T
+		switch {
+		case p.x == nil:
+		case k == 0:
+			rows = gather(p.x, g.shards[g.rank].src, p.xw)
+		default:
+			rows = decode[T](all[from])
+			all[from] = nil
+			if want := len(g.shards[from].src) * p.xw; len(rows) != want {
+				return fmt.Errorf("rank %d sent %d values for its shard, want %d", from, len(rows), want)
+			}
+		}
+		grad, err := p.visit(from, rows)
+		if err != nil {
+			return err
+		}
+		if p.gw == 0 {
+			continue
+		}
+		if k == 0 {
+			scatterAdd(p.dx, g.shards[g.rank].src, grad, p.gw)
+			continue
+		}
+		grads[from] = encode(grad)
+		g.sent.Add(int64(len(grads[from])))
+	}
+	if p.gw == 0 {
+		return nil
+	}
+	back, err := g.c.AllToAllV(grads)
+	if err != nil {
+		return fmt.Errorf("returning gradients: %w", err)
+	}
+	for k := 1; k < g.size; k++ {
+		_, to := g.round(k)
+		b := decode[T](back[to])
+		if want := len(g.need[to]) * p.gw; len(b) != want {
+			return fmt.Errorf("rank %d returned %d gradient values, want %d", to, len(b), want)
+		}
+		scatterAdd(p.dx, g.need[to], b, p.gw)
+	}
+	return nil
+}
+
+// gather returns rows idx of x (w elements per row), packed.
+func gather[T num.Float](x []T, idx []int32, w int) []T {
+	out := make([]T, len(idx)*w)
+	for i, r := range idx {
+		copy(out[i*w:(i+1)*w], x[int(r)*w:(int(r)+1)*w])
+	}
+	return out
+}
+
+// scatterAdd adds packed row i of rows to row idx[i] of dx.
+func scatterAdd[T num.Float](dx []T, idx []int32, rows []T, w int) {
+	for i, r := range idx {
+		d := dx[int(r)*w : (int(r)+1)*w]
+		for k, v := range rows[i*w : (i+1)*w] {
+			d[k] += v
+		}
+	}
+}
+
+func encode[T num.Float](v []T) []byte {
+	switch v := any(v).(type) {
+	case []float32:
+		return comm.Float32sToBytes(v)
+	case []float64:
+		return comm.Float64sToBytes(v)
+	}
+	panic("sar: unreachable")
+}
+
+func decode[T num.Float](b []byte) []T {
+	var zero T
+	if _, ok := any(zero).(float32); ok {
+		return any(comm.BytesToFloat32s(b)).([]T)
+	}
+	return any(comm.BytesToFloat64s(b)).([]T)
+}

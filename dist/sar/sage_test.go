@@ -1,0 +1,46 @@
+package sar_test
+
+import (
+	"testing"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/sage"
+)
+
+// sageModel is two SAGEConv layers with the mean aggregator (the first
+// projecting after aggregating, the second before) with a ReLU between.
+func sageModel(in, hidden, out int) model {
+	return func(eg *gorgonia.ExprGraph, g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
+		dt := x.Dtype()
+		l1, err := sage.New(eg, in, hidden, sage.WithName("s1"), sage.WithSeed(1), sage.WithAggregator(sage.Mean), sage.WithDtype(dt), sage.WithActivation(nn.ReLU))
+		if err != nil {
+			return nil, nil, err
+		}
+		l2, err := sage.New(eg, hidden, out, sage.WithName("s2"), sage.WithSeed(2), sage.WithAggregator(sage.Mean), sage.WithDtype(dt))
+		if err != nil {
+			return nil, nil, err
+		}
+		h, err := l1.Forward(g, x)
+		if err != nil {
+			return nil, nil, err
+		}
+		y, err := l2.Forward(g, h)
+		if err != nil {
+			return nil, nil, err
+		}
+		return y, append(l1.Learnables(), l2.Learnables()...), nil
+	}
+}
+
+func TestSAGEConvRMAT(t *testing.T) {
+	p := newProblem(rmatGraph(t), 6, 3, 9)
+	checkEquivalent(t, p, true, sageModel(6, 8, 3), tensor.Float64, tensor.Float32)
+}
+
+func TestSAGEConvCora(t *testing.T) {
+	p := newProblem(coraGraph(t), 12, 7, 10)
+	checkEquivalent(t, p, false, sageModel(12, 16, 7), tensor.Float64)
+}
