@@ -17,7 +17,7 @@ import (
 	"github.com/gnngo/gnn/dist/sar"
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/generate"
-	"github.com/gnngo/gnn/internal/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 	"github.com/gnngo/gnn/nn"
 )
 

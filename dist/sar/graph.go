@@ -124,7 +124,10 @@ func New(p *partition.Part, c comm.Comm, opts ...Option) (*Graph, error) {
 	}
 	g.need = make([][]int32, g.size)
 	for j, b := range recv {
-		need := comm.BytesToInt32s(b)
+		need, err := comm.BytesToInt32s(b)
+		if err != nil {
+			return nil, fmt.Errorf("sar: rank %d: the rows rank %d's shard reads: %w", g.rank, j, err)
+		}
 		for i, v := range need {
 			if v < 0 || int(v) >= g.n {
 				return nil, fmt.Errorf("sar: rank %d's shard from rank %d reads row %d (entry %d), but rank %d has %d nodes", j, g.rank, v, i, g.rank, g.n)

@@ -61,7 +61,10 @@ func (p *pass[T]) fetch(g *Graph, k int) ([]T, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fetching rows from rank %d: %w", from, err)
 	}
-	rows := decode[T](b)
+	rows, err := decode[T](b)
+	if err != nil {
+		return nil, fmt.Errorf("rows from rank %d: %w", from, err)
+	}
 	if want := len(g.shards[from].src) * p.xw; len(rows) != want {
 		return nil, fmt.Errorf("rank %d sent %d values for its shard, want %d", from, len(rows), want)
 	}
@@ -82,7 +85,10 @@ func (p *pass[T]) push(g *Graph, k int, grad []T) error {
 	if err != nil {
 		return fmt.Errorf("returning gradients to rank %d: %w", from, err)
 	}
-	back := decode[T](b)
+	back, err := decode[T](b)
+	if err != nil {
+		return fmt.Errorf("gradients from rank %d: %w", to, err)
+	}
 	if want := len(g.need[to]) * p.gw; len(back) != want {
 		return fmt.Errorf("rank %d returned %d gradient values, want %d", to, len(back), want)
 	}
@@ -168,7 +174,10 @@ func (p *pass[T]) oneShot(g *Graph) error {
 		case k == 0:
 			rows = gather(p.x, g.shards[g.rank].src, p.xw)
 		default:
-			rows = decode[T](all[from])
+			var err error
+			if rows, err = decode[T](all[from]); err != nil {
+				return fmt.Errorf("rows from rank %d: %w", from, err)
+			}
 			all[from] = nil
 			if want := len(g.shards[from].src) * p.xw; len(rows) != want {
 				return fmt.Errorf("rank %d sent %d values for its shard, want %d", from, len(rows), want)
@@ -197,7 +206,10 @@ func (p *pass[T]) oneShot(g *Graph) error {
 	}
 	for k := 1; k < g.size; k++ {
 		_, to := g.round(k)
-		b := decode[T](back[to])
+		b, err := decode[T](back[to])
+		if err != nil {
+			return fmt.Errorf("gradients from rank %d: %w", to, err)
+		}
 		if want := len(g.need[to]) * p.gw; len(b) != want {
 			return fmt.Errorf("rank %d returned %d gradient values, want %d", to, len(b), want)
 		}
@@ -235,10 +247,12 @@ func encode[T num.Float](v []T) []byte {
 	panic("sar: unreachable")
 }
 
-func decode[T num.Float](b []byte) []T {
+func decode[T num.Float](b []byte) ([]T, error) {
 	var zero T
 	if _, ok := any(zero).(float32); ok {
-		return any(comm.BytesToFloat32s(b)).([]T)
+		v, err := comm.BytesToFloat32s(b)
+		return any(v).([]T), err
 	}
-	return any(comm.BytesToFloat64s(b)).([]T)
+	v, err := comm.BytesToFloat64s(b)
+	return any(v).([]T), err
 }
