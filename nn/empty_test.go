@@ -9,8 +9,8 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
+	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/gat"
 	"github.com/gnngo/gnn/nn/gcn"
 	"github.com/gnngo/gnn/nn/gin"
@@ -21,7 +21,7 @@ import (
 type emptyLayer struct {
 	name string
 	in   int
-	new  func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (forward func(*graph.Graph, *gorgonia.Node) (*gorgonia.Node, error), params gorgonia.Nodes, err error)
+	new  func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (forward func(nn.Graph, *gorgonia.Node) (*gorgonia.Node, error), params gorgonia.Nodes, err error)
 	// want returns the output over a graph without edges from the
 	// features x (n x in) and the parameters by name suffix: every
 	// aggregation over no neighbours is zero.
@@ -52,7 +52,7 @@ func emptyLayers() []emptyLayer {
 	var ls []emptyLayer
 	for _, norm := range []gcn.Norm{gcn.Both, gcn.Right, gcn.Left, gcn.None} {
 		ls = append(ls, emptyLayer{name: fmt.Sprintf("gcn/%v", norm), in: in,
-			new: func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (func(*graph.Graph, *gorgonia.Node) (*gorgonia.Node, error), gorgonia.Nodes, error) {
+			new: func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (func(nn.Graph, *gorgonia.Node) (*gorgonia.Node, error), gorgonia.Nodes, error) {
 				l, err := gcn.New(eg, in, out, gcn.WithNorm(norm), gcn.WithAllowZeroInDegree(true), gcn.WithDtype(dt), gcn.WithName("gcn"))
 				if err != nil {
 					return nil, nil, err
@@ -64,7 +64,7 @@ func emptyLayers() []emptyLayer {
 	}
 	for _, mean := range []bool{false, true} {
 		ls = append(ls, emptyLayer{name: fmt.Sprintf("gat/mean=%v", mean), in: in,
-			new: func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (func(*graph.Graph, *gorgonia.Node) (*gorgonia.Node, error), gorgonia.Nodes, error) {
+			new: func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (func(nn.Graph, *gorgonia.Node) (*gorgonia.Node, error), gorgonia.Nodes, error) {
 				l, err := gat.New(eg, in, out, gat.WithHeads(2), gat.WithMeanHeads(mean), gat.WithAllowZeroInDegree(true), gat.WithDtype(dt), gat.WithName("gat"))
 				if err != nil {
 					return nil, nil, err
@@ -86,7 +86,7 @@ func emptyLayers() []emptyLayer {
 	}
 	for _, agg := range []sage.Aggregator{sage.Mean, sage.GCN, sage.Pool} {
 		ls = append(ls, emptyLayer{name: fmt.Sprintf("sage/%v", agg), in: in,
-			new: func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (func(*graph.Graph, *gorgonia.Node) (*gorgonia.Node, error), gorgonia.Nodes, error) {
+			new: func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (func(nn.Graph, *gorgonia.Node) (*gorgonia.Node, error), gorgonia.Nodes, error) {
 				l, err := sage.New(eg, in, out, sage.WithAggregator(agg), sage.WithDtype(dt), sage.WithName("sage"))
 				if err != nil {
 					return nil, nil, err
@@ -104,7 +104,7 @@ func emptyLayers() []emptyLayer {
 	}
 	for _, agg := range []gin.Aggregator{gin.Sum, gin.Mean, gin.Max} {
 		ls = append(ls, emptyLayer{name: fmt.Sprintf("gin/%v", agg), in: in,
-			new: func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (func(*graph.Graph, *gorgonia.Node) (*gorgonia.Node, error), gorgonia.Nodes, error) {
+			new: func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (func(nn.Graph, *gorgonia.Node) (*gorgonia.Node, error), gorgonia.Nodes, error) {
 				l, err := gin.New(eg, in, in, gin.WithAggregator(agg), gin.WithLearnEps(true), gin.WithEps(0.25), gin.WithDtype(dt), gin.WithName("gin"))
 				if err != nil {
 					return nil, nil, err

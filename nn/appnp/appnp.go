@@ -47,18 +47,27 @@ func (l *APPNPConv) Learnables() gorgonia.Nodes { return nil }
 
 // Forward propagates x (N x F) on the homogeneous graph g and returns
 // (N, F).
-func (l *APPNPConv) Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-	return l.forward(g, x, nil)
+// APPNPConv has no sharded (distributed) path: g must be a *graph.Graph.
+func (l *APPNPConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+	pg, err := nn.Local(g, "appnp: "+l.cfg.name)
+	if err != nil {
+		return nil, err
+	}
+	return l.forward(pg, x, nil)
 }
 
 // ForwardWeighted is Forward with a weight per edge (NumEdges, or
 // NumEdges x 1) used as is in place of the degree normalisation, as DGL's
 // edge_weight: normalise the weights first if needed.
-func (l *APPNPConv) ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
+func (l *APPNPConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("appnp: nil edge weight")
 	}
-	return l.forward(g, x, edgeWeight)
+	pg, err := nn.Local(g, "appnp: "+l.cfg.name)
+	if err != nil {
+		return nil, err
+	}
+	return l.forward(pg, x, edgeWeight)
 }
 
 func (l *APPNPConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
