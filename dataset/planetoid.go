@@ -37,7 +37,9 @@ import (
 //
 // Everything is checked against meta.txt (node, edge, non-zero and split
 // counts, column, label and ID ranges) and a mismatch is an error naming
-// the file and, where there is one, the line. Blank lines are skipped in
+// the file and, where there is one, the line. Counts that only size later
+// allocations are bounded by what the files hold: num_features by
+// max(feature_nnz, 65536), num_classes by max(num_nodes, 65536). Blank lines are skipped in
 // meta.txt and split.txt only.
 //
 // The Dataset's Name is meta.txt's name. Features are returned sparse (CSR)
@@ -89,6 +91,10 @@ type planetoidMeta struct {
 // maxLineBytes bounds a line of the text files (a PubMed feature row is
 // about 10 kB).
 const maxLineBytes = 64 << 20
+
+// minPlanetoidLimit is the smallest bound on num_features and num_classes
+// (see readPlanetoidMeta).
+const minPlanetoidLimit = 1 << 16
 
 // allocHint caps slice capacities taken from meta.txt, which is not
 // trusted for allocation: slices grow past it as data arrives.
@@ -166,6 +172,14 @@ func readPlanetoidMeta(path string) (planetoidMeta, error) {
 	}
 	if uint64(m.nnz) > uint64(m.nodes)*uint64(m.features) {
 		return m, fmt.Errorf("dataset: %s: feature_nnz=%d exceeds num_nodes*num_features = %d*%d", path, m.nnz, m.nodes, m.features)
+	}
+	// Column and class counts size the layers' weights but no file can
+	// confirm them: bound them by the counts the files are checked against.
+	if lim := max(m.nnz, minPlanetoidLimit); m.features > lim {
+		return m, fmt.Errorf("dataset: %s: num_features=%d exceeds max(feature_nnz, %d) = %d: the features file cannot hold a non-zero in that many columns", path, m.features, minPlanetoidLimit, lim)
+	}
+	if lim := max(m.nodes, minPlanetoidLimit); m.classes > lim {
+		return m, fmt.Errorf("dataset: %s: num_classes=%d exceeds max(num_nodes, %d) = %d: the labels file cannot hold that many classes", path, m.classes, minPlanetoidLimit, lim)
 	}
 	return m, nil
 }
@@ -388,7 +402,9 @@ func gunzipLines(r io.Reader, path string, fn func(line []byte) error) error {
 	return scanLines(ra, path, fn)
 }
 
-// scanLines is readLines over an open reader.
+// scanLines is readLines over an open reader. When reading fails (a
+// truncated gzip stream, say) the error is the read error, even if the
+// partial last line that the scanner still delivers is also malformed.
 func scanLines(r io.Reader, path string, fn func(line []byte) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes)
@@ -396,6 +412,10 @@ func scanLines(r io.Reader, path string, fn func(line []byte) error) error {
 	for sc.Scan() {
 		n++
 		if err := fn(sc.Bytes()); err != nil {
+			if sc.Err() != nil { // the line ends where the input broke off
+				n--
+				break
+			}
 			return fmt.Errorf("dataset: %s: line %d: %w", path, n, err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -141,6 +142,8 @@ func TestLoadPlanetoidErrors(t *testing.T) {
 		{"meta missing keys", "meta.txt", meta("num_val=1\nnum_test=2\n", ""), `: missing num_val, num_test`},
 		{"meta split sum", "meta.txt", meta("num_test=2", "num_test=3"), `: num_train+num_val+num_test = 5 exceeds num_nodes=4`},
 		{"meta nnz", "meta.txt", meta("feature_nnz=4", "feature_nnz=13"), `: feature_nnz=13 exceeds num_nodes*num_features = 4*3`},
+		{"meta huge features", "meta.txt", meta("num_features=3", "num_features=2147483647"), `: num_features=2147483647 exceeds max(feature_nnz, 65536) = 65536`},
+		{"meta huge classes", "meta.txt", meta("num_classes=2", "num_classes=2147483647"), `: num_classes=2147483647 exceeds max(num_nodes, 65536) = 65536`},
 
 		{"edges missing", "edges.txt", "", "open "},
 		{"edges syntax", "edges.txt", "0 1\n1 x\n", `: graph: line 2: "1 x": destination "x" is not an integer`},
@@ -321,5 +324,47 @@ func TestLoadPlanetoidCiteSeerPubMed(t *testing.T) {
 					d.Name, d.Graph, f.Rows, f.Cols, f.NNZ(), d.NumClasses, len(d.Train), len(d.Val), len(d.Test), want)
 			}
 		})
+	}
+}
+
+// TestLoadPlanetoidTruncatedFeatures cuts a gzip'd features file at every
+// byte: each cut must be reported as truncation, never as a malformed line
+// (the partial last line that the cut leaves usually is one).
+func TestLoadPlanetoidTruncatedFeatures(t *testing.T) {
+	t.Parallel()
+	const nodes = 64
+	var feat, labels, edges strings.Builder
+	nnz := 0
+	for v := range nodes {
+		for c := v % 5; c < 40; c += 3 + v%4 {
+			fmt.Fprintf(&feat, "%d:%g ", c, 0.125*float64(c+v))
+			nnz++
+		}
+		feat.WriteString("\n")
+		labels.WriteString("1\n")
+		fmt.Fprintf(&edges, "%d %d\n", v, (v+1)%nodes)
+	}
+	files := map[string]string{
+		"meta.txt": fmt.Sprintf("name=cut\nnum_nodes=%d\nnum_edges=%d\nnum_features=40\nnum_classes=2\n"+
+			"feature_nnz=%d\nnum_train=1\nnum_val=1\nnum_test=1\nfeatures_complete=1\n", nodes, nodes, nnz),
+		"edges.txt":       edges.String(),
+		"features.txt.gz": feat.String(),
+		"labels.txt":      labels.String(),
+		"split.txt":       "train 0\nval 1\ntest 2\n",
+	}
+	dir := writePlanetoid(t, files)
+	if _, err := dataset.LoadPlanetoid(dir); err != nil {
+		t.Fatalf("the whole file: %v", err)
+	}
+	full := gzipBytes(t, feat.String())
+	path := filepath.Join(dir, "features.txt.gz")
+	for cut := 10; cut < len(full); cut++ {
+		if err := os.WriteFile(path, full[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := dataset.LoadPlanetoid(dir)
+		if err == nil || !strings.Contains(err.Error(), "truncated") {
+			t.Fatalf("cut after %d of %d bytes: error %v, want one saying the file is truncated", cut, len(full), err)
+		}
 	}
 }

@@ -76,10 +76,12 @@ func (g *Graph) WriteBinary(w io.Writer) error {
 // mismatch, and node IDs out of range. Sizes in the header are never
 // trusted for allocation: when r's length is known (*os.File,
 // *bytes.Reader, *bytes.Buffer, *strings.Reader) the header is checked
-// against it first; otherwise the edge lists grow as data arrives.
-func ReadBinary(r io.Reader) (*Graph, error) {
+// against it first; otherwise the edge lists grow as data arrives. Node
+// counts above DefaultNodeLimit of the edge count are an error unless
+// WithMaxNodes raises the limit.
+func ReadBinary(r io.Reader, opts ...ReadOption) (*Graph, error) {
 	avail := remaining(r)
-	g, err := readBinary(r, avail, false, hostLittleEndian)
+	g, err := readBinary(r, avail, false, hostLittleEndian, readOptions(opts))
 	if err != nil {
 		return nil, fmt.Errorf("graph: %w", err)
 	}
@@ -99,16 +101,16 @@ func (g *Graph) Save(path string) error {
 }
 
 // Load reads a graph from a file written by Save or WriteBinary, with the
-// validation of ReadBinary; in addition the file must end right after the
-// checksum.
-func Load(path string) (*Graph, error) {
+// validation and options of ReadBinary; in addition the file must end right
+// after the checksum.
+func Load(path string, opts ...ReadOption) (*Graph, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("graph: %w", err)
 	}
 	defer f.Close()
 	avail := remaining(f)
-	g, err := readBinary(f, avail, avail >= 0, hostLittleEndian)
+	g, err := readBinary(f, avail, avail >= 0, hostLittleEndian, readOptions(opts))
 	if err != nil {
 		return nil, fmt.Errorf("graph: %s: %w", path, err)
 	}
@@ -209,7 +211,7 @@ func int32Bytes(s []int32) []byte {
 // readBinary reads one graph. avail is the number of bytes left in r, or -1
 // when unknown; exact requires the graph to end exactly there. Errors are
 // not prefixed.
-func readBinary(r io.Reader, avail int64, exact, native bool) (*Graph, error) {
+func readBinary(r io.Reader, avail int64, exact, native bool, c readConfig) (*Graph, error) {
 	var h [headerSize]byte
 	if n, err := io.ReadFull(r, h[:]); err != nil {
 		if err == io.EOF {
@@ -234,6 +236,9 @@ func readBinary(r io.Reader, avail int64, exact, native bool) (*Graph, error) {
 	}
 	if ne > maxBinaryEdges {
 		return nil, fmt.Errorf("binary graph: header has %d edges, more than the format allows (%d)", ne, uint64(maxBinaryEdges))
+	}
+	if lim := uint64(nodeLimit(c.maxNodes, int(min(ne, MaxEdges)))); ns > lim || nd > lim {
+		return nil, fmt.Errorf("binary graph: header has %d source and %d destination nodes for %d edges, more than the limit of %d nodes (graph.DefaultNodeLimit; raise it with graph.WithMaxNodes)", ns, nd, ne, lim)
 	}
 	need := 8*int64(ne) + checksumSize
 	if avail >= 0 {

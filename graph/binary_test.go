@@ -87,9 +87,9 @@ func TestBinaryRoundTrip(t *testing.T) {
 		readers := map[string]func() (*Graph, error){
 			"known":    func() (*Graph, error) { return ReadBinary(bytes.NewReader(data)) },
 			"stream":   func() (*Graph, error) { return ReadBinary(struct{ io.Reader }{bytes.NewReader(data)}) },
-			"portable": func() (*Graph, error) { return readBinary(bytes.NewReader(data), int64(len(data)), true, false) },
+			"portable": func() (*Graph, error) { return readBinary(bytes.NewReader(data), int64(len(data)), true, false, readConfig{}) },
 			"portable stream": func() (*Graph, error) {
-				return readBinary(struct{ io.Reader }{bytes.NewReader(data)}, -1, false, false)
+				return readBinary(struct{ io.Reader }{bytes.NewReader(data)}, -1, false, false, readConfig{})
 			},
 		}
 		if g.NumEdges() < 100 {

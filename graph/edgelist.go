@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 )
 
@@ -35,6 +36,11 @@ type EdgeListOptions struct {
 	// Header skips the first line that is neither blank nor a comment,
 	// such as "src,dst" in a CSV export.
 	Header bool
+
+	// MaxNodes is the largest node count that may be inferred from the
+	// IDs (on either side); zero means DefaultNodeLimit of the edge count.
+	// Declared counts are not limited by it.
+	MaxNodes int
 }
 
 // maxLine is the longest line, comment included, that the edge-list reader
@@ -94,6 +100,10 @@ func loadEdgeList(path string, opts EdgeListOptions, weighted bool) (*Graph, []f
 		if errors.As(err, &le) {
 			return nil, nil, fmt.Errorf("graph: %s: %w", path, le)
 		}
+		var se *sizeError
+		if errors.As(err, &se) {
+			return nil, nil, fmt.Errorf("graph: %s: %w", path, se)
+		}
 		return nil, nil, err
 	}
 	return g, w, nil
@@ -150,6 +160,9 @@ func checkEdgeListOptions(o EdgeListOptions) error {
 	if o.NumNodes > MaxNodes || o.NumSrc > MaxNodes || o.NumDst > MaxNodes {
 		return fmt.Errorf("graph: node count in EdgeListOptions exceeds %d", MaxNodes)
 	}
+	if o.MaxNodes < 0 || o.MaxNodes > MaxNodes {
+		return fmt.Errorf("graph: EdgeListOptions.MaxNodes %d is outside [0, %d]", o.MaxNodes, MaxNodes)
+	}
 	if o.Bipartite && o.NumNodes != 0 {
 		return errors.New("graph: EdgeListOptions.NumNodes is set for a bipartite graph; use NumSrc and NumDst")
 	}
@@ -193,6 +206,15 @@ func (c *column[T]) add(v T) {
 	c.cur = append(c.cur, v)
 }
 
+// len returns the number of values added.
+func (c *column[T]) len() int {
+	n := len(c.cur)
+	for _, b := range c.blocks {
+		n += len(b)
+	}
+	return n
+}
+
 func (c *column[T]) flatten() []T {
 	n := len(c.cur)
 	for _, b := range c.blocks {
@@ -226,9 +248,15 @@ func readEdgeList(r io.Reader, opts EdgeListOptions, weighted bool) (*Graph, []f
 	numSrc, numDst := p.limSrc, p.limDst
 	if numSrc == 0 {
 		numSrc = int(p.maxSrc) + 1
+		if err := p.checkInferred("source", numSrc, p.src.flatten); err != nil {
+			return nil, nil, fmt.Errorf("graph: %w", err)
+		}
 	}
 	if numDst == 0 {
 		numDst = int(p.maxDst) + 1
+		if err := p.checkInferred("destination", numDst, p.dst.flatten); err != nil {
+			return nil, nil, fmt.Errorf("graph: %w", err)
+		}
 	}
 	if !opts.Bipartite {
 		n := max(numSrc, numDst)
@@ -245,6 +273,25 @@ func readEdgeList(r io.Reader, opts EdgeListOptions, weighted bool) (*Graph, []f
 	// parsing.
 	return newGraph(numSrc, numDst, p.src.flatten(), p.dst.flatten()), weights, nil
 }
+
+// checkInferred checks a node count n inferred from the largest ID of one
+// side against the node limit; ids returns that side's IDs, to name the
+// first edge holding the largest one.
+func (p *edgeListReader) checkInferred(side string, n int, ids func() []int32) *sizeError {
+	edges := p.src.len()
+	lim := nodeLimit(p.opts.MaxNodes, edges)
+	if n <= lim {
+		return nil
+	}
+	e := slices.Index(ids(), int32(n-1))
+	return &sizeError{fmt.Sprintf("%s ID %d (edge %d) gives %d nodes for %d edges, more than the limit of %d (graph.DefaultNodeLimit); declare the node count, or raise the limit with EdgeListOptions.MaxNodes", side, n-1, e, n, edges, lim)}
+}
+
+// sizeError is a node count beyond the limit; like lineError its message
+// lacks the "graph: " prefix so that callers can insert the file name.
+type sizeError struct{ msg string }
+
+func (e *sizeError) Error() string { return e.msg }
 
 func (p *edgeListReader) read(r io.Reader) error {
 	br := bufio.NewReaderSize(r, 1<<16)
