@@ -85,9 +85,11 @@ func TestBinaryRoundTrip(t *testing.T) {
 		// one byte at a time for the small graphs), and the byte-order
 		// independent decoder.
 		readers := map[string]func() (*Graph, error){
-			"known":    func() (*Graph, error) { return ReadBinary(bytes.NewReader(data)) },
-			"stream":   func() (*Graph, error) { return ReadBinary(struct{ io.Reader }{bytes.NewReader(data)}) },
-			"portable": func() (*Graph, error) { return readBinary(bytes.NewReader(data), int64(len(data)), true, false, readConfig{}) },
+			"known":  func() (*Graph, error) { return ReadBinary(bytes.NewReader(data)) },
+			"stream": func() (*Graph, error) { return ReadBinary(struct{ io.Reader }{bytes.NewReader(data)}) },
+			"portable": func() (*Graph, error) {
+				return readBinary(bytes.NewReader(data), int64(len(data)), true, false, readConfig{})
+			},
 			"portable stream": func() (*Graph, error) {
 				return readBinary(struct{ io.Reader }{bytes.NewReader(data)}, -1, false, false, readConfig{})
 			},
