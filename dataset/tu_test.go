@@ -23,8 +23,8 @@ var tuValid = map[string]string{
 	"node_attributes": "0.5, 1\n-2, 0\n1e-3,3\n4, 4\n5, 5\n6, 6\n",
 }
 
-// writeTU writes the files of a dataset named "toy" into a new directory.
-func writeTU(t *testing.T, files map[string]string) string {
+// tuDir writes the files of a dataset named "toy" into a new directory.
+func tuDir(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for suffix, text := range files {
@@ -61,7 +61,7 @@ func TestLoadTU(t *testing.T) {
 				files[k] = strings.ReplaceAll(v, "\n", " \r\n")
 			}
 		}
-		ds, err := LoadTU(writeTU(t, files), "toy")
+		ds, err := LoadTU(tuDir(t, files), "toy")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func TestLoadTU(t *testing.T) {
 
 // TestLoadTUOptional checks that node labels and attributes are optional.
 func TestLoadTUOptional(t *testing.T) {
-	ds, err := LoadTU(writeTU(t, with(map[string]string{"node_labels": "-", "node_attributes": "-"})), "toy")
+	ds, err := LoadTU(tuDir(t, with(map[string]string{"node_labels": "-", "node_attributes": "-"})), "toy")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestLoadTUErrors(t *testing.T) {
 		{"few attributes", map[string]string{"node_attributes": "1\n2\n"}, "toy_node_attributes.txt: 2 lines, want one for each of the 6 nodes"},
 		{"many attributes", map[string]string{"node_attributes": "1\n2\n3\n4\n5\n6\n7\n"}, "toy_node_attributes.txt: line 7: more lines than the 6 nodes"},
 	} {
-		_, err := LoadTU(writeTU(t, with(c.changes)), "toy")
+		_, err := LoadTU(tuDir(t, with(c.changes)), "toy")
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "dataset: ") {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
 		}
@@ -166,39 +166,17 @@ func (m memFiles) open(path string) (io.ReadCloser, error) {
 	return io.NopCloser(strings.NewReader(text)), nil
 }
 
-// formatTU writes a dataset back in the TU format.
-func formatTU(ds *GraphDataset) memFiles {
-	var ind, a, gl, nl, at bytes.Buffer
-	base := 0
-	for g, gr := range ds.Graphs {
-		for range gr.NumSrc() {
-			fmt.Fprintln(&ind, g+1)
-		}
-		src, dst := gr.COO()
-		for e := range src {
-			fmt.Fprintf(&a, "%d, %d\n", int(src[e])+base+1, int(dst[e])+base+1)
-		}
-		base += gr.NumSrc()
-		fmt.Fprintln(&gl, ds.ClassNames[ds.Labels[g]])
-	}
-	out := memFiles{"graph_indicator": ind.String(), "A": a.String(), "graph_labels": gl.String()}
-	if ds.NodeLabels != nil {
-		for _, l := range ds.NodeLabels {
-			fmt.Fprintln(&nl, ds.NodeLabelNames[l])
-		}
-		out["node_labels"] = nl.String()
-	}
-	if f := ds.Features; f != nil {
-		for i := range f.Rows {
-			for j := range f.Cols {
-				if j > 0 {
-					at.WriteString(", ")
-				}
-				at.WriteString(strconv.FormatFloat(float64(f.Dense[i*f.Cols+j]), 'g', -1, 32))
-			}
-			at.WriteByte('\n')
-		}
-		out["node_attributes"] = at.String()
+// formatTU writes a dataset back in the TU format, in memory.
+func formatTU(t *testing.T, ds *GraphDataset) memFiles {
+	out := memFiles{}
+	err := writeTU(ds, func(suffix string, write func(io.Writer) error) error {
+		var b bytes.Buffer
+		err := write(&b)
+		out[suffix] = b.String()
+		return err
+	})
+	if err != nil {
+		t.Fatalf("writing back: %v", err)
 	}
 	return out
 }
@@ -254,7 +232,7 @@ func FuzzReadTU(f *testing.F) {
 		if ds.NodeLabels != nil && len(ds.NodeLabels) != n || ds.Features != nil && ds.Features.Rows*ds.Features.Cols != len(ds.Features.Dense) {
 			t.Fatalf("%d nodes, %d node labels, features %+v", n, len(ds.NodeLabels), ds.Features)
 		}
-		back, err := readTU(formatTU(ds), "fuzz")
+		back, err := readTU(formatTU(t, ds), "fuzz")
 		if err != nil {
 			t.Fatalf("reading the dataset written back: %v", err)
 		}
@@ -281,4 +259,52 @@ func sameTU(a, b *GraphDataset) bool {
 		}
 	}
 	return true
+}
+
+// TestWriteTU checks that a written dataset loads back the same, MiniGC's
+// class names becoming numbers, and the writer's argument checks.
+func TestWriteTU(t *testing.T) {
+	ds, err := LoadTU(tuDir(t, tuValid), "toy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := WriteTU(dir, "again", ds); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadTU(dir, "again")
+	if err != nil || !sameTU(ds, back) {
+		t.Errorf("written dataset loads back differently (%v)", err)
+	}
+	gc, err := MiniGC(MiniGCConfig{Graphs: 16, MinNodes: 10, MaxNodes: 12, Val: 1, Test: 1, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteTU(dir, "minigc", gc); err != nil {
+		t.Fatal(err)
+	}
+	back, err = LoadTU(dir, "minigc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(back.ClassNames, []string{"0", "1", "2", "3", "4", "5", "6", "7"}) || !slices.Equal(back.Labels, gc.Labels) || back.NodeLabels != nil || back.Features != nil {
+		t.Errorf("MiniGC loads back with classes %v, labels %v", back.ClassNames, back.Labels)
+	}
+	bad := *ds
+	bad.Labels = []int32{0, 5, 1}
+	for _, c := range []struct {
+		name string
+		ds   *GraphDataset
+		want string
+	}{
+		{"nil", nil, "no graphs"},
+		{"label", &bad, "class 5 of element 1 has no name"},
+	} {
+		if err := WriteTU(dir, "bad", c.ds); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+	if err := WriteTU(dir, "a/b", ds); err == nil {
+		t.Errorf("a path as name was accepted")
+	}
 }
