@@ -1,0 +1,282 @@
+// Command graphclass trains a graph isomorphism network (GIN; Xu, Hu,
+// Leskovec and Jegelka, "How Powerful are Graph Neural Networks?", ICLR
+// 2019) for graph classification on gnn's fused ops. With no -data it
+// trains on MiniGC, generated graphs whose class is their structure
+// (cycle, star, wheel, lollipop, hypercube, grid, clique, circular ladder);
+// with -data DIR -name NAME it trains on the TU dataset NAME in DIR (the
+// files DIR/NAME_A.txt, NAME_graph_indicator.txt, ...), split at random
+// into 80% training, 10% validation and 10% test graphs.
+//
+// The model is the paper's: -layers 5 counts the input, so 4 GIN layers,
+// each a two-layer MLP with batch norm and ReLU; every layer's node features, the input's
+// too, are pooled per graph (-readout sum, the paper's, or mean, max or
+// attention) and mapped to class scores by a linear layer with dropout, and
+// the scores are summed. All graphs are batched into one graph.Batched and
+// trained full-batch, the loss over the training graphs. It prints one line
+// per epoch and ends with "test accuracy: 0.9850", the test accuracy at the
+// epoch of best validation accuracy.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/dataset"
+	"github.com/gnngo/gnn/examples/internal/setup"
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/gin"
+	"github.com/gnngo/gnn/nn/readout"
+	"github.com/gnngo/gnn/nn/train"
+	"github.com/gnngo/gnn/ops"
+)
+
+// options are the shared flags and the graph-classification ones.
+type options struct {
+	setup.Flags
+	Name    string // TU dataset name, with Data
+	Layers  int    // GIN layers, the input counted
+	Readout string // sum, mean, max or attention
+	Graphs  int    // generated graphs
+}
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("graphclass: ")
+	o := options{
+		Flags:   setup.Flags{Epochs: 150, LR: 0.01, Hidden: 32, Heads: 1, Dropout: 0.5, Seed: 1},
+		Layers:  5,
+		Readout: "sum",
+		Graphs:  dataset.DefaultMiniGCConfig().Graphs,
+	}
+	o.Register(flag.CommandLine)
+	flag.CommandLine.Lookup("data").Usage = "`dir` of a TU dataset (with -name); empty trains on generated MiniGC graphs"
+	flag.StringVar(&o.Name, "name", o.Name, "TU dataset `name`: the files are DIR/NAME_A.txt, DIR/NAME_graph_indicator.txt, ...")
+	flag.IntVar(&o.Layers, "layers", o.Layers, "layers, the input layer counted (GIN layers + 1)")
+	flag.StringVar(&o.Readout, "readout", o.Readout, "graph readout: sum, mean, max or attention")
+	flag.IntVar(&o.Graphs, "graphs", o.Graphs, "number of generated graphs (without -data)")
+	flag.Parse()
+	if err := run(os.Stdout, &o); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// load returns the TU dataset, split, or the generated one.
+func load(o *options) (*dataset.GraphDataset, error) {
+	if o.Data == "" {
+		if o.Name != "" {
+			return nil, fmt.Errorf("-name %s needs -data", o.Name)
+		}
+		cfg := dataset.DefaultMiniGCConfig()
+		cfg.Graphs, cfg.Seed = o.Graphs, o.Seed
+		cfg.Val, cfg.Test = o.Graphs/5, o.Graphs/5
+		return dataset.MiniGC(cfg)
+	}
+	if o.Name == "" {
+		return nil, fmt.Errorf("-data needs -name, the prefix of the TU files")
+	}
+	ds, err := dataset.LoadTU(o.Data, o.Name)
+	if err != nil {
+		return nil, err
+	}
+	n := len(ds.Graphs)
+	if err := ds.SplitRandom(n/10, n/10, o.Seed); err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+func run(w io.Writer, o *options) error {
+	if o.Layers < 2 {
+		return fmt.Errorf("-layers %d: want at least 2 (the input and one GIN layer)", o.Layers)
+	}
+	if o.Hidden < 1 {
+		return fmt.Errorf("-hidden %d: want at least 1", o.Hidden)
+	}
+	ds, err := load(o)
+	if err != nil {
+		return err
+	}
+	b, err := graph.Batch(ds.Graphs)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "dataset %s: %d graphs, %d nodes, %d edges, %d classes, train/val/test %d/%d/%d\n",
+		ds.Name, b.NumGraphs(), b.NumSrc(), b.NumEdges(), ds.NumClasses, len(ds.Train), len(ds.Val), len(ds.Test))
+
+	eg := gorgonia.NewGraph()
+	mode := nn.NewMode()
+	x := input(eg, ds)
+	m := &model{eg: eg, seed: o.Seed}
+	pool, err := m.pooling(o.Readout)
+	if err != nil {
+		return err
+	}
+	h := x
+	var logits *gorgonia.Node
+	for l := range o.Layers {
+		if l > 0 {
+			if h, err = m.ginLayer(l, b, h, o.Hidden); err != nil {
+				return err
+			}
+		}
+		p, err := pool(l, b, h)
+		if err != nil {
+			return err
+		}
+		score, err := m.linear(fmt.Sprintf("pred%d", l), p, ds.NumClasses)
+		if err != nil {
+			return err
+		}
+		if score, err = nn.Dropout(score, o.Dropout, o.Seed+uint64(1000+l), mode); err != nil {
+			return err
+		}
+		if logits == nil {
+			logits = score
+		} else if logits, err = gorgonia.Add(logits, score); err != nil {
+			return err
+		}
+	}
+	loss, err := nn.CrossEntropy(logits, ds.Labels, ds.Train)
+	if err != nil {
+		return err
+	}
+	return o.Finish(w, "GIN on "+ds.Name, &train.Task{
+		Logits: logits, Loss: loss, Mode: mode,
+		Groups: []train.Group{{Params: m.params, WeightDecay: o.WeightDecay}},
+		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test,
+	})
+}
+
+// input returns the node features: the one-hot node labels followed by the
+// node attributes, or a column of ones when the dataset has neither.
+func input(eg *gorgonia.ExprGraph, ds *dataset.GraphDataset) *gorgonia.Node {
+	n := ds.NumNodes()
+	cols := ds.NumNodeLabels
+	if ds.Features != nil {
+		cols += ds.Features.Cols
+	}
+	if cols == 0 {
+		cols = 1
+	}
+	v := make([]float32, n*cols)
+	switch {
+	case ds.NodeLabels == nil && ds.Features == nil:
+		for i := range v {
+			v[i] = 1
+		}
+	default:
+		var attrs []float32
+		if ds.Features != nil {
+			attrs = ds.Features.ToDense()
+		}
+		for i := range n {
+			row := v[i*cols : (i+1)*cols]
+			if ds.NodeLabels != nil {
+				row[ds.NodeLabels[i]] = 1
+			}
+			if attrs != nil {
+				c := ds.Features.Cols
+				copy(row[ds.NumNodeLabels:], attrs[i*c:(i+1)*c])
+			}
+		}
+	}
+	t := tensor.New(tensor.WithShape(n, cols), tensor.WithBacking(v))
+	return gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(n, cols), gorgonia.WithName("features"), gorgonia.WithValue(t))
+}
+
+// model builds the parameters and records them.
+type model struct {
+	eg     *gorgonia.ExprGraph
+	seed   uint64
+	params gorgonia.Nodes
+}
+
+// linear returns x W + b with a new Glorot W (in x out) and a zero bias.
+func (m *model) linear(name string, x *gorgonia.Node, out int) (*gorgonia.Node, error) {
+	in := x.Shape()[1]
+	wv, err := nn.Glorot(tensor.Float32, nn.ParamSeed(m.seed, uint64(len(m.params))), 1, in, out)
+	if err != nil {
+		return nil, err
+	}
+	wt := nn.Param(m.eg, name+".w", wv)
+	bias := nn.Param(m.eg, name+".b", nn.Zeros(tensor.Float32, out))
+	m.params = append(m.params, wt, bias)
+	h, err := nn.MatMul(x, wt)
+	if err != nil {
+		return nil, err
+	}
+	return nn.AddBias(h, bias)
+}
+
+// batchNorm is BatchNorm with a learned scale (from 1) and shift (from 0).
+func (m *model) batchNorm(name string, x *gorgonia.Node) (*gorgonia.Node, error) {
+	f := x.Shape()[1]
+	ones := make([]float32, f)
+	for i := range ones {
+		ones[i] = 1
+	}
+	gamma := nn.Param(m.eg, name+".gamma", tensor.New(tensor.WithShape(f), tensor.WithBacking(ones)))
+	beta := nn.Param(m.eg, name+".beta", nn.Zeros(tensor.Float32, f))
+	m.params = append(m.params, gamma, beta)
+	y, err := nn.BatchNorm(x, gamma, 1e-5)
+	if err != nil {
+		return nil, err
+	}
+	return nn.AddBias(y, beta)
+}
+
+// ginLayer is GIN-0 as in the paper and DGL's example: the MLP is linear,
+// batch norm, ReLU, linear, and batch norm and ReLU follow it.
+func (m *model) ginLayer(l int, b *graph.Batched, h *gorgonia.Node, hidden int) (*gorgonia.Node, error) {
+	name := fmt.Sprintf("gin%d", l)
+	mlp := func(x *gorgonia.Node) (*gorgonia.Node, error) {
+		y, err := m.linear(name+".mlp1", x, hidden)
+		if err != nil {
+			return nil, err
+		}
+		if y, err = m.batchNorm(name+".mlp.bn", y); err != nil {
+			return nil, err
+		}
+		if y, err = nn.ReLU(y); err != nil {
+			return nil, err
+		}
+		if y, err = m.linear(name+".mlp2", y, hidden); err != nil {
+			return nil, err
+		}
+		return m.batchNorm(name+".bn", y)
+	}
+	layer, err := gin.New(m.eg, h.Shape()[1], hidden, gin.WithName(name), gin.WithApply(mlp), gin.WithActivation(nn.ReLU))
+	if err != nil {
+		return nil, err
+	}
+	return layer.Forward(b.Graph, h)
+}
+
+// pooling returns the readout of layer l's node features.
+func (m *model) pooling(kind string) (func(l int, b *graph.Batched, h *gorgonia.Node) (*gorgonia.Node, error), error) {
+	switch kind {
+	case "sum":
+		return func(_ int, b *graph.Batched, h *gorgonia.Node) (*gorgonia.Node, error) { return ops.SumNodes(b, h) }, nil
+	case "mean":
+		return func(_ int, b *graph.Batched, h *gorgonia.Node) (*gorgonia.Node, error) { return ops.MeanNodes(b, h) }, nil
+	case "max":
+		return func(_ int, b *graph.Batched, h *gorgonia.Node) (*gorgonia.Node, error) { return ops.MaxNodes(b, h) }, nil
+	case "attention":
+		return func(l int, b *graph.Batched, h *gorgonia.Node) (*gorgonia.Node, error) {
+			gate := func(x *gorgonia.Node) (*gorgonia.Node, error) { return m.linear(fmt.Sprintf("gate%d", l), x, 1) }
+			p, err := readout.NewGlobalAttentionPooling(gate, nil)
+			if err != nil {
+				return nil, err
+			}
+			return p.Forward(b, h)
+		}, nil
+	}
+	return nil, fmt.Errorf("-readout %q: want sum, mean, max or attention", kind)
+}
