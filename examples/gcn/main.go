@@ -2,14 +2,16 @@
 // Welling, ICLR 2017) for node classification, full-graph, on gnn's fused
 // ops. With no flags it trains on a generated planted-partition graph; with
 // -data it trains on a Planetoid folder (Cora, CiteSeer, PubMed) or an OGB
-// one (ogbn-arxiv, ogbn-products). It prints one line per epoch and ends with "test accuracy: 0.8123", the test
-// accuracy at the epoch of best validation accuracy.
+// one (ogbn-arxiv, ogbn-products). It prints one line per epoch, then
+// "test accuracy: 0.8123", the test accuracy at the epoch of best
+// validation accuracy, then the files it wrote. -save writes that epoch's
+// parameters; -load reads them back, to evaluate (-epochs 0) or to train
+// on from there.
 package main
 
 import (
 	"flag"
 	"io"
-	"log"
 	"os"
 
 	"gorgonia.org/gorgonia"
@@ -21,18 +23,21 @@ import (
 )
 
 func main() {
-	log.SetFlags(0)
-	log.SetPrefix("gcn: ")
 	// The hyper-parameters of the paper.
-	f := setup.Flags{Epochs: 200, LR: 0.01, Hidden: 16, Heads: 1, Dropout: 0.5, WeightDecay: 5e-4, Seed: 1}
+	f := setup.Flags{Epochs: 200, LR: 0.01, Hidden: 16, Dropout: 0.5, WeightDecay: 5e-4, Seed: 1}
 	f.Register(flag.CommandLine)
-	flag.Parse()
-	if err := run(os.Stdout, &f); err != nil {
-		log.Fatal(err)
-	}
+	setup.Main("gcn", func() error {
+		if err := f.Parse(flag.CommandLine, os.Args[1:]); err != nil {
+			return err
+		}
+		return run(os.Stdout, &f)
+	})
 }
 
 func run(w io.Writer, f *setup.Flags) error {
+	if err := f.Check(); err != nil {
+		return err
+	}
 	ds, err := setup.Load(f.Data, f.Seed)
 	if err != nil {
 		return err

@@ -1,11 +1,15 @@
 package setup
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
+	"strings"
 
 	"gorgonia.org/gorgonia"
 
@@ -19,68 +23,187 @@ type Flags struct {
 	Epochs      int
 	LR          float64
 	Hidden      int
-	Heads       int
 	Dropout     float64
 	WeightDecay float64
 	Patience    int
 	Seed        uint64
 	Dense       bool
+	Load        string
 	Save        string
 	Plot        string
 	CPUProfile  string
+
+	set map[string]bool // flags given on the command line
 }
 
 // Register adds the shared flags to fs with the given defaults.
 func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Data, "data", f.Data, "Planetoid or OGB `dir` (e.g. ../shared/data/planetoid/cora, dataset/ogbn_arxiv); empty trains on a generated planted-partition graph")
-	fs.IntVar(&f.Epochs, "epochs", f.Epochs, "training epochs")
+	fs.IntVar(&f.Epochs, "epochs", f.Epochs, "training epochs (0 with -load: evaluate the loaded model only)")
 	fs.Float64Var(&f.LR, "lr", f.LR, "Adam learning rate")
 	fs.IntVar(&f.Hidden, "hidden", f.Hidden, "hidden features (per head for GAT)")
-	fs.IntVar(&f.Heads, "heads", f.Heads, "attention heads of the hidden layer (GAT)")
 	fs.Float64Var(&f.Dropout, "dropout", f.Dropout, "dropout probability")
 	fs.Float64Var(&f.WeightDecay, "weight-decay", f.WeightDecay, "L2 weight decay")
-	fs.IntVar(&f.Patience, "patience", f.Patience, "stop after this many epochs without better validation accuracy (0: never)")
+	fs.IntVar(&f.Patience, "patience", f.Patience, "stop after this many epochs in a row without a new best validation accuracy (ties: lower validation loss) or a new lowest validation loss (0: never)")
 	fs.Uint64Var(&f.Seed, "seed", f.Seed, "random seed (initialisation, dropout, generated data)")
 	fs.BoolVar(&f.Dense, "dense", f.Dense, "multiply sparse input features as a dense matrix")
-	fs.StringVar(&f.Save, "save", f.Save, "write the trained parameters to this `file`")
+	fs.StringVar(&f.Load, "load", f.Load, "start from the parameters in this `file` (written by -save for the same model and data)")
+	fs.StringVar(&f.Save, "save", f.Save, "write the parameters of the best epoch to this `file`")
 	fs.StringVar(&f.Plot, "plot", f.Plot, "write loss and accuracy curves to this PNG `file`")
 	fs.StringVar(&f.CPUProfile, "cpuprofile", f.CPUProfile, "write a CPU profile of the training to this `file`")
 }
 
-// Finish trains the task, prints the epochs and the result to w, and saves
-// the parameters and the plot when asked.
+// Parse parses args into fs (where Register added f's flags) and records
+// which flags were given, for Given.
+func (f *Flags) Parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	f.set = map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	return nil
+}
+
+// Given reports whether the flag called name was given on the command line.
+func (f *Flags) Given(name string) bool { return f.set[name] }
+
+// Check rejects values no run can use, naming the flag, and checks that the
+// output files can be created: all before any data is loaded, so that a
+// wrong directory does not throw a whole run away.
+func (f *Flags) Check() error {
+	switch {
+	case f.Epochs < 0 || (f.Epochs == 0 && f.Load == ""):
+		return fmt.Errorf("-epochs %d: want a positive number (0 only with -load, to evaluate)", f.Epochs)
+	case !(f.LR > 0) || math.IsInf(f.LR, 0):
+		return fmt.Errorf("-lr %v: want a positive, finite learning rate", f.LR)
+	case f.Hidden <= 0:
+		return fmt.Errorf("-hidden %d: want a positive number of features", f.Hidden)
+	case !(f.Dropout >= 0 && f.Dropout < 1):
+		return fmt.Errorf("-dropout %v: want a probability in [0, 1)", f.Dropout)
+	case !(f.WeightDecay >= 0) || math.IsInf(f.WeightDecay, 0):
+		return fmt.Errorf("-weight-decay %v: want a finite number >= 0", f.WeightDecay)
+	case f.Patience < 0:
+		return fmt.Errorf("-patience %d: want a number of epochs >= 0 (0: never stop early)", f.Patience)
+	}
+	if f.Epochs == 0 && f.Save+f.Plot+f.CPUProfile != "" {
+		return fmt.Errorf("-epochs 0 evaluates the model given by -load: -save, -plot and -cpuprofile do not apply")
+	}
+	if f.Load != "" {
+		if st, err := os.Stat(f.Load); err != nil {
+			return fmt.Errorf("-load: %w", err)
+		} else if st.IsDir() {
+			return fmt.Errorf("-load %s: is a directory", f.Load)
+		}
+	}
+	for _, o := range []struct{ flag, path string }{{"save", f.Save}, {"plot", f.Plot}, {"cpuprofile", f.CPUProfile}} {
+		if o.path == "" {
+			continue
+		}
+		if err := writable(o.path); err != nil {
+			return fmt.Errorf("-%s: %w", o.flag, err)
+		}
+	}
+	return nil
+}
+
+// writable checks that a file can be written at path: it is not a
+// directory, and a file can be created in its directory (created and
+// removed again), without touching path itself.
+func writable(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("%s is a directory", path)
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("cannot write %s: %s is not a directory", path, dir)
+	}
+	probe, err := os.CreateTemp(dir, ".gnn-write-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, errors.Unwrap(err))
+	}
+	probe.Close()
+	return os.Remove(probe.Name())
+}
+
+// Finish loads the parameters given by -load, then trains the task and
+// prints the epochs and the result to w, or, with -epochs 0, evaluates the
+// loaded model; then it saves the parameters (those of the best epoch) and
+// the plot when asked. The result is printed before any file is written.
 func (f *Flags) Finish(w io.Writer, title string, task *train.Task) error {
-	if f.CPUProfile != "" {
-		pf, err := os.Create(f.CPUProfile)
+	var params gorgonia.Nodes
+	for _, g := range task.Groups {
+		params = append(params, g.Params...)
+	}
+	if f.Load != "" {
+		if err := nn.LoadParams(f.Load, params); err != nil {
+			return fmt.Errorf("-load: %w", err)
+		}
+		fmt.Fprintf(w, "loaded parameters from %s\n", f.Load)
+	}
+	if f.Epochs == 0 {
+		e, err := train.Evaluate(task)
 		if err != nil {
 			return err
 		}
-		defer pf.Close()
-		if err := pprof.StartCPUProfile(pf); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+		fmt.Fprintf(w, "evaluation: train %.4f  val %.4f  val loss %.4f\n", e.TrainAcc, e.ValAcc, e.ValLoss)
+		fmt.Fprintf(w, "test accuracy: %.4f\n", e.TestAcc)
+		return nil
 	}
-	res, err := train.Fit(task, train.Config{Epochs: f.Epochs, LearningRate: f.LR, Patience: f.Patience}, PrintEpoch(w))
+	res, err := f.fit(w, task)
 	if err != nil {
 		return err
 	}
+	PrintResult(w, res)
 	if f.Save != "" {
-		var params gorgonia.Nodes
-		for _, g := range task.Groups {
-			params = append(params, g.Params...)
-		}
 		if err := nn.SaveParams(f.Save, params); err != nil {
-			return err
+			return fmt.Errorf("-save: %w", err)
 		}
-		fmt.Fprintf(w, "saved parameters to %s\n", f.Save)
+		fmt.Fprintf(w, "saved the parameters of epoch %d to %s\n", res.BestEpoch, f.Save)
 	}
 	if f.Plot != "" {
 		if err := Plot(f.Plot, title, res.History); err != nil {
-			return fmt.Errorf("plot: %w", err)
+			return fmt.Errorf("-plot: %w", err)
 		}
 		fmt.Fprintf(w, "wrote %s\n", f.Plot)
 	}
-	PrintResult(w, res)
 	return nil
+}
+
+// fit runs train.Fit, under the CPU profiler when asked.
+func (f *Flags) fit(w io.Writer, task *train.Task) (*train.Result, error) {
+	if f.CPUProfile != "" {
+		pf, err := os.Create(f.CPUProfile)
+		if err != nil {
+			return nil, fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return nil, fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	return train.Fit(task, train.Config{Epochs: f.Epochs, LearningRate: f.LR, Patience: f.Patience}, PrintEpoch(w))
+}
+
+// Main runs a command's run function and, on error, prints Message(name,
+// err) to standard error and exits 1.
+func Main(name string, run func() error) {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, Message(name, err))
+		os.Exit(1)
+	}
+}
+
+// Message is err prefixed once with the command's name: "gcn: -lr -1: ...",
+// but "gcn: gcn1: ..." for an error of package gcn, not "gcn: gcn: gcn1: ...".
+func Message(name string, err error) string {
+	msg := err.Error()
+	if strings.HasPrefix(msg, name+": ") {
+		return msg
+	}
+	return name + ": " + msg
 }
