@@ -45,8 +45,8 @@ import (
 // The Dataset's Name is meta.txt's name. Features are returned sparse (CSR)
 // with the raw values; PyG's examples row-normalise them, which
 // Features.RowNormalize does. meta.txt's features_complete=0 marks a file
-// whose feature rows are partly missing (PubMed, see the data README):
-// such features load but do not reproduce published accuracies.
+// whose feature rows are partly missing: such features load but do not
+// reproduce published accuracies.
 func LoadPlanetoid(dir string) (*Dataset, error) {
 	m, err := readPlanetoidMeta(filepath.Join(dir, "meta.txt"))
 	if err != nil {

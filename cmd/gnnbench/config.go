@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gnngo/gnn/cmd/gnnbench/internal/bench"
 )
 
 // config is the parsed command line.
@@ -113,7 +115,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.Func("paths", "comma-separated `paths`: fused, unfused, dense (default all)", func(s string) error { c.paths = splitList(s); return nil })
 	fs.Func("datasets", "planetoid: comma-separated `datasets` (default cora,citeseer,pubmed)", func(s string) error { c.datasets = splitList(s); return nil })
 	fs.StringVar(&c.dropout, "dropout", "", "`on`, off or both (default: both for planetoid, off for synth and scale)")
-	fs.StringVar(&c.input, "input", "auto", "planetoid features: auto (sparse for Cora and CiteSeer, dense N x F for PubMed, whose copy lacks most feature rows), dense or sparse")
+	fs.StringVar(&c.input, "input", bench.InputSparse, "planetoid features: sparse (CSR, multiplied by an SpMM, as the examples do) or dense (an N x F matrix, as DGL and PyG feed them)")
 
 	fs.Func("sweeps", "synth: comma-separated `sweeps`: density, nodes, hidden (default all)", func(s string) error { c.sweeps = splitList(s); return nil })
 	c.densities = []float64{0.0008, 0.0016, 0.0032, 0.0064, 0.0128}
@@ -228,9 +230,9 @@ func (c *config) validate() error {
 		return fmt.Errorf("-dropout %q: want on, off or both", c.dropout)
 	}
 	switch c.input {
-	case "auto", "dense", "sparse":
+	case bench.InputDense, bench.InputSparse:
 	default:
-		return fmt.Errorf("-input %q: want auto, dense or sparse", c.input)
+		return fmt.Errorf("-input %q: want sparse or dense", c.input)
 	}
 	if c.epochs < 1 || c.warmup < 0 {
 		return fmt.Errorf("need -epochs >= 1 and -warmup >= 0")

@@ -71,19 +71,10 @@ func planetoidJobs(c *config) ([]job, error) {
 	slices.SortStableFunc(sets, func(a, b ds) int { return a.meta.Nodes - b.meta.Nodes })
 	var jobs []job
 	for _, d := range sets {
-		input := c.input
-		if input == "auto" {
-			// A copy with missing feature rows would make a sparse
-			// input look unfairly fast.
-			input = bench.InputSparse
-			if !d.meta.FeaturesComplete {
-				input = bench.InputDense
-			}
-		}
 		for _, model := range c.models {
 			for _, drop := range c.dropouts("both") {
 				s := bench.Spec{
-					Suite: "planetoid", Model: model, Dataset: d.meta.Name, DataDir: d.dir, Input: input, Dropout: drop,
+					Suite: "planetoid", Model: model, Dataset: d.meta.Name, DataDir: d.dir, Input: c.input, Dropout: drop,
 					Nodes: d.meta.Nodes, Edges: int64(d.meta.Edges + d.meta.Nodes), Feat: d.meta.Features,
 					Hidden: 16, Heads: 1, Classes: d.meta.Classes, Epochs: c.epochs, Warmup: c.warmup, Seed: c.seed,
 				}

@@ -127,11 +127,10 @@ func DensityEdges(n int, density float64) int64 {
 
 // PlanetoidMeta is what a Planetoid folder's meta.txt says about it.
 type PlanetoidMeta struct {
-	Name             string
-	Nodes, Edges     int
-	Features         int
-	Classes          int
-	FeaturesComplete bool // false: some nodes have no feature row (PubMed's copy)
+	Name         string
+	Nodes, Edges int
+	Features     int
+	Classes      int
 }
 
 // ReadPlanetoidMeta reads dir/meta.txt, without loading the data: the
@@ -142,7 +141,7 @@ func ReadPlanetoidMeta(dir string) (PlanetoidMeta, error) {
 		return PlanetoidMeta{}, err
 	}
 	defer f.Close()
-	m := PlanetoidMeta{FeaturesComplete: true}
+	var m PlanetoidMeta
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		k, v, ok := strings.Cut(strings.TrimSpace(sc.Text()), "=")
@@ -166,8 +165,6 @@ func ReadPlanetoidMeta(dir string) (PlanetoidMeta, error) {
 			m.Features = n
 		case "num_classes":
 			m.Classes = n
-		case "features_complete":
-			m.FeaturesComplete = n != 0
 		}
 	}
 	if err := sc.Err(); err != nil {
