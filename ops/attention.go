@@ -2,11 +2,9 @@ package ops
 
 import (
 	"fmt"
-	"hash"
 	"math"
 	"slices"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -57,110 +55,31 @@ func GATAttention(g *graph.Graph, el, er *gorgonia.Node, slope float64) (*gorgon
 	return apply(&attentionOp{g: g, slope: slope, feat: fl}, el, er)
 }
 
-// attentionOp is GATAttention's forward, taking (el, er); with grad set it
-// is the backward, taking (el, er, y, dy) and giving the gradient of the
-// scores before the LeakyReLU, one row per edge.
+// attentionOp is GATAttention's forward, taking (el, er).
 type attentionOp struct {
-	cpuOp
 	g     *graph.Graph
 	slope float64
 	feat  []int
-	grad  bool
 }
 
-// shapes returns the shapes of the inputs and of the output.
-func (op *attentionOp) shapes() (in []tensor.Shape, out tensor.Shape) {
-	e := withRows(op.g.NumEdges(), op.feat)
-	in = []tensor.Shape{withRows(op.g.NumSrc(), op.feat), withRows(op.g.NumDst(), op.feat)}
-	if op.grad {
-		in = append(in, e, e)
-	}
-	return in, e
+func (op *attentionOp) Name() string { return fmt.Sprintf("gat_attention(%g)", op.slope) }
+
+func (op *attentionOp) Key() string { return fmt.Sprintf("g=%d,%v", op.g.ID(), op.feat) }
+
+func (op *attentionOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{withRows(op.g.NumSrc(), op.feat), withRows(op.g.NumDst(), op.feat)}, withRows(op.g.NumEdges(), op.feat)
 }
 
-func (op *attentionOp) Arity() int {
-	if op.grad {
-		return 4
-	}
-	return 2
+func (op *attentionOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return attentionDo[float32](op, vals, false) },
+		func() (gorgonia.Value, error) { return attentionDo[float64](op, vals, false) })
 }
 
-func (op *attentionOp) Type() hm.Type {
-	r := len(op.feat) + 1
-	if op.grad {
-		return opkit.FnType(r, r, r, r, r)
-	}
-	return opkit.FnType(r, r, r)
-}
-
-func (op *attentionOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	want, out := op.shapes()
-	if err := opkit.CheckInputs("ops", op.String(), want, in); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-func (op *attentionOp) String() string {
-	s := fmt.Sprintf("gat_attention(%g)", op.slope)
-	if op.grad {
-		return "d" + s
-	}
-	return s
-}
-
-func (op *attentionOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "%v{g=%d,%v}", op, op.g.ID(), op.feat)
-}
-
-func (op *attentionOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *attentionOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return attentionDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return attentionDo[float64](op, vals) })
-}
-
-func attentionDo[T num.Float](op *attentionOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != op.Arity() {
-		return nil, fmt.Errorf("ops: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
-	}
-	in := make([][]T, len(vals))
-	for i, v := range vals {
-		x, err := values.Data[T](v)
-		if err != nil {
-			return nil, err
-		}
-		in[i] = x
-	}
-	_, shape := op.shapes()
-	width := bcast.Prod(op.feat)
-	t, out := values.Alloc[T](shape)
-	if op.grad {
-		edgesoftmax.AttentionBackward(out, op.g, in[0], in[1], op.slope, in[2], in[3], width)
-	} else {
-		edgesoftmax.Attention(out, op.g, in[0], in[1], op.slope, width)
-	}
-	return t, nil
-}
-
-func (op *attentionOp) DiffWRT(n int) []bool {
-	d := make([]bool, n)
-	for i := range d {
-		d[i] = !op.grad
-	}
-	return d
-}
-
-// SymDiff gives el the sum of the score gradients over each source's
+// Grad gives el the sum of the score gradients over each source's
 // out-edges (a copy_e SpMM on the reversed graph) and er their sum over
 // each destination's in-edges.
-func (op *attentionOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	if op.grad {
-		return nil, noSecondOrder(op.String())
-	}
-	back := *op
-	back.grad = true
-	ds, err := apply(&back, inputs[0], inputs[1], output, grad)
+func (op *attentionOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	ds, err := apply(&attentionGradOp{fwd: op}, inputs[0], inputs[1], output, grad)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +94,47 @@ func (op *attentionOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Nod
 	return gorgonia.Nodes{dl, dr}, nil
 }
 
+// attentionGradOp is the backward of fwd, taking (el, er, y, dy) and giving
+// the gradient of the scores before the LeakyReLU, one row per edge.
+type attentionGradOp struct{ fwd *attentionOp }
+
+func (op *attentionGradOp) Name() string { return "d" + op.fwd.Name() }
+
+func (op *attentionGradOp) Key() string { return op.fwd.Key() }
+
+func (op *attentionGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	in, e := op.fwd.Shapes()
+	return append(in, e, e), e
+}
+
+func (op *attentionGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return attentionDo[float32](op.fwd, vals, true) },
+		func() (gorgonia.Value, error) { return attentionDo[float64](op.fwd, vals, true) })
+}
+
+// attentionDo runs op's forward on (el, er), or with grad its backward on
+// (el, er, y, dy).
+func attentionDo[T num.Float](op *attentionOp, vals []gorgonia.Value, grad bool) (gorgonia.Value, error) {
+	in := make([][]T, len(vals))
+	for i, v := range vals {
+		x, err := values.Data[T](v)
+		if err != nil {
+			return nil, err
+		}
+		in[i] = x
+	}
+	_, shape := op.Shapes()
+	width := bcast.Prod(op.feat)
+	t, out := values.Alloc[T](shape)
+	if grad {
+		edgesoftmax.AttentionBackward(out, op.g, in[0], in[1], op.slope, in[2], in[3], width)
+	} else {
+		edgesoftmax.Attention(out, op.g, in[0], in[1], op.slope, width)
+	}
+	return t, nil
+}
+
 var (
-	_ gorgonia.Op   = (*attentionOp)(nil)
-	_ gorgonia.SDOp = (*attentionOp)(nil)
+	_ opkit.Forward = (*attentionOp)(nil)
+	_ opkit.Spec    = (*attentionGradOp)(nil)
 )

@@ -2,10 +2,8 @@ package ops
 
 import (
 	"fmt"
-	"hash"
 	"math"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -68,34 +66,23 @@ func ScaleByDegree(g *graph.Graph, x *gorgonia.Node, deg Degree, power float64) 
 
 // degreeScaleOp scales rows by a power of the node degree.
 type degreeScaleOp struct {
-	cpuOp
 	g     *graph.Graph
 	deg   Degree
 	power float64
 	shape tensor.Shape
 }
 
-func (op *degreeScaleOp) Arity() int    { return 1 }
-func (op *degreeScaleOp) Type() hm.Type { return opkit.FnType(len(op.shape), len(op.shape)) }
-
-func (op *degreeScaleOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("ops", op.String(), []tensor.Shape{op.shape}, in); err != nil {
-		return nil, err
-	}
-	return op.shape.Clone(), nil
+func (op *degreeScaleOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.shape}, op.shape
 }
 
-func (op *degreeScaleOp) String() string {
+func (op *degreeScaleOp) Name() string {
 	return fmt.Sprintf("scale_by_%v_degree^%g", op.deg, op.power)
 }
 
-func (op *degreeScaleOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "%v{g=%d,%v}", op, op.g.ID(), op.shape)
-}
+func (op *degreeScaleOp) Key() string { return fmt.Sprintf("g=%d,%v", op.g.ID(), op.shape) }
 
-func (op *degreeScaleOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *degreeScaleOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *degreeScaleOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return degreeScaleDo[float32](op, vals[0]) },
 		func() (gorgonia.Value, error) { return degreeScaleDo[float64](op, vals[0]) })
 }
@@ -153,14 +140,10 @@ func degreeFactor[T num.Float](deg int64, power float64) T {
 	return T(math.Pow(d, power))
 }
 
-func (op *degreeScaleOp) DiffWRT(int) []bool { return []bool{true} }
-
-func (op *degreeScaleOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+// Grad applies the op to the gradient: it is its own adjoint.
+func (op *degreeScaleOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	d, err := apply(op, grad)
 	return gorgonia.Nodes{d}, err
 }
 
-var (
-	_ gorgonia.Op   = (*degreeScaleOp)(nil)
-	_ gorgonia.SDOp = (*degreeScaleOp)(nil)
-)
+var _ opkit.Forward = (*degreeScaleOp)(nil)

@@ -2,9 +2,7 @@ package ops
 
 import (
 	"fmt"
-	"hash"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -39,72 +37,59 @@ func EdgeSoftmax(g *graph.Graph, logits *gorgonia.Node, norm Norm) (*gorgonia.No
 	return apply(&edgeSoftmaxOp{g: g, norm: norm, shape: withRows(g.NumEdges(), feat)}, logits)
 }
 
-// edgeSoftmaxOp is the forward edge softmax; with grad set it is the fused
-// backward, taking (y, dy).
+// edgeSoftmaxOp is the forward edge softmax.
 type edgeSoftmaxOp struct {
-	cpuOp
 	g     *graph.Graph
 	norm  Norm
 	shape tensor.Shape
-	grad  bool
 }
 
-func (op *edgeSoftmaxOp) Arity() int {
-	if op.grad {
-		return 2
-	}
-	return 1
+func (op *edgeSoftmaxOp) Name() string { return fmt.Sprintf("edge_softmax_by_%v", op.norm) }
+
+func (op *edgeSoftmaxOp) Key() string { return fmt.Sprintf("g=%d,%v", op.g.ID(), op.shape) }
+
+func (op *edgeSoftmaxOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.shape}, op.shape
 }
 
-func (op *edgeSoftmaxOp) Type() hm.Type {
-	r := len(op.shape)
-	if op.grad {
-		return opkit.FnType(r, r, r)
-	}
-	return opkit.FnType(r, r)
+func (op *edgeSoftmaxOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return edgeSoftmaxDo[float32](op, vals, false) },
+		func() (gorgonia.Value, error) { return edgeSoftmaxDo[float64](op, vals, false) })
 }
 
-func (op *edgeSoftmaxOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	want := []tensor.Shape{op.shape}
-	if op.grad {
-		want = append(want, op.shape)
-	}
-	if err := opkit.CheckInputs("ops", op.String(), want, in); err != nil {
-		return nil, err
-	}
-	return op.shape.Clone(), nil
+// Grad is the fused backward, one op of (y, dy).
+func (op *edgeSoftmaxOp) Grad(_ gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	d, err := apply(&edgeSoftmaxGradOp{fwd: op}, output, grad)
+	return gorgonia.Nodes{d}, err
 }
 
-func (op *edgeSoftmaxOp) String() string {
-	s := fmt.Sprintf("edge_softmax_by_%v", op.norm)
-	if op.grad {
-		return "d" + s
-	}
-	return s
+// edgeSoftmaxGradOp is the backward of fwd, taking (y, dy).
+type edgeSoftmaxGradOp struct{ fwd *edgeSoftmaxOp }
+
+func (op *edgeSoftmaxGradOp) Name() string { return "d" + op.fwd.Name() }
+
+func (op *edgeSoftmaxGradOp) Key() string { return op.fwd.Key() }
+
+func (op *edgeSoftmaxGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	s := op.fwd.shape
+	return []tensor.Shape{s, s}, s
 }
 
-func (op *edgeSoftmaxOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "%v{g=%d,%v}", op, op.g.ID(), op.shape)
+func (op *edgeSoftmaxGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return edgeSoftmaxDo[float32](op.fwd, vals, true) },
+		func() (gorgonia.Value, error) { return edgeSoftmaxDo[float64](op.fwd, vals, true) })
 }
 
-func (op *edgeSoftmaxOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *edgeSoftmaxOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return edgeSoftmaxDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return edgeSoftmaxDo[float64](op, vals) })
-}
-
-func edgeSoftmaxDo[T num.Float](op *edgeSoftmaxOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != op.Arity() {
-		return nil, fmt.Errorf("ops: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
-	}
+// edgeSoftmaxDo runs op's forward on (x), or with grad its backward on
+// (y, dy).
+func edgeSoftmaxDo[T num.Float](op *edgeSoftmaxOp, vals []gorgonia.Value, grad bool) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
 	}
 	width := bcast.Prod(op.shape[1:])
 	t, out := values.Alloc[T](op.shape)
-	if !op.grad {
+	if !grad {
 		edgesoftmax.Forward(out, op.g, op.norm, x, width)
 		return t, nil
 	}
@@ -116,25 +101,7 @@ func edgeSoftmaxDo[T num.Float](op *edgeSoftmaxOp, vals []gorgonia.Value) (gorgo
 	return t, nil
 }
 
-func (op *edgeSoftmaxOp) DiffWRT(n int) []bool {
-	d := make([]bool, n)
-	for i := range d {
-		d[i] = !op.grad
-	}
-	return d
-}
-
-func (op *edgeSoftmaxOp) SymDiff(_ gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	if op.grad {
-		return nil, noSecondOrder(op.String())
-	}
-	back := *op
-	back.grad = true
-	d, err := apply(&back, output, grad)
-	return gorgonia.Nodes{d}, err
-}
-
 var (
-	_ gorgonia.Op   = (*edgeSoftmaxOp)(nil)
-	_ gorgonia.SDOp = (*edgeSoftmaxOp)(nil)
+	_ opkit.Forward = (*edgeSoftmaxOp)(nil)
+	_ opkit.Spec    = (*edgeSoftmaxGradOp)(nil)
 )

@@ -2,10 +2,8 @@ package ops
 
 import (
 	"fmt"
-	"hash"
 	"math"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -81,7 +79,7 @@ func gatv2Scores(g *graph.Graph, zl, zr, a, ef, we *gorgonia.Node, slope float64
 		return nil, fmt.Errorf("ops: GATv2Scores: attention vector %q has shape %v, want (1, %d, %d)", a.Name(), s, h, f)
 	}
 	in := gorgonia.Nodes{zl, zr, a}
-	op := &gatv2Op{g: g, h: h, f: f, slope: slope, wrt: -1}
+	op := &gatv2Op{g: g, h: h, f: f, slope: slope}
 	if ef != nil {
 		fe, err := checkOperand(g, ef, E, "edge features")
 		if err != nil {
@@ -104,73 +102,70 @@ func gatv2Scores(g *graph.Graph, zl, zr, a, ef, we *gorgonia.Node, slope float64
 	return apply(op, in...)
 }
 
-// gatv2Op is GATv2Scores (wrt -1), taking (zl, zr, a) or (zl, zr, a, ef,
-// we), or the gradient with respect to input wrt, taking the same inputs
-// and the gradient of the scores.
+// gatv2Op is GATv2Scores, taking (zl, zr, a) or (zl, zr, a, ef, we).
 type gatv2Op struct {
-	cpuOp
 	g     *graph.Graph
 	h, f  int
 	d     int // edge feature size, 0 without
 	slope float64
-	wrt   int
 }
 
-// shapes returns the shapes of the forward inputs and of the output.
-func (op *gatv2Op) shapes() (in []tensor.Shape, out tensor.Shape) {
+func (op *gatv2Op) Name() string { return fmt.Sprintf("gatv2_scores(%g)", op.slope) }
+
+func (op *gatv2Op) Key() string { return fmt.Sprintf("g=%d,%d,%d,%d", op.g.ID(), op.h, op.f, op.d) }
+
+func (op *gatv2Op) Shapes() (in []tensor.Shape, out tensor.Shape) {
 	in = []tensor.Shape{{op.g.NumSrc(), op.h, op.f}, {op.g.NumDst(), op.h, op.f}, {1, op.h, op.f}}
 	if op.d > 0 {
 		in = append(in, tensor.Shape{op.g.NumEdges(), op.d}, tensor.Shape{op.d, op.h * op.f})
 	}
-	scores := tensor.Shape{op.g.NumEdges(), op.h, 1}
-	if op.wrt < 0 {
-		return in, scores
+	return in, tensor.Shape{op.g.NumEdges(), op.h, 1}
+}
+
+func (op *gatv2Op) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](op, -1, vals) },
+		func() (gorgonia.Value, error) { return gatv2Do[float64](op, -1, vals) })
+}
+
+// Grad gives every input its own backward op over the same inputs and the
+// gradient of the scores.
+func (op *gatv2Op) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	args := append(inputs[:len(inputs):len(inputs)], grad)
+	grads := make(gorgonia.Nodes, len(inputs))
+	for i := range inputs {
+		d, err := apply(&gatv2GradOp{fwd: op, wrt: i}, args...)
+		if err != nil {
+			return nil, err
+		}
+		grads[i] = d
 	}
+	return grads, nil
+}
+
+// gatv2GradOp is the gradient of fwd with respect to its input wrt, taking
+// fwd's inputs and the gradient of the scores.
+type gatv2GradOp struct {
+	fwd *gatv2Op
+	wrt int
+}
+
+func (op *gatv2GradOp) Name() string { return fmt.Sprintf("d%s/d%d", op.fwd.Name(), op.wrt) }
+
+func (op *gatv2GradOp) Key() string { return op.fwd.Key() }
+
+func (op *gatv2GradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	in, scores := op.fwd.Shapes()
 	return append(in, scores), in[op.wrt].Clone()
 }
 
-func (op *gatv2Op) Arity() int { in, _ := op.shapes(); return len(in) }
-
-func (op *gatv2Op) Type() hm.Type {
-	in, out := op.shapes()
-	ranks := make([]int, len(in))
-	for i, s := range in {
-		ranks[i] = len(s)
-	}
-	return opkit.FnType(len(out), ranks...)
+func (op *gatv2GradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](op.fwd, op.wrt, vals) },
+		func() (gorgonia.Value, error) { return gatv2Do[float64](op.fwd, op.wrt, vals) })
 }
 
-func (op *gatv2Op) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	want, out := op.shapes()
-	if err := opkit.CheckInputs("ops", op.String(), want, in); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-func (op *gatv2Op) String() string {
-	s := fmt.Sprintf("gatv2_scores(%g)", op.slope)
-	if op.wrt >= 0 {
-		return fmt.Sprintf("d%s/d%d", s, op.wrt)
-	}
-	return s
-}
-
-func (op *gatv2Op) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "%v{g=%d,%d,%d,%d}", op, op.g.ID(), op.h, op.f, op.d)
-}
-
-func (op *gatv2Op) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *gatv2Op) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](op, vals) },
-		func() (gorgonia.Value, error) { return gatv2Do[float64](op, vals) })
-}
-
-func gatv2Do[T num.Float](op *gatv2Op, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != op.Arity() {
-		return nil, fmt.Errorf("ops: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
-	}
+// gatv2Do computes op's scores (wrt -1) or the gradient with respect to
+// input wrt, whose values end with the gradient of the scores.
+func gatv2Do[T num.Float](op *gatv2Op, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in := make([][]T, len(vals))
 	for i, v := range vals {
 		x, err := values.Data[T](v)
@@ -183,10 +178,13 @@ func gatv2Do[T num.Float](op *gatv2Op, vals []gorgonia.Value) (gorgonia.Value, e
 	if op.d > 0 {
 		k.EF, k.WE = in[3], in[4]
 	}
-	_, shape := op.shapes()
+	fin, shape := op.Shapes()
+	if wrt >= 0 {
+		shape = fin[wrt]
+	}
 	t, out := values.Alloc[T](shape)
 	ds := in[len(in)-1]
-	switch op.wrt {
+	switch wrt {
 	case -1:
 		k.Scores(out)
 	case 0:
@@ -203,35 +201,7 @@ func gatv2Do[T num.Float](op *gatv2Op, vals []gorgonia.Value) (gorgonia.Value, e
 	return t, nil
 }
 
-func (op *gatv2Op) DiffWRT(n int) []bool {
-	d := make([]bool, n)
-	for i := range d {
-		d[i] = op.wrt < 0
-	}
-	return d
-}
-
-// SymDiff gives every input its own backward op over the same inputs and
-// the gradient of the scores.
-func (op *gatv2Op) SymDiff(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	if op.wrt >= 0 {
-		return nil, noSecondOrder(op.String())
-	}
-	args := append(inputs[:len(inputs):len(inputs)], grad)
-	grads := make(gorgonia.Nodes, len(inputs))
-	for i := range inputs {
-		back := *op
-		back.wrt = i
-		d, err := apply(&back, args...)
-		if err != nil {
-			return nil, err
-		}
-		grads[i] = d
-	}
-	return grads, nil
-}
-
 var (
-	_ gorgonia.Op   = (*gatv2Op)(nil)
-	_ gorgonia.SDOp = (*gatv2Op)(nil)
+	_ opkit.Forward = (*gatv2Op)(nil)
+	_ opkit.Spec    = (*gatv2GradOp)(nil)
 )

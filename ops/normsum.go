@@ -2,11 +2,9 @@ package ops
 
 import (
 	"fmt"
-	"hash"
 	"math"
 	"sync"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -51,7 +49,6 @@ func NormalizedSum(g *graph.Graph, x *gorgonia.Node, srcPower, dstPower float64)
 
 // normSumOp is NormalizedSum; row is the feature shape of a node.
 type normSumOp struct {
-	cpuOp
 	g        *graph.Graph
 	src, dst float64
 	row      []int
@@ -87,35 +84,17 @@ func cachedFactors[T num.Float](d *degreeCache, dst bool, c *graph.Compressed, p
 	return f
 }
 
-func (op *normSumOp) shapes() (in, out tensor.Shape) {
-	in = append(tensor.Shape{op.g.NumSrc()}, op.row...)
-	out = append(tensor.Shape{op.g.NumDst()}, op.row...)
-	return in, out
+func (op *normSumOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{withRows(op.g.NumSrc(), op.row)}, withRows(op.g.NumDst(), op.row)
 }
 
-func (op *normSumOp) Arity() int { return 1 }
-
-func (op *normSumOp) Type() hm.Type { return opkit.FnType(len(op.row)+1, len(op.row)+1) }
-
-func (op *normSumOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	want, out := op.shapes()
-	if err := opkit.CheckInputs("ops", op.String(), []tensor.Shape{want}, in); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-func (op *normSumOp) String() string {
+func (op *normSumOp) Name() string {
 	return fmt.Sprintf("normalized_sum(out^%g,in^%g)", op.src, op.dst)
 }
 
-func (op *normSumOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "%v{g=%d,%v}", op, op.g.ID(), op.row)
-}
+func (op *normSumOp) Key() string { return fmt.Sprintf("g=%d,%v", op.g.ID(), op.row) }
 
-func (op *normSumOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *normSumOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *normSumOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return normSumDo[float32](op, vals[0]) },
 		func() (gorgonia.Value, error) { return normSumDo[float64](op, vals[0]) })
 }
@@ -125,7 +104,7 @@ func normSumDo[T num.Float](op *normSumOp, v gorgonia.Value) (gorgonia.Value, er
 	if err != nil {
 		return nil, err
 	}
-	_, outShape := op.shapes()
+	_, outShape := op.Shapes()
 	t, out := values.Alloc[T](outShape)
 	w := bcast.Prod(op.row)
 	u := x
@@ -142,14 +121,10 @@ func normSumDo[T num.Float](op *normSumOp, v gorgonia.Value) (gorgonia.Value, er
 	return t, nil
 }
 
-func (op *normSumOp) DiffWRT(int) []bool { return []bool{true} }
-
-func (op *normSumOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+// Grad is the same sum on the reversed graph, the powers swapped.
+func (op *normSumOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	d, err := apply(newNormSumOp(op.g.Reverse(), op.dst, op.src, op.row), grad)
 	return gorgonia.Nodes{d}, err
 }
 
-var (
-	_ gorgonia.Op   = (*normSumOp)(nil)
-	_ gorgonia.SDOp = (*normSumOp)(nil)
-)
+var _ opkit.Forward = (*normSumOp)(nil)

@@ -1,15 +1,17 @@
 package ops
 
 import (
-	"fmt"
+	"gorgonia.org/gorgonia"
 
 	"github.com/gnngo/gnn/internal/opkit"
 )
 
-// cpuOp holds the methods every gnn op shares (opkit.CPUOp).
-type cpuOp = opkit.CPUOp
+// The Gorgonia ops of this package are opkit Specs: a struct of static
+// configuration (graph, shapes, constants) with a name, a hash key, shapes,
+// Do and, for a forward op, Grad, which builds its gradient from separate
+// backward ops (a backward op has no Grad).
 
-// noSecondOrder is the SymDiff of backward-only ops.
-func noSecondOrder(name string) error {
-	return fmt.Errorf("ops: %s is a backward op and is not differentiable", name)
+// apply adds the op of s to the expression graph of its inputs.
+func apply(s opkit.Spec, inputs ...*gorgonia.Node) (*gorgonia.Node, error) {
+	return opkit.Apply("ops", s, inputs...)
 }

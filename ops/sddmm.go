@@ -2,9 +2,7 @@ package ops
 
 import (
 	"fmt"
-	"hash"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -93,7 +91,6 @@ func (op *sddmmOp) outShape() []int {
 
 // sddmmOp computes one value row per edge from two operands.
 type sddmmOp struct {
-	cpuOp
 	g        *graph.Graph
 	op       sddmm.Op
 	lt, rt   Target
@@ -109,46 +106,25 @@ func (op *sddmmOp) inputShapes() []tensor.Shape {
 	return s
 }
 
-func (op *sddmmOp) Arity() int { return len(op.inputShapes()) }
-
-func (op *sddmmOp) Type() hm.Type {
-	in := op.inputShapes()
-	ranks := make([]int, len(in))
-	for i, s := range in {
-		ranks[i] = len(s)
-	}
-	return opkit.FnType(1+len(op.outShape()), ranks...)
+func (op *sddmmOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return op.inputShapes(), withRows(op.g.NumEdges(), op.outShape())
 }
 
-func (op *sddmmOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("ops", op.String(), op.inputShapes(), in); err != nil {
-		return nil, err
-	}
-	return withRows(op.g.NumEdges(), op.outShape()), nil
-}
-
-func (op *sddmmOp) String() string {
+func (op *sddmmOp) Name() string {
 	if op.op == sddmm.CopyLHS {
 		return "copy_" + op.lt.String()
 	}
 	return fmt.Sprintf("%v_%v_%v", op.lt, op.op, op.rt)
 }
 
-func (op *sddmmOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "sddmm{%v,g=%d,l=%v,r=%v}", op, op.g.ID(), op.lhs, op.rhs)
-}
+func (op *sddmmOp) Key() string { return fmt.Sprintf("g=%d,l=%v,r=%v", op.g.ID(), op.lhs, op.rhs) }
 
-func (op *sddmmOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *sddmmOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *sddmmOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return sddmmDo[float32](op, vals) },
 		func() (gorgonia.Value, error) { return sddmmDo[float64](op, vals) })
 }
 
 func sddmmDo[T num.Float](op *sddmmOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != op.Arity() {
-		return nil, fmt.Errorf("ops: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
-	}
 	lhs, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
@@ -164,22 +140,11 @@ func sddmmDo[T num.Float](op *sddmmOp, vals []gorgonia.Value) (gorgonia.Value, e
 	return t, nil
 }
 
-func (op *sddmmOp) DiffWRT(n int) []bool {
-	d := make([]bool, n)
-	for i := range d {
-		d[i] = true
-	}
-	return d
-}
-
-// SymDiff builds the gradients of an SDDMM from forward ops (DGL's GSDDMM
+// Grad builds the gradients of an SDDMM from forward ops (DGL's GSDDMM
 // backward): edge gradients are summed onto the operand's rows by a copy_e
 // SpMM, products become u_mul_e SpMMs on the graph or its reverse, and
 // broadcast dimensions are summed away.
-func (op *sddmmOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	if len(inputs) != op.Arity() {
-		return nil, fmt.Errorf("ops: %v: %d inputs, want %d", op, len(inputs), op.Arity())
-	}
+func (op *sddmmOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	switch op.op {
 	case sddmm.CopyLHS:
 		d, err := scatter(op.g, op.lt, grad)
@@ -248,7 +213,4 @@ func (op *sddmmOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (
 	return gorgonia.Nodes{dl, dr}, nil
 }
 
-var (
-	_ gorgonia.Op   = (*sddmmOp)(nil)
-	_ gorgonia.SDOp = (*sddmmOp)(nil)
-)
+var _ opkit.Forward = (*sddmmOp)(nil)

@@ -2,9 +2,7 @@ package ops
 
 import (
 	"fmt"
-	"hash"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -91,19 +89,9 @@ func spmmNode(g *graph.Graph, op Binary, red Reducer, u, e *gorgonia.Node) (*gor
 	return apply(newSpMMOp(g, op, red, ls, rs, p), u, e)
 }
 
-// apply adds op to the expression graph of its inputs.
-func apply(op gorgonia.Op, inputs ...*gorgonia.Node) (*gorgonia.Node, error) {
-	n, err := gorgonia.ApplyOp(op, inputs...)
-	if err != nil {
-		return nil, fmt.Errorf("ops: %v: %w", op, err)
-	}
-	return n, nil
-}
-
 // spmmOp is a fused message + reduce over the in-edges of every destination.
 // It holds only static configuration: the same op may appear in many nodes.
 type spmmOp struct {
-	cpuOp
 	g        *graph.Graph
 	op       spmm.Op
 	red      spmm.Reduce
@@ -127,25 +115,11 @@ func (op *spmmOp) inputShapes() []tensor.Shape {
 	return s
 }
 
-func (op *spmmOp) Arity() int { return len(op.inputShapes()) }
-
-func (op *spmmOp) Type() hm.Type {
-	in := op.inputShapes()
-	ranks := make([]int, len(in))
-	for i, s := range in {
-		ranks[i] = len(s)
-	}
-	return opkit.FnType(1+len(op.plan.Out), ranks...)
+func (op *spmmOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return op.inputShapes(), withRows(op.g.NumDst(), op.plan.Out)
 }
 
-func (op *spmmOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("ops", op.String(), op.inputShapes(), in); err != nil {
-		return nil, err
-	}
-	return withRows(op.g.NumDst(), op.plan.Out), nil
-}
-
-func (op *spmmOp) String() string {
+func (op *spmmOp) Name() string {
 	switch op.op {
 	case spmm.CopyU:
 		return "copy_u_" + op.red.String()
@@ -155,13 +129,9 @@ func (op *spmmOp) String() string {
 	return fmt.Sprintf("u_%v_e_%v", op.op, op.red)
 }
 
-func (op *spmmOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "spmm{%v,g=%d,u=%v,e=%v}", op, op.g.ID(), op.lhs, op.rhs)
-}
+func (op *spmmOp) Key() string { return fmt.Sprintf("g=%d,u=%v,e=%v", op.g.ID(), op.lhs, op.rhs) }
 
-func (op *spmmOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *spmmOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *spmmOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return spmmDo[float32](op, vals) },
 		func() (gorgonia.Value, error) { return spmmDo[float64](op, vals) })
 }
@@ -185,9 +155,6 @@ func operands[T num.Float](op spmm.Op, vals []gorgonia.Value) (u, e []T, err err
 }
 
 func spmmDo[T num.Float](op *spmmOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != op.Arity() {
-		return nil, fmt.Errorf("ops: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
-	}
 	u, e, err := operands[T](op.op, vals)
 	if err != nil {
 		return nil, err
@@ -197,15 +164,4 @@ func spmmDo[T num.Float](op *spmmOp, vals []gorgonia.Value) (gorgonia.Value, err
 	return t, nil
 }
 
-func (op *spmmOp) DiffWRT(n int) []bool {
-	d := make([]bool, n)
-	for i := range d {
-		d[i] = true
-	}
-	return d
-}
-
-var (
-	_ gorgonia.Op   = (*spmmOp)(nil)
-	_ gorgonia.SDOp = (*spmmOp)(nil)
-)
+var _ opkit.Forward = (*spmmOp)(nil)

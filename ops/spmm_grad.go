@@ -2,10 +2,8 @@ package ops
 
 import (
 	"fmt"
-	"hash"
 	"slices"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -16,15 +14,12 @@ import (
 	"github.com/gnngo/gnn/ops/spmm"
 )
 
-// SymDiff builds the gradients of an SpMM from forward ops (DGL's GSpMM
+// Grad builds the gradients of an SpMM from forward ops (DGL's GSpMM
 // backward): the transposed SpMM on the reversed graph for the node operand,
 // an SDDMM for the edge operand, then a sum over broadcast dimensions. Mean
 // scales the incoming gradient by 1/max(deg, 1) first; Max and Min use
 // arg-gradient ops that recompute the winning edges.
-func (op *spmmOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	if len(inputs) != op.Arity() {
-		return nil, fmt.Errorf("ops: %v: %d inputs, want %d", op, len(inputs), op.Arity())
-	}
+func (op *spmmOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	if op.red == spmm.Max || op.red == spmm.Min {
 		out := make(gorgonia.Nodes, len(inputs))
 		for i := range inputs {
@@ -158,53 +153,26 @@ func dotBroadcast(lhs, rhs, out []int) bool {
 // it recomputes the winning edges (a forward pass) and routes the gradient
 // through them.
 type spmmArgGradOp struct {
-	cpuOp
 	fwd *spmmOp
 	wrt int
 }
 
-func (op *spmmArgGradOp) Arity() int { return op.fwd.Arity() + 1 }
-
-func (op *spmmArgGradOp) shapes() []tensor.Shape {
-	return append(op.fwd.inputShapes(), withRows(op.fwd.g.NumDst(), op.fwd.plan.Out))
+func (op *spmmArgGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	in := op.fwd.inputShapes()
+	return append(in, withRows(op.fwd.g.NumDst(), op.fwd.plan.Out)), in[op.wrt]
 }
 
-func (op *spmmArgGradOp) Type() hm.Type {
-	s := op.shapes()
-	ranks := make([]int, len(s))
-	for i := range s {
-		ranks[i] = len(s[i])
-	}
-	return opkit.FnType(ranks[op.wrt], ranks...)
-}
+func (op *spmmArgGradOp) Name() string { return fmt.Sprintf("d%v/d%d", op.fwd.Name(), op.wrt) }
 
-func (op *spmmArgGradOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	s := op.shapes()
-	if err := opkit.CheckInputs("ops", op.String(), s, in); err != nil {
-		return nil, err
-	}
-	return s[op.wrt].Clone(), nil
-}
+func (op *spmmArgGradOp) Key() string { return op.fwd.Key() }
 
-func (op *spmmArgGradOp) String() string { return fmt.Sprintf("d%v/d%d", op.fwd, op.wrt) }
-
-func (op *spmmArgGradOp) WriteHash(h hash.Hash) {
-	op.fwd.WriteHash(h)
-	fmt.Fprintf(h, "/arggrad%d", op.wrt)
-}
-
-func (op *spmmArgGradOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *spmmArgGradOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *spmmArgGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return spmmArgGradDo[float32](op, vals) },
 		func() (gorgonia.Value, error) { return spmmArgGradDo[float64](op, vals) })
 }
 
 func spmmArgGradDo[T num.Float](op *spmmArgGradOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	f := op.fwd
-	if len(vals) != op.Arity() {
-		return nil, fmt.Errorf("ops: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
-	}
 	u, e, err := operands[T](f.op, vals[:len(vals)-1])
 	if err != nil {
 		return nil, err
@@ -217,7 +185,8 @@ func spmmArgGradDo[T num.Float](op *spmmArgGradOp, vals []gorgonia.Value) (gorgo
 	scratch := make([]T, n)
 	arg := make([]int64, n)
 	spmm.Forward(scratch, f.g, f.op, f.red, u, e, f.plan, arg)
-	t, d := values.Alloc[T](op.shapes()[op.wrt])
+	_, shape := op.Shapes()
+	t, d := values.Alloc[T](shape)
 	var du, de []T
 	// For copy_e the single input is the edge operand.
 	if op.wrt == 0 && f.op != spmm.CopyE {
@@ -229,13 +198,4 @@ func spmmArgGradDo[T num.Float](op *spmmArgGradOp, vals []gorgonia.Value) (gorgo
 	return t, nil
 }
 
-func (op *spmmArgGradOp) DiffWRT(n int) []bool { return make([]bool, n) }
-
-func (op *spmmArgGradOp) SymDiff(gorgonia.Nodes, *gorgonia.Node, *gorgonia.Node) (gorgonia.Nodes, error) {
-	return nil, noSecondOrder(op.String())
-}
-
-var (
-	_ gorgonia.Op   = (*spmmArgGradOp)(nil)
-	_ gorgonia.SDOp = (*spmmArgGradOp)(nil)
-)
+var _ opkit.Spec = (*spmmArgGradOp)(nil)

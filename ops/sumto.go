@@ -2,10 +2,8 @@ package ops
 
 import (
 	"fmt"
-	"hash"
 	"slices"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -37,9 +35,8 @@ func sumTo(x *gorgonia.Node, shape []int) (*gorgonia.Node, error) {
 
 // broadcastOp maps rows between a narrow feature shape and a wide one it
 // broadcasts to: expanding (narrow -> wide) or, with sum, summing back
-// (wide -> narrow). Each is the other's gradient.
+// (wide -> narrow). Both are forward ops, each the other's gradient.
 type broadcastOp struct {
-	cpuOp
 	rows         int
 	wide, narrow []int
 	off          []int // for each wide element, the narrow element it reads
@@ -60,30 +57,22 @@ func (op *broadcastOp) out() tensor.Shape {
 	return withRows(op.rows, op.wide)
 }
 
-func (op *broadcastOp) Arity() int    { return 1 }
-func (op *broadcastOp) Type() hm.Type { return opkit.FnType(len(op.out()), len(op.in())) }
-
-func (op *broadcastOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("ops", op.String(), []tensor.Shape{op.in()}, in); err != nil {
-		return nil, err
-	}
-	return op.out(), nil
+func (op *broadcastOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.in()}, op.out()
 }
 
-func (op *broadcastOp) String() string {
+func (op *broadcastOp) Name() string {
 	if op.sum {
 		return fmt.Sprintf("sum_to%v", op.narrow)
 	}
 	return fmt.Sprintf("expand_to%v", op.wide)
 }
 
-func (op *broadcastOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "broadcast{%v,rows=%d,wide=%v,narrow=%v}", op.sum, op.rows, op.wide, op.narrow)
+func (op *broadcastOp) Key() string {
+	return fmt.Sprintf("%v,rows=%d,wide=%v,narrow=%v", op.sum, op.rows, op.wide, op.narrow)
 }
 
-func (op *broadcastOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *broadcastOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *broadcastOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return broadcastDo[float32](op, vals) },
 		func() (gorgonia.Value, error) { return broadcastDo[float64](op, vals) })
 }
@@ -113,16 +102,12 @@ func broadcastDo[T num.Float](op *broadcastOp, vals []gorgonia.Value) (gorgonia.
 	return t, nil
 }
 
-func (op *broadcastOp) DiffWRT(int) []bool { return []bool{true} }
-
-func (op *broadcastOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+// Grad is the op in the other direction.
+func (op *broadcastOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	back := *op
 	back.sum = !op.sum
 	d, err := apply(&back, grad)
 	return gorgonia.Nodes{d}, err
 }
 
-var (
-	_ gorgonia.Op   = (*broadcastOp)(nil)
-	_ gorgonia.SDOp = (*broadcastOp)(nil)
-)
+var _ opkit.Forward = (*broadcastOp)(nil)

@@ -25,16 +25,25 @@ func (CPUOp) CallsExtern() bool { return false }
 func (CPUOp) OverwritesInput() int { return -1 }
 
 // FnType returns a new function type from tensors of the given ranks to a
-// tensor of rank out, all of one dtype. It must be rebuilt on every call:
+// tensor of rank out, all of one dtype (rank 0: a scalar). It must be rebuilt on every call:
 // Gorgonia returns function types to a shared pool after use.
 func FnType(out int, in ...int) hm.Type {
 	a := hm.TypeVariable('a')
 	ts := make([]hm.Type, 0, len(in)+1)
 	for _, r := range in {
-		ts = append(ts, gorgonia.TensorType{Dims: r, Of: a})
+		ts = append(ts, tensorType(r, a))
 	}
-	ts = append(ts, gorgonia.TensorType{Dims: out, Of: a})
+	ts = append(ts, tensorType(out, a))
 	return hm.NewFnType(ts...)
+}
+
+// tensorType returns the type of a tensor of rank r of a, or a itself, a
+// scalar, for rank 0.
+func tensorType(r int, a hm.TypeVariable) hm.Type {
+	if r == 0 {
+		return a
+	}
+	return gorgonia.TensorType{Dims: r, Of: a}
 }
 
 // HashOf returns the FNV-32a hash of what op writes with WriteHash.
