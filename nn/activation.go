@@ -2,10 +2,8 @@ package nn
 
 import (
 	"fmt"
-	"hash"
 	"math"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -43,90 +41,91 @@ func activate(a activation, x *gorgonia.Node) (*gorgonia.Node, error) {
 	if dt := x.Dtype(); dt != tensor.Float32 && dt != tensor.Float64 {
 		return nil, fmt.Errorf("nn: %v of dtype %v, want float32 or float64", a, dt)
 	}
-	return gorgonia.ApplyOp(&activationOp{fn: a}, x)
+	return apply(&activationOp{fn: a, shape: x.Shape().Clone()}, x)
 }
 
-// activationOp applies fn; with grad set it is its backward, taking (x, dy)
-// for ELU and (y, dy) for ReLU, whose gradient needs only the output's sign.
+// activationOp applies fn to a tensor of shape shape.
 type activationOp struct {
-	opkit.CPUOp
-	fn   activation
-	grad bool
+	fn    activation
+	shape tensor.Shape
 }
 
-func (op *activationOp) Arity() int {
-	if op.grad {
-		return 2
-	}
-	return 1
+func (op *activationOp) Name() string { return op.fn.String() }
+
+func (op *activationOp) Key() string { return fmt.Sprint(op.shape) }
+
+func (op *activationOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.shape}, op.shape
 }
 
-func (op *activationOp) Type() hm.Type {
-	a := hm.TypeVariable('a')
-	if op.grad {
-		return hm.NewFnType(a, a, a)
-	}
-	return hm.NewFnType(a, a)
-}
-
-func (op *activationOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if len(in) != op.Arity() {
-		return nil, fmt.Errorf("nn: %v takes %d inputs, got %d", op, op.Arity(), len(in))
-	}
-	s, ok := in[0].(tensor.Shape)
-	if !ok {
-		return nil, fmt.Errorf("nn: %v input has no shape", op)
-	}
-	return s.Clone(), nil
-}
-
-func (op *activationOp) String() string {
-	if op.grad {
-		return "d" + op.fn.String()
-	}
-	return op.fn.String()
-}
-
-func (op *activationOp) WriteHash(h hash.Hash) { fmt.Fprint(h, op.String()) }
-
-func (op *activationOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *activationOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *activationOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return activationDo[float32](op, vals) },
 		func() (gorgonia.Value, error) { return activationDo[float64](op, vals) })
 }
 
 func activationDo[T num.Float](op *activationOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != op.Arity() {
-		return nil, fmt.Errorf("nn: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
-	}
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
 	}
-	t, y := values.Alloc[T](vals[0].Shape())
-	if !op.grad {
-		parallel.For(len(x), 1<<14, func(lo, hi int) {
-			for i, v := range x[lo:hi] {
-				switch {
-				case op.fn == relu:
-					y[lo+i] = max(v, 0)
-				case v > 0:
-					y[lo+i] = v
-				default:
-					y[lo+i] = T(math.Expm1(float64(v)))
-				}
+	t, y := values.Alloc[T](op.shape)
+	parallel.For(len(x), 1<<14, func(lo, hi int) {
+		for i, v := range x[lo:hi] {
+			switch {
+			case op.fn == relu:
+				y[lo+i] = max(v, 0)
+			case v > 0:
+				y[lo+i] = v
+			default:
+				y[lo+i] = T(math.Expm1(float64(v)))
 			}
-		})
-		return t, nil
+		}
+	})
+	return t, nil
+}
+
+// Grad is one op of (x, dy) for ELU and of (y, dy) for ReLU, whose
+// gradient needs only the output's sign.
+func (op *activationOp) Grad(inputs gorgonia.Nodes, out, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	at := inputs[0]
+	if op.fn == relu {
+		at = out
+	}
+	d, err := apply(&activationGradOp{fwd: op}, at, grad)
+	return gorgonia.Nodes{d}, err
+}
+
+// activationGradOp is the backward of fwd, taking (x, dy) for ELU and
+// (y, dy) for ReLU.
+type activationGradOp struct{ fwd *activationOp }
+
+func (op *activationGradOp) Name() string { return "d" + op.fwd.Name() }
+
+func (op *activationGradOp) Key() string { return op.fwd.Key() }
+
+func (op *activationGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	s := op.fwd.shape
+	return []tensor.Shape{s, s}, s
+}
+
+func (op *activationGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return activationGradDo[float32](op.fwd, vals) },
+		func() (gorgonia.Value, error) { return activationGradDo[float64](op.fwd, vals) })
+}
+
+func activationGradDo[T num.Float](op *activationOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	x, err := values.Data[T](vals[0])
+	if err != nil {
+		return nil, err
 	}
 	dy, err := values.Data[T](vals[1])
 	if err != nil {
 		return nil, err
 	}
 	if len(dy) != len(x) {
-		return nil, fmt.Errorf("nn: %v: %d values, %d gradients", op, len(x), len(dy))
+		return nil, fmt.Errorf("nn: d%v: %d values, %d gradients", op.fn, len(x), len(dy))
 	}
+	t, y := values.Alloc[T](op.shape)
 	parallel.For(len(x), 1<<14, func(lo, hi int) {
 		for i, v := range x[lo:hi] {
 			switch {
@@ -140,25 +139,7 @@ func activationDo[T num.Float](op *activationOp, vals []gorgonia.Value) (gorgoni
 	return t, nil
 }
 
-func (op *activationOp) DiffWRT(n int) []bool {
-	d := make([]bool, n)
-	d[0] = !op.grad
-	return d
-}
-
-func (op *activationOp) SymDiff(inputs gorgonia.Nodes, out, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	if op.grad {
-		return nil, fmt.Errorf("nn: the %v gradient is not differentiable", op.fn)
-	}
-	at := inputs[0]
-	if op.fn == relu {
-		at = out
-	}
-	d, err := gorgonia.ApplyOp(&activationOp{fn: op.fn, grad: true}, at, grad)
-	return gorgonia.Nodes{d}, err
-}
-
 var (
-	_ gorgonia.Op   = (*activationOp)(nil)
-	_ gorgonia.SDOp = (*activationOp)(nil)
+	_ opkit.Forward = (*activationOp)(nil)
+	_ opkit.Spec    = (*activationGradOp)(nil)
 )

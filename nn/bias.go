@@ -2,9 +2,7 @@ package nn
 
 import (
 	"fmt"
-	"hash"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -31,7 +29,7 @@ func AddBias(x, b *gorgonia.Node) (*gorgonia.Node, error) {
 	if x.Dtype() != b.Dtype() || (x.Dtype() != tensor.Float32 && x.Dtype() != tensor.Float64) {
 		return nil, fmt.Errorf("nn: AddBias: dtypes %v (%q) and %v (%q); want both float32 or both float64", x.Dtype(), x.Name(), b.Dtype(), b.Name())
 	}
-	return gorgonia.ApplyOp(&biasOp{shape: xs.Clone()}, x, b)
+	return apply(&biasOp{shape: xs.Clone()}, x, b)
 }
 
 // rowShape is s without its first dimension, for messages.
@@ -42,81 +40,34 @@ func rowShape(s tensor.Shape) tensor.Shape {
 	return s[1:]
 }
 
-// biasOp adds a row to every row of x; with grad set it is the bias
-// gradient, the column sums of its one input dy.
+// biasOp adds a row to every row of x.
 type biasOp struct {
-	opkit.CPUOp
 	shape tensor.Shape // of x
-	grad  bool
 }
 
-func (op *biasOp) Arity() int {
-	if op.grad {
-		return 1
-	}
-	return 2
+func (op *biasOp) Name() string { return fmt.Sprintf("add_bias%v", op.shape) }
+
+func (op *biasOp) Key() string { return "" }
+
+func (op *biasOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.shape, op.shape[1:]}, op.shape
 }
 
-func (op *biasOp) Type() hm.Type {
-	if op.grad {
-		return opkit.FnType(len(op.shape)-1, len(op.shape))
-	}
-	return opkit.FnType(len(op.shape), len(op.shape), len(op.shape)-1)
-}
-
-func (op *biasOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if op.grad {
-		if err := opkit.CheckInputs("nn", op.String(), []tensor.Shape{op.shape}, in); err != nil {
-			return nil, err
-		}
-		return op.shape[1:].Clone(), nil
-	}
-	if err := opkit.CheckInputs("nn", op.String(), []tensor.Shape{op.shape, op.shape[1:]}, in); err != nil {
-		return nil, err
-	}
-	return op.shape.Clone(), nil
-}
-
-func (op *biasOp) String() string {
-	if op.grad {
-		return fmt.Sprintf("dbias%v", op.shape)
-	}
-	return fmt.Sprintf("add_bias%v", op.shape)
-}
-
-func (op *biasOp) WriteHash(h hash.Hash) { fmt.Fprint(h, op.String()) }
-
-func (op *biasOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *biasOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *biasOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return biasDo[float32](op, vals) },
 		func() (gorgonia.Value, error) { return biasDo[float64](op, vals) })
 }
 
 func biasDo[T num.Float](op *biasOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != op.Arity() {
-		return nil, fmt.Errorf("nn: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
-	}
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
-	}
-	n, w := op.shape[0], op.shape[1:].TotalSize()
-	if op.grad {
-		t, db := values.Alloc[T](op.shape[1:])
-		parallel.Sum(db, n, 1024, func(p []T, lo, hi int) {
-			for r := lo; r < hi; r++ {
-				for j, v := range x[r*w : (r+1)*w] {
-					p[j] += v
-				}
-			}
-		})
-		return t, nil
 	}
 	b, err := values.Data[T](vals[1])
 	if err != nil {
 		return nil, err
 	}
+	n, w := op.shape[0], op.shape[1:].TotalSize()
 	t, y := values.Alloc[T](op.shape)
 	parallel.For(n, 1024, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
@@ -129,26 +80,50 @@ func biasDo[T num.Float](op *biasOp, vals []gorgonia.Value) (gorgonia.Value, err
 	return t, nil
 }
 
-func (op *biasOp) DiffWRT(n int) []bool {
-	d := make([]bool, n)
-	for i := range d {
-		d[i] = !op.grad
-	}
-	return d
-}
-
-func (op *biasOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	if op.grad {
-		return nil, fmt.Errorf("nn: the bias gradient is not differentiable")
-	}
-	db, err := gorgonia.ApplyOp(&biasOp{shape: op.shape, grad: true}, grad)
+// Grad passes dy to x and gives the bias the column sums of dy.
+func (op *biasOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	db, err := apply(&biasGradOp{fwd: op}, grad)
 	if err != nil {
 		return nil, err
 	}
 	return gorgonia.Nodes{grad, db}, nil
 }
 
+// biasGradOp is the bias gradient of fwd: the column sums of its one input
+// dy.
+type biasGradOp struct{ fwd *biasOp }
+
+func (op *biasGradOp) Name() string { return fmt.Sprintf("dbias%v", op.fwd.shape) }
+
+func (op *biasGradOp) Key() string { return "" }
+
+func (op *biasGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.fwd.shape}, op.fwd.shape[1:]
+}
+
+func (op *biasGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return biasGradDo[float32](op.fwd.shape, vals) },
+		func() (gorgonia.Value, error) { return biasGradDo[float64](op.fwd.shape, vals) })
+}
+
+func biasGradDo[T num.Float](shape tensor.Shape, vals []gorgonia.Value) (gorgonia.Value, error) {
+	dy, err := values.Data[T](vals[0])
+	if err != nil {
+		return nil, err
+	}
+	n, w := shape[0], shape[1:].TotalSize()
+	t, db := values.Alloc[T](shape[1:])
+	parallel.Sum(db, n, 1024, func(p []T, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			for j, v := range dy[r*w : (r+1)*w] {
+				p[j] += v
+			}
+		}
+	})
+	return t, nil
+}
+
 var (
-	_ gorgonia.Op   = (*biasOp)(nil)
-	_ gorgonia.SDOp = (*biasOp)(nil)
+	_ opkit.Forward = (*biasOp)(nil)
+	_ opkit.Spec    = (*biasGradOp)(nil)
 )

@@ -2,10 +2,8 @@ package nn
 
 import (
 	"fmt"
-	"hash"
 	"math"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -41,52 +39,33 @@ func Combine(coeffs []float64, xs ...*gorgonia.Node) (*gorgonia.Node, error) {
 			return nil, fmt.Errorf("nn: Combine: %q is %v %v but %q is %v %v", x.Name(), x.Dtype(), x.Shape(), xs[0].Name(), xs[0].Dtype(), xs[0].Shape())
 		}
 	}
-	return gorgonia.ApplyOp(&combineOp{coeffs: append([]float64(nil), coeffs...), shape: xs[0].Shape().Clone()}, xs...)
+	return apply(&combineOp{coeffs: append([]float64(nil), coeffs...), shape: xs[0].Shape().Clone()}, xs...)
 }
 
 // combineOp is Combine.
 type combineOp struct {
-	opkit.CPUOp
 	coeffs []float64
 	shape  tensor.Shape
 }
 
-func (op *combineOp) Arity() int { return len(op.coeffs) }
+func (op *combineOp) Name() string { return fmt.Sprintf("combine%v", op.coeffs) }
 
-func (op *combineOp) Type() hm.Type {
-	in := make([]int, len(op.coeffs))
+func (op *combineOp) Key() string { return fmt.Sprint(op.shape) }
+
+func (op *combineOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	in := make([]tensor.Shape, len(op.coeffs))
 	for i := range in {
-		in[i] = len(op.shape)
+		in[i] = op.shape
 	}
-	return opkit.FnType(len(op.shape), in...)
+	return in, op.shape
 }
 
-func (op *combineOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	want := make([]tensor.Shape, len(op.coeffs))
-	for i := range want {
-		want[i] = op.shape
-	}
-	if err := opkit.CheckInputs("nn", op.String(), want, in); err != nil {
-		return nil, err
-	}
-	return op.shape.Clone(), nil
-}
-
-func (op *combineOp) String() string { return fmt.Sprintf("combine%v", op.coeffs) }
-
-func (op *combineOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v%v", op, op.shape) }
-
-func (op *combineOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *combineOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *combineOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return combineDo[float32](op, vals) },
 		func() (gorgonia.Value, error) { return combineDo[float64](op, vals) })
 }
 
 func combineDo[T num.Float](op *combineOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != op.Arity() {
-		return nil, fmt.Errorf("nn: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
-	}
 	xs := make([][]T, len(vals))
 	for i, v := range vals {
 		x, err := values.Data[T](v)
@@ -112,18 +91,11 @@ func combineDo[T num.Float](op *combineOp, vals []gorgonia.Value) (gorgonia.Valu
 	return t, nil
 }
 
-func (op *combineOp) DiffWRT(n int) []bool {
-	d := make([]bool, n)
-	for i := range d {
-		d[i] = true
-	}
-	return d
-}
-
-func (op *combineOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+// Grad gives xs[i] a Combine of one term, coeffs[i] times the gradient.
+func (op *combineOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	grads := make(gorgonia.Nodes, len(op.coeffs))
 	for i, c := range op.coeffs {
-		d, err := gorgonia.ApplyOp(&combineOp{coeffs: []float64{c}, shape: op.shape}, grad)
+		d, err := apply(&combineOp{coeffs: []float64{c}, shape: op.shape}, grad)
 		if err != nil {
 			return nil, err
 		}
@@ -132,4 +104,4 @@ func (op *combineOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia
 	return grads, nil
 }
 
-var _ gorgonia.SDOp = (*combineOp)(nil)
+var _ opkit.Forward = (*combineOp)(nil)

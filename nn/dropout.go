@@ -2,11 +2,9 @@ package nn
 
 import (
 	"fmt"
-	"hash"
 	"math"
 	"unsafe"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -39,40 +37,29 @@ func Dropout(x *gorgonia.Node, p float64, seed uint64, mode *Mode) (*gorgonia.No
 	if p == 0 {
 		return x, nil
 	}
-	return gorgonia.ApplyOp(&dropoutOp{p: p, seed: seed, mode: mode}, x)
+	return apply(&dropoutOp{p: p, seed: seed, mode: mode, shape: x.Shape().Clone()}, x)
 }
 
 // dropoutOp multiplies by the step's mask. It is linear in its input and
 // self-adjoint, so it is its own gradient.
 type dropoutOp struct {
-	opkit.CPUOp
-	p    float64
-	seed uint64
-	mode *Mode
+	p     float64
+	seed  uint64
+	mode  *Mode
+	shape tensor.Shape
 }
 
-func (op *dropoutOp) Arity() int     { return 1 }
-func (op *dropoutOp) Type() hm.Type  { a := hm.TypeVariable('a'); return hm.NewFnType(a, a) }
-func (op *dropoutOp) String() string { return fmt.Sprintf("dropout(p=%g)", op.p) }
+func (op *dropoutOp) Name() string { return fmt.Sprintf("dropout(p=%g)", op.p) }
 
-func (op *dropoutOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if len(in) != 1 {
-		return nil, fmt.Errorf("nn: dropout takes 1 input, got %d", len(in))
-	}
-	s, ok := in[0].(tensor.Shape)
-	if !ok {
-		return nil, fmt.Errorf("nn: dropout input has no shape")
-	}
-	return s.Clone(), nil
+func (op *dropoutOp) Key() string {
+	return fmt.Sprintf("p=%v,seed=%d,mode=%p,%v", op.p, op.seed, op.mode, op.shape)
 }
 
-func (op *dropoutOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "dropout{p=%v,seed=%d,mode=%p}", op.p, op.seed, op.mode)
+func (op *dropoutOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.shape}, op.shape
 }
 
-func (op *dropoutOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *dropoutOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *dropoutOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	t, err := values.Dense(vals[0])
 	if err != nil {
 		return nil, fmt.Errorf("nn: dropout: %w", err)
@@ -139,14 +126,10 @@ func mix(seed, step, i uint64) uint64 {
 	return z
 }
 
-func (op *dropoutOp) DiffWRT(int) []bool { return []bool{true} }
-
-func (op *dropoutOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	d, err := gorgonia.ApplyOp(op, grad)
+// Grad applies the same mask to the gradient: the op is its own adjoint.
+func (op *dropoutOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	d, err := apply(op, grad)
 	return gorgonia.Nodes{d}, err
 }
 
-var (
-	_ gorgonia.Op   = (*dropoutOp)(nil)
-	_ gorgonia.SDOp = (*dropoutOp)(nil)
-)
+var _ opkit.Forward = (*dropoutOp)(nil)

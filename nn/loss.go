@@ -2,11 +2,9 @@ package nn
 
 import (
 	"fmt"
-	"hash"
 	"math"
 	"sync/atomic"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -53,68 +51,62 @@ func CrossEntropy(logits *gorgonia.Node, labels []int32, nodes []int32) (*gorgon
 		seen[v] = true
 	}
 	op := &xentOp{labels: append([]int32{}, labels...), nodes: append([]int32{}, nodes...), n: n, c: c, unique: unique, id: xentIDs.Add(1)}
-	return gorgonia.ApplyOp(op, logits)
+	return apply(op, logits)
 }
 
 // xentIDs numbers cross-entropy ops process-wide: the ID goes into the
 // op's hash, so that two losses over different labels or nodes never merge.
 var xentIDs atomic.Uint64
 
-// xentOp is the fused masked cross-entropy; with grad set it is its backward,
-// taking (logits, dLoss).
+// xentOp is the loss of the listed rows of an n x c input.
 type xentOp struct {
-	opkit.CPUOp
 	labels, nodes []int32
 	n, c          int
 	unique        bool // no node listed twice: gradient rows are disjoint
 	id            uint64
-	grad          bool
 }
 
-func (op *xentOp) Arity() int {
-	if op.grad {
-		return 2
-	}
-	return 1
+func (op *xentOp) Name() string { return "cross_entropy" }
+
+func (op *xentOp) Key() string { return fmt.Sprint(op.id) }
+
+func (op *xentOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{{op.n, op.c}}, tensor.ScalarShape()
 }
 
-func (op *xentOp) Type() hm.Type {
-	a := hm.TypeVariable('a')
-	m := gorgonia.TensorType{Dims: 2, Of: a}
-	if op.grad {
-		return hm.NewFnType(m, a, m)
-	}
-	return hm.NewFnType(m, a)
+func (op *xentOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return xentDo(op, vals, false) }
+
+// Grad is one op of (logits, dloss).
+func (op *xentOp) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	d, err := apply(&xentGradOp{fwd: op}, inputs[0], grad)
+	return gorgonia.Nodes{d}, err
 }
 
-func (op *xentOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if len(in) != op.Arity() {
-		return nil, fmt.Errorf("nn: %v takes %d inputs, got %d", op, op.Arity(), len(in))
-	}
-	if op.grad {
-		return tensor.Shape{op.n, op.c}, nil
-	}
-	return tensor.ScalarShape(), nil
+// xentGradOp is the gradient of fwd, taking (logits, dloss).
+type xentGradOp struct{ fwd *xentOp }
+
+func (op *xentGradOp) Name() string { return "dcross_entropy" }
+
+func (op *xentGradOp) Key() string { return op.fwd.Key() }
+
+func (op *xentGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	s := tensor.Shape{op.fwd.n, op.fwd.c}
+	return []tensor.Shape{s, tensor.ScalarShape()}, s
 }
 
-func (op *xentOp) String() string {
-	if op.grad {
-		return "dcross_entropy"
-	}
-	return "cross_entropy"
+func (op *xentGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return xentDo(op.fwd, vals, true)
 }
 
-func (op *xentOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v{%d}", op, op.id) }
-
-func (op *xentOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *xentOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+// xentDo computes op's loss of (logits), or with grad its gradient from
+// (logits, dloss).
+func xentDo(op *xentOp, vals []gorgonia.Value, grad bool) (gorgonia.Value, error) {
 	t, err := values.Dense(vals[0])
 	if err != nil {
 		return nil, fmt.Errorf("nn: cross-entropy: %w", err)
 	}
 	var scale float64 = 1
-	if op.grad {
+	if grad {
 		switch d := vals[1].Data().(type) {
 		case float32:
 			scale = float64(d)
@@ -128,14 +120,14 @@ func (op *xentOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	}
 	switch x := t.Data().(type) {
 	case []float32:
-		loss, g := xent(x, op, scale)
-		if op.grad {
+		loss, g := xent(x, op, scale, grad)
+		if grad {
 			return tensor.New(tensor.WithShape(op.n, op.c), tensor.WithBacking(g)), nil
 		}
 		return gorgonia.NewF32(float32(loss)), nil
 	case []float64:
-		loss, g := xent(x, op, scale)
-		if op.grad {
+		loss, g := xent(x, op, scale, grad)
+		if grad {
 			return tensor.New(tensor.WithShape(op.n, op.c), tensor.WithBacking(g)), nil
 		}
 		return gorgonia.NewF64(loss), nil
@@ -146,15 +138,15 @@ func (op *xentOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 // xentChunk is the number of listed nodes per task of xent.
 const xentChunk = 2048
 
-// xent returns the loss and, for the backward op, the gradient scaled by
-// scale. Chunks of listed nodes run in parallel and record each node's
+// xent returns the loss and, with grad (the backward op), the gradient
+// scaled by scale. Chunks of listed nodes run in parallel and record each node's
 // term of the loss, which are then added in list order: the result is the
 // same for any GOMAXPROCS, and the same as one loop over the nodes. With a
 // node listed twice, whose gradient row takes two contributions, it runs in
 // one goroutine.
-func xent[T float32 | float64](x []T, op *xentOp, scale float64) (float64, []T) {
+func xent[T float32 | float64](x []T, op *xentOp, scale float64, grad bool) (float64, []T) {
 	var g []T
-	if op.grad {
+	if grad {
 		g = make([]T, op.n*op.c)
 	}
 	terms := make([]float64, len(op.nodes))
@@ -212,21 +204,10 @@ func xentNodes[T float32 | float64](terms []float64, x, g []T, op *xentOp, nodes
 	}
 }
 
-func (op *xentOp) DiffWRT(n int) []bool {
-	d := make([]bool, n)
-	d[0] = !op.grad
-	return d
-}
-
-func (op *xentOp) SymDiff(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	if op.grad {
-		return nil, fmt.Errorf("nn: the cross-entropy gradient is not differentiable")
-	}
-	back := *op
-	back.grad = true
-	d, err := gorgonia.ApplyOp(&back, inputs[0], grad)
-	return gorgonia.Nodes{d}, err
-}
+var (
+	_ opkit.Forward = (*xentOp)(nil)
+	_ opkit.Spec    = (*xentGradOp)(nil)
+)
 
 // Accuracy returns the fraction of the listed rows of logits (an N x C
 // float32 or float64 tensor value) whose largest entry is at the row's label.
@@ -270,11 +251,6 @@ func argmax(data any, off, c int) int {
 	return best
 }
 
-var (
-	_ gorgonia.Op   = (*xentOp)(nil)
-	_ gorgonia.SDOp = (*xentOp)(nil)
-)
-
 // CrossEntropyOf returns the value CrossEntropy would compute for the listed
 // rows of an N x C logits value, without building a graph node (validation
 // loss during training, say).
@@ -295,10 +271,10 @@ func CrossEntropyOf(logits gorgonia.Value, labels []int32, nodes []int32) (float
 	op := &xentOp{labels: labels, nodes: nodes, n: n, c: c}
 	switch d := t.Data().(type) {
 	case []float32:
-		loss, _ := xent(d, op, 1)
+		loss, _ := xent(d, op, 1, false)
 		return loss, nil
 	case []float64:
-		loss, _ := xent(d, op, 1)
+		loss, _ := xent(d, op, 1, false)
 		return loss, nil
 	}
 	return 0, fmt.Errorf("nn: cross-entropy of %T data", t.Data())

@@ -2,9 +2,7 @@ package nn
 
 import (
 	"fmt"
-	"hash"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -35,10 +33,41 @@ func MatMul(x, w *gorgonia.Node) (*gorgonia.Node, error) {
 	if x.Dtype() != w.Dtype() || (x.Dtype() != tensor.Float32 && x.Dtype() != tensor.Float64) {
 		return nil, fmt.Errorf("nn: MatMul: dtypes %v (%q) and %v (%q); want both float32 or both float64", x.Dtype(), x.Name(), w.Dtype(), w.Name())
 	}
-	return gorgonia.ApplyOp(&matMulOp{n: xs[0], k: xs[1], m: ws[1], mode: product}, x, w)
+	return apply(&matMulOp{n: xs[0], k: xs[1], m: ws[1]}, x, w)
 }
 
-// matMulMode selects the product a matMulOp computes from its inputs a, b.
+// matMulOp is a product of two matrices, a (n x k) times b (k x m).
+type matMulOp struct {
+	n, k, m int
+}
+
+func (op *matMulOp) Name() string { return fmt.Sprintf("matmul(%dx%dx%d)", op.n, op.k, op.m) }
+
+func (op *matMulOp) Key() string { return "" }
+
+func (op *matMulOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{{op.n, op.k}, {op.k, op.m}}, tensor.Shape{op.n, op.m}
+}
+
+func (op *matMulOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return matMulDo[float32](op, product, vals) },
+		func() (gorgonia.Value, error) { return matMulDo[float64](op, product, vals) })
+}
+
+// Grad gives x dY times w transposed and w x transposed times dY.
+func (op *matMulOp) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	dx, err := apply(&matMulGradOp{fwd: op, mode: transB}, grad, inputs[1])
+	if err != nil {
+		return nil, err
+	}
+	dw, err := apply(&matMulGradOp{fwd: op, mode: transA}, inputs[0], grad)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.Nodes{dx, dw}, nil
+}
+
+// matMulMode selects the product matMulDo computes from its inputs a, b.
 type matMulMode int
 
 const (
@@ -47,64 +76,34 @@ const (
 	transA                    // a (n x k) transposed times b (n x m): k x m
 )
 
-// matMulOp is a product of two matrices; the transB and transA modes are
-// the gradients of the product and are not differentiable again.
-type matMulOp struct {
-	opkit.CPUOp
-	n, k, m int // of the forward product
-	mode    matMulMode
+// matMulGradOp is a gradient of fwd: a product of the transB or transA
+// mode.
+type matMulGradOp struct {
+	fwd  *matMulOp
+	mode matMulMode
 }
 
-// shapes returns the input and output shapes of the op.
-func (op *matMulOp) shapes() (a, b, out tensor.Shape) {
-	n, k, m := op.n, op.k, op.m
-	switch op.mode {
-	case transB:
-		return tensor.Shape{n, m}, tensor.Shape{k, m}, tensor.Shape{n, k}
-	case transA:
-		return tensor.Shape{n, k}, tensor.Shape{n, m}, tensor.Shape{k, m}
+func (op *matMulGradOp) Name() string {
+	return fmt.Sprintf("%s(%dx%dx%d)", [...]string{"", "matmul_tb", "matmul_ta"}[op.mode], op.fwd.n, op.fwd.k, op.fwd.m)
+}
+
+func (op *matMulGradOp) Key() string { return "" }
+
+func (op *matMulGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	n, k, m := op.fwd.n, op.fwd.k, op.fwd.m
+	if op.mode == transB {
+		return []tensor.Shape{{n, m}, {k, m}}, tensor.Shape{n, k}
 	}
-	return tensor.Shape{n, k}, tensor.Shape{k, m}, tensor.Shape{n, m}
+	return []tensor.Shape{{n, k}, {n, m}}, tensor.Shape{k, m}
 }
 
-func (op *matMulOp) Arity() int { return 2 }
-
-func (op *matMulOp) Type() hm.Type {
-	a := hm.TypeVariable('a')
-	t := gorgonia.TensorType{Dims: 2, Of: a}
-	return hm.NewFnType(t, t, t)
+func (op *matMulGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return matMulDo[float32](op.fwd, op.mode, vals) },
+		func() (gorgonia.Value, error) { return matMulDo[float64](op.fwd, op.mode, vals) })
 }
 
-func (op *matMulOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if len(in) != 2 {
-		return nil, fmt.Errorf("nn: %v takes 2 inputs, got %d", op, len(in))
-	}
-	a, b, out := op.shapes()
-	for i, want := range []tensor.Shape{a, b} {
-		if s, ok := in[i].(tensor.Shape); !ok || !s.Eq(want) {
-			return nil, fmt.Errorf("nn: %v input %d has shape %v, want %v", op, i, in[i], want)
-		}
-	}
-	return out, nil
-}
-
-func (op *matMulOp) String() string {
-	return fmt.Sprintf("%s(%dx%dx%d)", [...]string{"matmul", "matmul_tb", "matmul_ta"}[op.mode], op.n, op.k, op.m)
-}
-
-func (op *matMulOp) WriteHash(h hash.Hash) { fmt.Fprint(h, op.String()) }
-
-func (op *matMulOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *matMulOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return matMulDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return matMulDo[float64](op, vals) })
-}
-
-func matMulDo[T num.Float](op *matMulOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != 2 {
-		return nil, fmt.Errorf("nn: %v takes 2 inputs, got %d", op, len(vals))
-	}
+// matMulDo computes the product of mode of op's sizes.
+func matMulDo[T num.Float](op *matMulOp, mode matMulMode, vals []gorgonia.Value) (gorgonia.Value, error) {
 	a, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
@@ -113,9 +112,15 @@ func matMulDo[T num.Float](op *matMulOp, vals []gorgonia.Value) (gorgonia.Value,
 	if err != nil {
 		return nil, err
 	}
-	_, _, shape := op.shapes()
+	shape := tensor.Shape{op.n, op.m}
+	switch mode {
+	case transB:
+		shape = tensor.Shape{op.n, op.k}
+	case transA:
+		shape = tensor.Shape{op.k, op.m}
+	}
 	t, c := values.Alloc[T](shape)
-	switch op.mode {
+	switch mode {
 	case product:
 		gemm.Mul(c, a, b, op.n, op.k, op.m)
 	case transB:
@@ -126,30 +131,7 @@ func matMulDo[T num.Float](op *matMulOp, vals []gorgonia.Value) (gorgonia.Value,
 	return t, nil
 }
 
-func (op *matMulOp) DiffWRT(n int) []bool {
-	d := make([]bool, n)
-	for i := range d {
-		d[i] = op.mode == product
-	}
-	return d
-}
-
-func (op *matMulOp) SymDiff(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	if op.mode != product {
-		return nil, fmt.Errorf("nn: %v is a backward op and is not differentiable", op)
-	}
-	dx, err := gorgonia.ApplyOp(&matMulOp{n: op.n, k: op.k, m: op.m, mode: transB}, grad, inputs[1])
-	if err != nil {
-		return nil, err
-	}
-	dw, err := gorgonia.ApplyOp(&matMulOp{n: op.n, k: op.k, m: op.m, mode: transA}, inputs[0], grad)
-	if err != nil {
-		return nil, err
-	}
-	return gorgonia.Nodes{dx, dw}, nil
-}
-
 var (
-	_ gorgonia.Op   = (*matMulOp)(nil)
-	_ gorgonia.SDOp = (*matMulOp)(nil)
+	_ opkit.Forward = (*matMulOp)(nil)
+	_ opkit.Spec    = (*matMulGradOp)(nil)
 )

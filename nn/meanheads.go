@@ -2,9 +2,7 @@ package nn
 
 import (
 	"fmt"
-	"hash"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -36,30 +34,22 @@ func MeanHeads(x *gorgonia.Node, heads int) (*gorgonia.Node, error) {
 
 // meanHeads is MeanHeads of x (n, h*f).
 func meanHeads(x *gorgonia.Node, n, h, f int) (*gorgonia.Node, error) {
-	return gorgonia.ApplyOp(&meanHeadsOp{n: n, h: h, f: f}, x)
+	return apply(&meanHeadsOp{n: n, h: h, f: f}, x)
 }
 
 // meanHeadsOp computes y[n,j] = sum_k x[n,k*F+j] / H.
 type meanHeadsOp struct {
-	opkit.CPUOp
 	n, h, f int
 }
 
-func (op *meanHeadsOp) Arity() int     { return 1 }
-func (op *meanHeadsOp) Type() hm.Type  { return opkit.FnType(2, 2) }
-func (op *meanHeadsOp) String() string { return "mean_heads" }
+func (op *meanHeadsOp) Name() string { return "mean_heads" }
+func (op *meanHeadsOp) Key() string  { return fmt.Sprintf("%d,%d,%d", op.n, op.h, op.f) }
 
-func (op *meanHeadsOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("nn", op.String(), []tensor.Shape{{op.n, op.h * op.f}}, in); err != nil {
-		return nil, err
-	}
-	return tensor.Shape{op.n, op.f}, nil
+func (op *meanHeadsOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{{op.n, op.h * op.f}}, tensor.Shape{op.n, op.f}
 }
 
-func (op *meanHeadsOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v{%d,%d,%d}", op, op.n, op.h, op.f) }
-func (op *meanHeadsOp) Hashcode() uint32      { return opkit.HashOf(op) }
-
-func (op *meanHeadsOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *meanHeadsOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return meanHeadsDo[float32](op, vals[0]) },
 		func() (gorgonia.Value, error) { return meanHeadsDo[float64](op, vals[0]) })
 }
@@ -88,10 +78,9 @@ func meanHeadsDo[T num.Float](op *meanHeadsOp, v gorgonia.Value) (gorgonia.Value
 	return t, nil
 }
 
-func (op *meanHeadsOp) DiffWRT(int) []bool { return []bool{true} }
-
-func (op *meanHeadsOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	dx, err := gorgonia.ApplyOp(&meanHeadsGradOp{n: op.n, h: op.h, f: op.f}, grad)
+// Grad spreads dy / H over the heads.
+func (op *meanHeadsOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	dx, err := apply(&meanHeadsGradOp{n: op.n, h: op.h, f: op.f}, grad)
 	if err != nil {
 		return nil, err
 	}
@@ -100,27 +89,17 @@ func (op *meanHeadsOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgon
 
 // meanHeadsGradOp is meanHeadsOp's backward: dx[n,k*F+j] = dy[n,j] / H.
 type meanHeadsGradOp struct {
-	opkit.CPUOp
 	n, h, f int
 }
 
-func (op *meanHeadsGradOp) Arity() int     { return 1 }
-func (op *meanHeadsGradOp) Type() hm.Type  { return opkit.FnType(2, 2) }
-func (op *meanHeadsGradOp) String() string { return "dmean_heads" }
+func (op *meanHeadsGradOp) Name() string { return "dmean_heads" }
+func (op *meanHeadsGradOp) Key() string  { return fmt.Sprintf("%d,%d,%d", op.n, op.h, op.f) }
 
-func (op *meanHeadsGradOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("nn", op.String(), []tensor.Shape{{op.n, op.f}}, in); err != nil {
-		return nil, err
-	}
-	return tensor.Shape{op.n, op.h * op.f}, nil
+func (op *meanHeadsGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{{op.n, op.f}}, tensor.Shape{op.n, op.h * op.f}
 }
 
-func (op *meanHeadsGradOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "%v{%d,%d,%d}", op, op.n, op.h, op.f)
-}
-func (op *meanHeadsGradOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *meanHeadsGradOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *meanHeadsGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return meanHeadsGradDo[float32](op, vals[0]) },
 		func() (gorgonia.Value, error) { return meanHeadsGradDo[float64](op, vals[0]) })
 }
@@ -145,13 +124,7 @@ func meanHeadsGradDo[T num.Float](op *meanHeadsGradOp, v gorgonia.Value) (gorgon
 	return t, nil
 }
 
-func (op *meanHeadsGradOp) DiffWRT(int) []bool { return []bool{false} }
-
-func (op *meanHeadsGradOp) SymDiff(gorgonia.Nodes, *gorgonia.Node, *gorgonia.Node) (gorgonia.Nodes, error) {
-	return nil, fmt.Errorf("nn: %v is a backward op and is not differentiable", op)
-}
-
 var (
-	_ gorgonia.SDOp = (*meanHeadsOp)(nil)
-	_ gorgonia.SDOp = (*meanHeadsGradOp)(nil)
+	_ opkit.Forward = (*meanHeadsOp)(nil)
+	_ opkit.Spec    = (*meanHeadsGradOp)(nil)
 )

@@ -72,7 +72,7 @@ func TestMeanHeadsShapes(t *testing.T) {
 	if _, err := MeanHeads(gradcheck.Zeros(eg, tensor.Float64, "v", 6), 2); err == nil {
 		t.Error("a vector accepted")
 	}
-	if _, err := gorgonia.ApplyOp(&meanHeadsGradOp{n: 4, h: 3, f: 2}, x); err == nil {
+	if _, err := apply(&meanHeadsGradOp{n: 4, h: 3, f: 2}, x); err == nil {
 		t.Error("the backward op accepted a (4, 6) gradient for (4, 2) outputs")
 	}
 }

@@ -2,9 +2,7 @@ package gat
 
 import (
 	"fmt"
-	"hash"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -20,17 +18,59 @@ import (
 // materialises the repeated a) and sum.
 func headScores(z, a *gorgonia.Node, n, h int) (*gorgonia.Node, error) {
 	f := z.Shape()[2]
-	return gorgonia.ApplyOp(&headDotOp{n: n, h: h, f: f, mode: headFwd}, z, a)
+	return opkit.Apply("gat", &headDotOp{n: n, h: h, f: f}, z, a)
 }
 
-// headDotOp computes s[n,h] = sum_f z[n,h,f] a[h,f] (mode headFwd), or one
-// of its gradients from (z or a, ds): dz[n,h,f] = ds[n,h] a[h,f] (headDZ,
-// inputs a, ds) and da[h,f] = sum_n ds[n,h] z[n,h,f] (headDA, inputs z, ds).
-// All three are linear in each input and built from one another.
+// headDotOp computes s[n,h] = sum_f z[n,h,f] a[h,f] from (z, a). Its
+// gradients are headDotGradOps, linear in each input like it.
 type headDotOp struct {
-	opkit.CPUOp
 	n, h, f int
-	mode    headMode
+}
+
+func (op *headDotOp) Name() string { return "head_dot" }
+
+func (op *headDotOp) Key() string { return fmt.Sprintf("%d,%d,%d", op.n, op.h, op.f) }
+
+func (op *headDotOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.shapes(headFwd) }
+
+func (op *headDotOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return headDotDo[float32](op, headFwd, vals) },
+		func() (gorgonia.Value, error) { return headDotDo[float64](op, headFwd, vals) })
+}
+
+// Grad gives z dz[n,h,f] = ds[n,h] a[h,f] and a da[h,f] = sum_n ds[n,h]
+// z[n,h,f].
+func (op *headDotOp) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	z, a := inputs[0], inputs[1]
+	dz, err := opkit.Apply("gat", &headDotGradOp{fwd: op, mode: headDZ}, a, grad)
+	if err != nil {
+		return nil, err
+	}
+	da, err := opkit.Apply("gat", &headDotGradOp{fwd: op, mode: headDA}, z, grad)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.Nodes{dz, da}, nil
+}
+
+// headDotGradOp is a gradient of fwd: dz from (a, ds) (headDZ) or da from
+// (z, ds) (headDA).
+type headDotGradOp struct {
+	fwd  *headDotOp
+	mode headMode
+}
+
+func (op *headDotGradOp) Name() string {
+	return [...]string{"", "dhead_dot/dz", "dhead_dot/da"}[op.mode]
+}
+
+func (op *headDotGradOp) Key() string { return op.fwd.Key() }
+
+func (op *headDotGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fwd.shapes(op.mode) }
+
+func (op *headDotGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return headDotDo[float32](op.fwd, op.mode, vals) },
+		func() (gorgonia.Value, error) { return headDotDo[float64](op.fwd, op.mode, vals) })
 }
 
 type headMode uint8
@@ -41,9 +81,10 @@ const (
 	headDA
 )
 
-func (op *headDotOp) shapes() (in []tensor.Shape, out tensor.Shape) {
+// shapes returns the input and output shapes of mode.
+func (op *headDotOp) shapes(mode headMode) (in []tensor.Shape, out tensor.Shape) {
 	z, a, s := tensor.Shape{op.n, op.h, op.f}, tensor.Shape{1, op.h, op.f}, tensor.Shape{op.n, op.h, 1}
-	switch op.mode {
+	switch mode {
 	case headDZ:
 		return []tensor.Shape{a, s}, z
 	case headDA:
@@ -52,43 +93,7 @@ func (op *headDotOp) shapes() (in []tensor.Shape, out tensor.Shape) {
 	return []tensor.Shape{z, a}, s
 }
 
-func (op *headDotOp) Arity() int { return 2 }
-
-func (op *headDotOp) Type() hm.Type {
-	a := hm.TypeVariable('a')
-	t := gorgonia.TensorType{Dims: 3, Of: a}
-	return hm.NewFnType(t, t, t)
-}
-
-func (op *headDotOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	want, out := op.shapes()
-	if len(in) != 2 {
-		return nil, fmt.Errorf("gat: %v takes 2 inputs, got %d", op, len(in))
-	}
-	for i, ds := range in {
-		if s, ok := ds.(tensor.Shape); !ok || !s.Eq(want[i]) {
-			return nil, fmt.Errorf("gat: %v input %d has shape %v, want %v", op, i, ds, want[i])
-		}
-	}
-	return out.Clone(), nil
-}
-
-func (op *headDotOp) String() string {
-	return [...]string{"head_dot", "dhead_dot/dz", "dhead_dot/da"}[op.mode]
-}
-
-func (op *headDotOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "%v{%d,%d,%d}", op, op.n, op.h, op.f)
-}
-
-func (op *headDotOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *headDotOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return headDotDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return headDotDo[float64](op, vals) })
-}
-
-func headDotDo[T num.Float](op *headDotOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+func headDotDo[T num.Float](op *headDotOp, mode headMode, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
@@ -97,10 +102,10 @@ func headDotDo[T num.Float](op *headDotOp, vals []gorgonia.Value) (gorgonia.Valu
 	if err != nil {
 		return nil, err
 	}
-	_, outShape := op.shapes()
+	_, outShape := op.shapes(mode)
 	t, out := values.Alloc[T](outShape)
 	h, f := op.h, op.f
-	switch op.mode {
+	switch mode {
 	case headFwd: // x = z, y = a
 		parallel.For(op.n, 256, func(lo, hi int) {
 			if f == 8 {
@@ -165,25 +170,7 @@ func headDot8[T num.Float](o, z, a []T) {
 	}
 }
 
-func (op *headDotOp) DiffWRT(int) []bool { d := op.mode == headFwd; return []bool{d, d} }
-
-func (op *headDotOp) SymDiff(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	if op.mode != headFwd {
-		return nil, fmt.Errorf("gat: %v is a backward op and is not differentiable", op)
-	}
-	z, a := inputs[0], inputs[1]
-	dz, err := gorgonia.ApplyOp(&headDotOp{n: op.n, h: op.h, f: op.f, mode: headDZ}, a, grad)
-	if err != nil {
-		return nil, err
-	}
-	da, err := gorgonia.ApplyOp(&headDotOp{n: op.n, h: op.h, f: op.f, mode: headDA}, z, grad)
-	if err != nil {
-		return nil, err
-	}
-	return gorgonia.Nodes{dz, da}, nil
-}
-
 var (
-	_ gorgonia.Op   = (*headDotOp)(nil)
-	_ gorgonia.SDOp = (*headDotOp)(nil)
+	_ opkit.Forward = (*headDotOp)(nil)
+	_ opkit.Spec    = (*headDotGradOp)(nil)
 )
