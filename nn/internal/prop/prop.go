@@ -5,6 +5,7 @@ package prop
 
 import (
 	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/ops"
@@ -40,4 +41,46 @@ func Sym(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
 		return nil, err
 	}
 	return ops.ScaleByDegree(g, h, ops.InDegree, -0.5)
+}
+
+// EdgeWeightNorm returns DGL's EdgeWeightNorm("both") of the edge weights
+// ew (E, 1): w_uv / sqrt(w_out(u) w_in(v)), with w_out(u) the sum of the
+// weights of u's out-edges and w_in(v) that of v's in-edges. The weights
+// should be positive (DGL rejects others); a node's sums are only read
+// through its own edges, so nodes without edges do no harm.
+func EdgeWeightNorm(g *graph.Graph, ew *gorgonia.Node) (*gorgonia.Node, error) {
+	out, err := ops.CopyESum(g.Reverse(), ew)
+	if err != nil {
+		return nil, err
+	}
+	in, err := ops.CopyESum(g, ew)
+	if err != nil {
+		return nil, err
+	}
+	if out, err = invSqrt(out); err != nil {
+		return nil, err
+	}
+	if in, err = invSqrt(in); err != nil {
+		return nil, err
+	}
+	scale, err := ops.UMulV(g, out, in)
+	if err != nil {
+		return nil, err
+	}
+	return ops.EMulE(g, ew, scale)
+}
+
+// Column returns the edge weights ew, a vector of E elements or an (E, 1)
+// column, as a column.
+func Column(ew *gorgonia.Node) (*gorgonia.Node, error) {
+	if s := ew.Shape(); len(s) == 1 {
+		return gorgonia.Reshape(ew, tensor.Shape{s[0], 1})
+	}
+	return ew, nil
+}
+
+// Weighted returns the sum over the in-edges u -> v of ew_uv x_u (a u_mul_e
+// SpMM), ew (E, 1).
+func Weighted(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
+	return ops.UMulESum(g, x, ew)
 }

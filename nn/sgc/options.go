@@ -1,0 +1,80 @@
+package sgc
+
+import (
+	"fmt"
+
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/nn"
+)
+
+// Option configures an SGConv.
+type Option func(*config) error
+
+type config struct {
+	k           int
+	cached      bool
+	bias        bool
+	norm        nn.Activation
+	allowZeroIn bool
+	name        string
+	seedSet     bool
+	seed        uint64
+	dtype       tensor.Dtype
+}
+
+// WithK sets the number of propagation steps (default 1).
+func WithK(k int) Option {
+	return func(c *config) error {
+		if k < 1 {
+			return fmt.Errorf("sgc: %d propagation steps, want at least 1", k)
+		}
+		c.k = k
+		return nil
+	}
+}
+
+// WithCached propagates the features once, at Forward, and reuses the
+// result in every run (default false); see the package comment.
+func WithCached(on bool) Option { return func(c *config) error { c.cached = on; return nil } }
+
+// WithBias sets whether the layer adds a learnable bias (default true).
+func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
+
+// WithFeatureNorm sets a function applied to the propagated features
+// before the linear map (DGL's norm; default none).
+func WithFeatureNorm(f nn.Activation) Option { return func(c *config) error { c.norm = f; return nil } }
+
+// WithAllowZeroInDegree lets Forward run on graphs with nodes that have no
+// in-edges (they get the bias alone); by default it is an error, as in DGL.
+func WithAllowZeroInDegree(on bool) Option {
+	return func(c *config) error { c.allowZeroIn = on; return nil }
+}
+
+// WithName sets the prefix of the parameter names (default a unique "sgc<k>").
+func WithName(name string) Option {
+	return func(c *config) error {
+		if name == "" {
+			return fmt.Errorf("sgc: empty name")
+		}
+		c.name = name
+		return nil
+	}
+}
+
+// WithSeed sets the seed of the weight initialisation (default: derived
+// from the layer name).
+func WithSeed(seed uint64) Option {
+	return func(c *config) error { c.seed, c.seedSet = seed, true; return nil }
+}
+
+// WithDtype sets the parameters' dtype (default float32).
+func WithDtype(dt tensor.Dtype) Option {
+	return func(c *config) error {
+		if dt != tensor.Float32 && dt != tensor.Float64 {
+			return fmt.Errorf("sgc: dtype %v, want float32 or float64", dt)
+		}
+		c.dtype = dt
+		return nil
+	}
+}

@@ -1,0 +1,202 @@
+package sgc
+
+import (
+	"fmt"
+	"sync"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/prop"
+)
+
+// SGConv is a simplified graph convolution. Build it with New.
+type SGConv struct {
+	in, out int
+	cfg     config
+	w, b    *gorgonia.Node // b nil without bias
+
+	mu    sync.Mutex
+	cache map[cacheKey]*gorgonia.Node
+}
+
+// cacheKey names what cached features were propagated from.
+type cacheKey struct {
+	g     uint64
+	x, ew *gorgonia.Node
+}
+
+// New adds an SGConv with in input and out output features to eg. The
+// weight is Glorot-uniform initialised (gain 1, as DGL's xavier_uniform_);
+// the bias starts at 0.
+func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SGConv, error) {
+	if eg == nil {
+		return nil, fmt.Errorf("sgc: nil expression graph")
+	}
+	if in <= 0 || out <= 0 {
+		return nil, fmt.Errorf("sgc: feature sizes must be positive, got in %d, out %d", in, out)
+	}
+	c := config{k: 1, bias: true, dtype: tensor.Float32}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	if c.name == "" {
+		c.name = nn.UniqueName(eg, "sgc")
+	}
+	if !c.seedSet {
+		c.seed = nn.SeedOf(c.name)
+	}
+	l := &SGConv{in: in, out: out, cfg: c}
+	w, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, 0), 1, in, out)
+	if err != nil {
+		return nil, err
+	}
+	l.w = nn.Param(eg, c.name+".weight", w)
+	if c.bias {
+		l.b = nn.Param(eg, c.name+".bias", nn.Zeros(c.dtype, out))
+	}
+	return l, nil
+}
+
+// Learnables returns the weight, then the bias if the layer has one.
+func (l *SGConv) Learnables() gorgonia.Nodes {
+	if l.b == nil {
+		return gorgonia.Nodes{l.w}
+	}
+	return gorgonia.Nodes{l.w, l.b}
+}
+
+// Forward applies the layer to x (N x in) on the homogeneous graph g and
+// returns (N, out).
+func (l *SGConv) Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+	return l.forward(g, x, nil)
+}
+
+// ForwardWeighted is Forward with a positive weight per edge (NumEdges, or
+// NumEdges x 1), normalised as DGL's EdgeWeightNorm("both").
+func (l *SGConv) ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
+	if edgeWeight == nil {
+		return nil, fmt.Errorf("sgc: nil edge weight")
+	}
+	return l.forward(g, x, edgeWeight)
+}
+
+func (l *SGConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
+	name := l.cfg.name
+	if g == nil || x == nil {
+		return nil, fmt.Errorf("sgc: %s: Forward needs a graph and features", name)
+	}
+	if !g.Homogeneous() {
+		return nil, fmt.Errorf("sgc: %s: graph has %d source and %d destination nodes; SGConv needs a homogeneous graph", name, g.NumSrc(), g.NumDst())
+	}
+	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
+		return nil, fmt.Errorf("sgc: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, g.NumSrc(), l.in)
+	}
+	if x.Dtype() != l.cfg.dtype {
+		return nil, fmt.Errorf("sgc: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
+	}
+	if !l.cfg.allowZeroIn {
+		if z := g.ZeroInDegree(); len(z) > 0 {
+			return nil, fmt.Errorf("sgc: %s: %d of %d nodes have no in-edges (node %d first); their output would be the bias alone. Add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", name, len(z), g.NumDst(), z[0])
+		}
+	}
+	var h *gorgonia.Node
+	var err error
+	if l.cfg.cached {
+		h, err = l.cached(g, x, ew)
+	} else {
+		h, err = l.propagate(g, x, ew)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sgc: %s: %w", name, err)
+	}
+	if h, err = nn.MatMul(h, l.w); err != nil {
+		return nil, err
+	}
+	if l.b != nil {
+		h, err = nn.AddBias(h, l.b)
+	}
+	return h, err
+}
+
+// propagate builds the K normalised steps and the feature norm on x.
+func (l *SGConv) propagate(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
+	var err error
+	if ew != nil {
+		if ew, err = prop.Column(ew); err != nil {
+			return nil, err
+		}
+		if ew, err = prop.EdgeWeightNorm(g, ew); err != nil {
+			return nil, err
+		}
+	}
+	h := x
+	for range l.cfg.k {
+		if ew != nil {
+			h, err = prop.Weighted(g, h, ew)
+		} else {
+			h, err = prop.InSym(g, h)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if l.cfg.norm != nil {
+		return l.cfg.norm(h)
+	}
+	return h, nil
+}
+
+// cached returns the propagated features of x (and ew) on g as a node of
+// x's expression graph holding their value, computed on a graph of its own
+// on the first call for these inputs.
+func (l *SGConv) cached(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
+	key := cacheKey{g: g.ID(), x: x, ew: ew}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n, ok := l.cache[key]; ok {
+		return n, nil
+	}
+	own := gorgonia.NewGraph()
+	copyOf := func(n *gorgonia.Node, what string) (*gorgonia.Node, error) {
+		if n.Value() == nil {
+			return nil, fmt.Errorf("WithCached propagates the %s once, at Forward, but %q has no value yet", what, n.Name())
+		}
+		return gorgonia.NodeFromAny(own, n.Value(), gorgonia.WithName(what)), nil
+	}
+	xc, err := copyOf(x, "features")
+	if err != nil {
+		return nil, err
+	}
+	var ec *gorgonia.Node
+	if ew != nil {
+		if ec, err = copyOf(ew, "edge weights"); err != nil {
+			return nil, err
+		}
+	}
+	h, err := l.propagate(g, xc, ec)
+	if err != nil {
+		return nil, err
+	}
+	vm := gorgonia.NewTapeMachine(own)
+	defer vm.Close()
+	if err := vm.RunAll(); err != nil {
+		return nil, err
+	}
+	v, ok := h.Value().(*tensor.Dense)
+	if !ok {
+		return nil, fmt.Errorf("propagated features of type %T", h.Value())
+	}
+	n := gorgonia.NodeFromAny(x.Graph(), v.Clone().(*tensor.Dense), gorgonia.WithName(fmt.Sprintf("%s.cached%d", l.cfg.name, len(l.cache)+1)))
+	if l.cache == nil {
+		l.cache = map[cacheKey]*gorgonia.Node{}
+	}
+	l.cache[key] = n
+	return n, nil
+}
+
+var _ nn.WeightedLayer = (*SGConv)(nil)
