@@ -71,18 +71,27 @@ func (l *SGConv) Learnables() gorgonia.Nodes {
 }
 
 // Forward applies the layer to x (N x in) on the homogeneous graph g and
-// returns (N, out).
-func (l *SGConv) Forward(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-	return l.forward(g, x, nil)
+// returns (N, out). SGConv has no sharded (distributed) path: g must be a
+// *graph.Graph.
+func (l *SGConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+	pg, err := nn.Local(g, "sgc: "+l.cfg.name)
+	if err != nil {
+		return nil, err
+	}
+	return l.forward(pg, x, nil)
 }
 
 // ForwardWeighted is Forward with a positive weight per edge (NumEdges, or
 // NumEdges x 1), normalised as DGL's EdgeWeightNorm("both").
-func (l *SGConv) ForwardWeighted(g *graph.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
+func (l *SGConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("sgc: nil edge weight")
 	}
-	return l.forward(g, x, edgeWeight)
+	pg, err := nn.Local(g, "sgc: "+l.cfg.name)
+	if err != nil {
+		return nil, err
+	}
+	return l.forward(pg, x, edgeWeight)
 }
 
 func (l *SGConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
