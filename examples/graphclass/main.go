@@ -21,7 +21,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log"
 	"os"
 
 	"gorgonia.org/gorgonia"
@@ -47,10 +46,8 @@ type options struct {
 }
 
 func main() {
-	log.SetFlags(0)
-	log.SetPrefix("graphclass: ")
 	o := options{
-		Flags:   setup.Flags{Epochs: 150, LR: 0.01, Hidden: 32, Heads: 1, Dropout: 0.5, Seed: 1},
+		Flags:   setup.Flags{Epochs: 150, LR: 0.01, Hidden: 32, Dropout: 0.5, Seed: 1},
 		Layers:  5,
 		Readout: "sum",
 		Graphs:  dataset.DefaultMiniGCConfig().Graphs,
@@ -61,10 +58,12 @@ func main() {
 	flag.IntVar(&o.Layers, "layers", o.Layers, "layers, the input layer counted (GIN layers + 1)")
 	flag.StringVar(&o.Readout, "readout", o.Readout, "graph readout: sum, mean, max or attention")
 	flag.IntVar(&o.Graphs, "graphs", o.Graphs, "number of generated graphs (without -data)")
-	flag.Parse()
-	if err := run(os.Stdout, &o); err != nil {
-		log.Fatal(err)
-	}
+	setup.Main("graphclass", func() error {
+		if err := o.Parse(flag.CommandLine, os.Args[1:]); err != nil {
+			return err
+		}
+		return run(os.Stdout, &o)
+	})
 }
 
 // load returns the TU dataset, split, or the generated one.
@@ -93,11 +92,11 @@ func load(o *options) (*dataset.GraphDataset, error) {
 }
 
 func run(w io.Writer, o *options) error {
+	if err := o.Check(); err != nil {
+		return err
+	}
 	if o.Layers < 2 {
 		return fmt.Errorf("-layers %d: want at least 2 (the input and one GIN layer)", o.Layers)
-	}
-	if o.Hidden < 1 {
-		return fmt.Errorf("-hidden %d: want at least 1", o.Hidden)
 	}
 	ds, err := load(o)
 	if err != nil {
