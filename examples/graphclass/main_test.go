@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -136,5 +137,23 @@ func TestErrors(t *testing.T) {
 		if err := run(&out, &o); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
 		}
+	}
+}
+
+// TestDeterministic checks that training prints the same losses and
+// accuracies with one goroutine and with several.
+func TestDeterministic(t *testing.T) {
+	times := regexp.MustCompile(`(?m) +[0-9.]+ ms$`)
+	train := func(procs int) string {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		o := quick(64, 4)
+		var out bytes.Buffer
+		if err := run(&out, &o); err != nil {
+			t.Fatal(err)
+		}
+		return times.ReplaceAllString(out.String(), "")
+	}
+	if one, many := train(1), train(4); one != many {
+		t.Errorf("one goroutine:\n%s\nfour:\n%s", one, many)
 	}
 }
