@@ -1,0 +1,86 @@
+package sampling_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/graph/generate"
+	"github.com/gnngo/gnn/sampling"
+)
+
+var (
+	benchOnce  sync.Once
+	benchGraph *graph.Graph
+	benchErr   error
+)
+
+// productsSized returns a uniform random graph the size of ogbn-products
+// (2,449,029 nodes, 61,859,140 edges), with its CSC built.
+func productsSized(b *testing.B) *graph.Graph {
+	benchOnce.Do(func() {
+		benchGraph, benchErr = generate.Uniform(2449029, 61859140, 1)
+		if benchErr == nil {
+			benchGraph.CSC()
+		}
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return benchGraph
+}
+
+// BenchmarkSample measures sampled edges per second of the three-layer
+// sampler with fan-outs 15, 10, 5 on batches of 1024 seed nodes of an
+// ogbn-products-sized graph: one batch at a time (concurrent=1, the
+// latency of a batch), and two batches sampled at once as a Loader's
+// prefetching overlaps them with training (concurrent=2).
+func BenchmarkSample(b *testing.B) {
+	g := productsSized(b)
+	perm := rand.New(rand.NewPCG(1, 2)).Perm(g.NumNodes())
+	batch := func(i int) []int32 {
+		seeds := make([]int32, 1024)
+		for j := range seeds {
+			seeds[j] = int32(perm[(i*1024+j)%len(perm)])
+		}
+		return seeds
+	}
+	for _, replace := range []bool{false, true} {
+		m, err := sampling.NewMultiLayer(g, []int{15, 10, 5}, sampling.Options{Replace: replace})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, conc := range []int{1, 2} {
+			name := fmt.Sprintf("nodes=%d/edges=%d/fanouts=15,10,5/batch=1024/replace=%t/concurrent=%d", g.NumNodes(), g.NumEdges(), replace, conc)
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				var edges int64
+				var mu sync.Mutex
+				i := 0
+				for b.Loop() {
+					var wg sync.WaitGroup
+					for c := range conc {
+						wg.Add(1)
+						go func(seeds []int32, seed uint64) {
+							defer wg.Done()
+							mb, err := m.Sample(seeds, seed)
+							if err != nil {
+								b.Error(err)
+								return
+							}
+							mu.Lock()
+							edges += int64(mb.NumEdges())
+							mu.Unlock()
+						}(batch(i+c), uint64(i+c))
+					}
+					wg.Wait()
+					i += conc
+				}
+				b.ReportMetric(float64(edges)/b.Elapsed().Seconds(), "edges/s")
+				b.ReportMetric(float64(edges)/float64(i), "edges/batch")
+			})
+		}
+	}
+}

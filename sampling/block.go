@@ -1,0 +1,148 @@
+package sampling
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/gnngo/gnn/graph"
+)
+
+// Block is the message-flow graph of one layer (DGL's block): a bipartite
+// graph from NumSrc source nodes to NumDst destination nodes whose edges run
+// from a sampled neighbour to the seed it was sampled for. The destinations
+// are the first NumDst sources, in the same order, so a layer reads the
+// destinations' own features as the first NumDst rows of the sources'.
+//
+// Block edge k is parent edge EdgeIDs[k]; block source i is parent node
+// SrcNodes[i]. Edges are grouped by destination, in the frontier's order.
+// The maps belong to the Block and must not be modified.
+type Block struct {
+	*graph.Graph
+
+	// SrcNodes maps every source node to its parent node; its first NumDst
+	// entries are the destination nodes.
+	SrcNodes []int32
+	// EdgeIDs maps every block edge to its parent edge.
+	EdgeIDs []int64
+}
+
+// DstNodes returns the parent IDs of the destination nodes, the first
+// NumDst entries of SrcNodes.
+func (b *Block) DstNodes() []int32 { return b.SrcNodes[:b.NumDst()] }
+
+// ToBlock builds the Block of a frontier (DGL's to_block): the destinations
+// are f.Seeds, which must be distinct, and the sources are the seeds
+// followed by every other neighbour in the order of its first appearance
+// in f.Neighbors. It returns an error naming the first repeated seed, or
+// the first node or edge entry that is out of range or inconsistent.
+func ToBlock(f *Frontier) (*Block, error) {
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	r := newRelabeler(f.NumNodes)
+	return r.block(f, false)
+}
+
+// check validates a user-built frontier.
+func (f *Frontier) check() error {
+	if f.NumNodes < 0 || f.NumNodes > graph.MaxNodes {
+		return fmt.Errorf("sampling: frontier of %d nodes", f.NumNodes)
+	}
+	if len(f.Indptr) != len(f.Seeds)+1 || f.Indptr[0] != 0 || f.Indptr[len(f.Seeds)] != int64(len(f.Neighbors)) ||
+		len(f.EdgeIDs) != len(f.Neighbors) {
+		return fmt.Errorf("sampling: frontier of %d seeds has %d row pointers, %d neighbours and %d edge IDs",
+			len(f.Seeds), len(f.Indptr), len(f.Neighbors), len(f.EdgeIDs))
+	}
+	if len(f.Neighbors) > graph.MaxEdges {
+		return fmt.Errorf("sampling: %d frontier edges exceed %d", len(f.Neighbors), graph.MaxEdges)
+	}
+	for i := range f.Seeds {
+		if f.Indptr[i+1] < f.Indptr[i] {
+			return fmt.Errorf("sampling: frontier row pointers decrease at seed position %d", i)
+		}
+	}
+	for k, u := range f.Neighbors {
+		if u < 0 || int(u) >= f.NumNodes {
+			return fmt.Errorf("sampling: frontier edge %d has neighbour %d out of range [0, %d)", k, u, f.NumNodes)
+		}
+		if f.EdgeIDs[k] < 0 {
+			return fmt.Errorf("sampling: frontier edge %d has negative edge ID %d", k, f.EdgeIDs[k])
+		}
+	}
+	return nil
+}
+
+// relabeler maps parent node IDs to block source IDs. local[v] is -1 for
+// every node between calls, so one relabeler serves many blocks without
+// clearing an array of the parent's size.
+type relabeler struct {
+	local []int32
+}
+
+func newRelabeler(n int) *relabeler {
+	r := &relabeler{local: make([]int32, n)}
+	for i := range r.local {
+		r.local[i] = -1
+	}
+	return r
+}
+
+// relabelers recycles relabelers by parent node count.
+type relabelPool struct {
+	n    int
+	pool sync.Pool
+}
+
+func (p *relabelPool) get() *relabeler {
+	if r, ok := p.pool.Get().(*relabeler); ok {
+		return r
+	}
+	return newRelabeler(p.n)
+}
+
+func (p *relabelPool) put(r *relabeler) { p.pool.Put(r) }
+
+// block builds f's block; f has been checked or built by a sampler. With
+// own set the block takes f.EdgeIDs instead of copying it.
+func (r *relabeler) block(f *Frontier, own bool) (*Block, error) {
+	src := make([]int32, 0, len(f.Seeds)+len(f.Neighbors)/2)
+	defer func() {
+		for _, v := range src {
+			r.local[v] = -1
+		}
+	}()
+	for i, v := range f.Seeds {
+		if v < 0 || int(v) >= f.NumNodes {
+			return nil, fmt.Errorf("sampling: seed %d (position %d) out of range [0, %d)", v, i, f.NumNodes)
+		}
+		if j := r.local[v]; j >= 0 {
+			return nil, fmt.Errorf("sampling: seed %d repeated at positions %d and %d: block destinations must be distinct", v, j, i)
+		}
+		r.local[v] = int32(len(src))
+		src = append(src, v)
+	}
+	e := len(f.Neighbors)
+	bsrc, bdst := make([]int32, e), make([]int32, e)
+	for i := range f.Seeds {
+		for k := f.Indptr[i]; k < f.Indptr[i+1]; k++ {
+			u := f.Neighbors[k]
+			j := r.local[u]
+			if j < 0 {
+				j = int32(len(src))
+				r.local[u] = j
+				src = append(src, u)
+			}
+			bsrc[k], bdst[k] = j, int32(i)
+		}
+	}
+	g, err := graph.FromCOO(len(src), len(f.Seeds), bsrc, bdst)
+	if err != nil {
+		return nil, err
+	}
+	eids := f.EdgeIDs
+	if !own {
+		eids = slices.Clone(eids)
+	}
+	return &Block{Graph: g, SrcNodes: src, EdgeIDs: eids}, nil
+}

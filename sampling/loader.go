@@ -1,0 +1,128 @@
+package sampling
+
+import (
+	"fmt"
+	"iter"
+	"math/rand/v2"
+	"slices"
+)
+
+// LoaderOptions configures a Loader.
+type LoaderOptions struct {
+	// BatchSize is the number of seed nodes per batch, at least 1.
+	BatchSize int
+	// Shuffle draws a new order of the seed nodes every epoch.
+	Shuffle bool
+	// DropLast drops the last batch when it is smaller than BatchSize;
+	// otherwise it is kept.
+	DropLast bool
+	// Seed selects the orders and every batch's draws.
+	Seed uint64
+}
+
+// Loader cuts a set of seed nodes (the training nodes) into batches and
+// samples each one with a MultiLayer sampler (DGL's DataLoader, PyG's
+// NeighborLoader). Epoch e's order and batches depend only on the options,
+// the seed nodes and e, never on timing or GOMAXPROCS. A Loader may serve
+// several epochs at once.
+type Loader struct {
+	m     *MultiLayer
+	seeds []int32
+	opts  LoaderOptions
+}
+
+// NewLoader returns a loader of the seed nodes seeds (copied), which must be
+// distinct nodes of m's graph.
+func NewLoader(m *MultiLayer, seeds []int32, opts LoaderOptions) (*Loader, error) {
+	if m == nil {
+		return nil, fmt.Errorf("sampling: nil sampler")
+	}
+	if opts.BatchSize < 1 {
+		return nil, fmt.Errorf("sampling: batch size %d, want at least 1", opts.BatchSize)
+	}
+	r := m.pool.get()
+	defer m.pool.put(r)
+	// Check range and repeats with the relabeler's scratch, leaving it clean.
+	for i, v := range seeds {
+		if v < 0 || int(v) >= m.s.numNodes {
+			for _, u := range seeds[:i] {
+				r.local[u] = -1
+			}
+			return nil, fmt.Errorf("sampling: seed %d (position %d) out of range [0, %d)", v, i, m.s.numNodes)
+		}
+		if j := r.local[v]; j >= 0 {
+			for _, u := range seeds[:i] {
+				r.local[u] = -1
+			}
+			return nil, fmt.Errorf("sampling: seed %d repeated at positions %d and %d", v, j, i)
+		}
+		r.local[v] = int32(i)
+	}
+	for _, v := range seeds {
+		r.local[v] = -1
+	}
+	return &Loader{m: m, seeds: slices.Clone(seeds), opts: opts}, nil
+}
+
+// NumBatches returns the number of batches of an epoch.
+func (l *Loader) NumBatches() int {
+	n, b := len(l.seeds), l.opts.BatchSize
+	if l.opts.DropLast {
+		return n / b
+	}
+	return (n + b - 1) / b
+}
+
+// Order returns epoch's order of the seed nodes: batch i is positions
+// i*BatchSize to (i+1)*BatchSize-1.
+func (l *Loader) Order(epoch int) []int32 {
+	order := slices.Clone(l.seeds)
+	if l.opts.Shuffle {
+		s := derive(l.opts.Seed, uint64(epoch))
+		rand.New(rand.NewPCG(s, mix64(s))).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	}
+	return order
+}
+
+// Epoch returns the batches of epoch number epoch in order, for a range
+// loop. While the loop body works on one batch, the next is sampled in a
+// goroutine; leaving the loop early stops it. A sampling error ends the
+// sequence with (nil, err).
+func (l *Loader) Epoch(epoch int) iter.Seq2[*MiniBatch, error] {
+	return func(yield func(*MiniBatch, error) bool) {
+		order := l.Order(epoch)
+		epochSeed := derive(l.opts.Seed^0x5bd1e995, uint64(epoch))
+		type result struct {
+			mb  *MiniBatch
+			err error
+		}
+		next := make(chan result) // unbuffered: one batch ahead of the loop body
+		done := make(chan struct{})
+		exited := make(chan struct{})
+		go func() {
+			defer close(exited)
+			for b := range l.NumBatches() {
+				lo := b * l.opts.BatchSize
+				mb, err := l.m.Sample(order[lo:min(lo+l.opts.BatchSize, len(order))], derive(epochSeed, uint64(b)))
+				select {
+				case next <- result{mb, err}:
+				case <-done:
+					return
+				}
+				if err != nil {
+					return
+				}
+			}
+			close(next)
+		}()
+		defer func() {
+			close(done)
+			<-exited
+		}()
+		for r := range next {
+			if !yield(r.mb, r.err) || r.err != nil {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,384 @@
+package sampling
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/parallel"
+)
+
+// Direction selects the edges sampled around a seed node.
+type Direction int
+
+const (
+	// In samples in-edges u -> seed (DGL's edge_dir="in"): the block's
+	// messages flow along the sampled edges, from u to the seed.
+	In Direction = iota
+	// Out samples out-edges seed -> v (DGL's edge_dir="out"): the block is
+	// that of the reversed graph, its edges run from v to the seed, and
+	// EdgeIDs still name the parent edges seed -> v.
+	Out
+)
+
+// String returns "in" or "out".
+func (d Direction) String() string {
+	switch d {
+	case In:
+		return "in"
+	case Out:
+		return "out"
+	}
+	return fmt.Sprintf("Direction(%d)", int(d))
+}
+
+// Options configures neighbour sampling. The zero value samples in-edges
+// uniformly without replacement.
+type Options struct {
+	// Direction selects in-edges (the default) or out-edges.
+	Direction Direction
+
+	// Replace draws with replacement: every seed with at least one
+	// candidate edge gets exactly fanout draws, repeats possible. Without
+	// it a seed gets min(fanout, candidates) distinct edges.
+	Replace bool
+
+	// Weights, when not nil, holds one weight per parent edge (indexed by
+	// edge ID): edges are drawn with probability proportional to their
+	// weight, and edges of weight zero never. Without replacement the
+	// edges are drawn one after the other, each in proportion to its
+	// weight among those not yet drawn (DGL's prob). Weights must be finite
+	// and non-negative; those of the edges visited are checked.
+	Weights []float32
+
+	// Exclude lists parent edge IDs that are never sampled (the batch's
+	// positive edges in link prediction). Repeats are allowed.
+	Exclude []int64
+}
+
+// Frontier is the edges sampled around a list of seed nodes, grouped by
+// seed: seed Seeds[i]'s edges are positions Indptr[i] to Indptr[i+1]-1 of
+// Neighbors (the other endpoint, a parent node ID) and EdgeIDs (the parent
+// edge ID). ToBlock turns it into a Block. Users may build one themselves
+// from any edges.
+type Frontier struct {
+	// NumNodes is the parent graph's node count.
+	NumNodes  int
+	Seeds     []int32
+	Indptr    []int64
+	Neighbors []int32
+	EdgeIDs   []int64
+}
+
+// NumEdges returns the number of sampled edges.
+func (f *Frontier) NumEdges() int { return len(f.Neighbors) }
+
+// SampleNeighbors draws up to fanout edges of every seed node of the
+// homogeneous graph g (DGL's sample_neighbors); fanout -1 takes every
+// candidate edge, with or without Replace. The draws depend only on seed
+// and on each seed node's position in seeds, whatever GOMAXPROCS is, and
+// run in parallel over the seeds. Without replacement a seed's edges are
+// listed in the order of g's CSC (CSR for Out) row, that is by increasing
+// edge ID; with replacement in the order drawn. Seeds may repeat; each
+// occurrence is sampled on its own.
+//
+// It returns an error for a graph that is not homogeneous, a fanout below
+// -1, a seed out of range, a Weights slice whose length is not the edge
+// count or a visited weight that is negative or not finite, and an
+// excluded edge ID out of range.
+func SampleNeighbors(g *graph.Graph, seeds []int32, fanout int, opts Options, seed uint64) (*Frontier, error) {
+	s, err := newNeighborSampler(g, opts)
+	if err != nil {
+		return nil, err
+	}
+	return s.sample(seeds, fanout, seed)
+}
+
+// neighborSampler is SampleNeighbors' state for one graph and options,
+// checked once and reused by MultiLayer.
+type neighborSampler struct {
+	numNodes int
+	view     *graph.Compressed // CSC for In, CSR for Out
+	opts     Options
+	exclude  []int64 // sorted, without repeats
+}
+
+func newNeighborSampler(g *graph.Graph, opts Options) (*neighborSampler, error) {
+	if g == nil {
+		return nil, fmt.Errorf("sampling: nil graph")
+	}
+	if !g.Homogeneous() {
+		return nil, fmt.Errorf("sampling: graph %v is not homogeneous", g)
+	}
+	s := &neighborSampler{numNodes: g.NumNodes(), opts: opts}
+	switch opts.Direction {
+	case In:
+		s.view = g.CSC()
+	case Out:
+		s.view = g.CSR()
+	default:
+		return nil, fmt.Errorf("sampling: unknown direction %v", opts.Direction)
+	}
+	if opts.Weights != nil && len(opts.Weights) != g.NumEdges() {
+		return nil, fmt.Errorf("sampling: %d weights for %d edges", len(opts.Weights), g.NumEdges())
+	}
+	if len(opts.Exclude) > 0 {
+		s.exclude = slices.Clone(opts.Exclude)
+		slices.Sort(s.exclude)
+		s.exclude = slices.Compact(s.exclude)
+		if lo, hi := s.exclude[0], s.exclude[len(s.exclude)-1]; lo < 0 || hi >= int64(g.NumEdges()) {
+			bad := lo
+			if lo >= 0 {
+				bad = hi
+			}
+			return nil, fmt.Errorf("sampling: excluded edge %d out of range [0, %d)", bad, g.NumEdges())
+		}
+	}
+	return s, nil
+}
+
+// seedGrain is the number of seeds below which sampling stays on one
+// goroutine.
+const seedGrain = 256
+
+// firstError keeps the error of the lowest seed position, so the error
+// reported does not depend on scheduling.
+type firstError struct {
+	mu  sync.Mutex
+	pos int
+	err error
+}
+
+func (e *firstError) set(pos int, err error) {
+	e.mu.Lock()
+	if e.err == nil || pos < e.pos {
+		e.pos, e.err = pos, err
+	}
+	e.mu.Unlock()
+}
+
+func (s *neighborSampler) sample(seeds []int32, fanout int, seed uint64) (*Frontier, error) {
+	if fanout < -1 {
+		return nil, fmt.Errorf("sampling: fanout %d, want -1 (all) or at least 0", fanout)
+	}
+	n := len(seeds)
+	indptr := make([]int64, n+1)
+	var fail firstError
+	parallel.For(n, seedGrain, func(lo, hi int) {
+		var sc scratch
+		for i := lo; i < hi; i++ {
+			v := seeds[i]
+			if v < 0 || int(v) >= s.numNodes {
+				fail.set(i, fmt.Errorf("sampling: seed %d (position %d) out of range [0, %d)", v, i, s.numNodes))
+				return
+			}
+			m, err := s.candidates(v, &sc)
+			if err != nil {
+				fail.set(i, err)
+				return
+			}
+			indptr[i+1] = int64(s.count(fanout, m))
+		}
+	})
+	if fail.err != nil {
+		return nil, fail.err
+	}
+	for i := range n {
+		indptr[i+1] += indptr[i]
+	}
+	f := &Frontier{
+		NumNodes:  s.numNodes,
+		Seeds:     seeds,
+		Indptr:    indptr,
+		Neighbors: make([]int32, indptr[n]),
+		EdgeIDs:   make([]int64, indptr[n]),
+	}
+	parallel.For(n, seedGrain, func(lo, hi int) {
+		var sc scratch
+		var rng nodeRNG
+		for i := lo; i < hi; i++ {
+			rng.reset(seed, i)
+			s.draw(seeds[i], fanout, &rng, &sc, f.Neighbors[indptr[i]:indptr[i+1]], f.EdgeIDs[indptr[i]:indptr[i+1]])
+		}
+	})
+	return f, nil
+}
+
+// scratch is one goroutine's working memory.
+type scratch struct {
+	cands []int64   // candidate positions in the view, when filtered
+	picks []int64   // chosen candidate indices
+	keys  []float64 // cumulative weights or sampling keys
+	order []int32
+}
+
+// count returns the number of edges drawn from m candidates.
+func (s *neighborSampler) count(fanout, m int) int {
+	switch {
+	case fanout < 0:
+		return m
+	case s.opts.Replace:
+		if m == 0 {
+			return 0
+		}
+		return fanout
+	}
+	return min(fanout, m)
+}
+
+// candidates returns the number of candidate edges of node v. When some
+// edges of v's row are not candidates (excluded, or of weight zero) it
+// leaves their positions in sc.cands; otherwise sc.cands is nil and the
+// candidates are the whole row.
+func (s *neighborSampler) candidates(v int32, sc *scratch) (int, error) {
+	lo, hi := s.view.Row(int(v))
+	sc.cands = sc.cands[:0]
+	w := s.opts.Weights
+	if w == nil && !s.excludes(lo, hi) {
+		sc.cands = nil
+		return int(hi - lo), nil
+	}
+	filtered := false
+	for p := lo; p < hi; p++ {
+		e := s.view.EIDs[p]
+		if w != nil {
+			x := w[e]
+			if !(x >= 0) || math.IsInf(float64(x), 1) {
+				return 0, fmt.Errorf("sampling: edge %d has weight %v, want a finite non-negative number", e, x)
+			}
+			if x == 0 {
+				filtered = true
+				continue
+			}
+		}
+		if s.exclude != nil {
+			if _, found := slices.BinarySearch(s.exclude, int64(e)); found {
+				filtered = true
+				continue
+			}
+		}
+		sc.cands = append(sc.cands, p)
+	}
+	if !filtered {
+		sc.cands = nil
+		return int(hi - lo), nil
+	}
+	if sc.cands == nil {
+		sc.cands = []int64{}
+	}
+	return len(sc.cands), nil
+}
+
+// excludes reports whether an edge of the row [lo, hi) may be excluded; it
+// answers exactly only when there are no exclusions.
+func (s *neighborSampler) excludes(lo, hi int64) bool { return s.exclude != nil && hi > lo }
+
+// floydMax is the largest fanout drawn by Floyd's algorithm; above it a
+// partial Fisher-Yates shuffle is used.
+const floydMax = 32
+
+// draw fills nbr and eid, of the length count gave, with v's sampled edges.
+func (s *neighborSampler) draw(v int32, fanout int, rng *nodeRNG, sc *scratch, nbr []int32, eid []int64) {
+	if len(nbr) == 0 {
+		return
+	}
+	lo, _ := s.view.Row(int(v))
+	m, _ := s.candidates(v, sc) // checked by the count pass
+	pos := func(c int64) int64 {
+		if sc.cands != nil {
+			return sc.cands[c]
+		}
+		return lo + c
+	}
+	put := func(j int, c int64) {
+		p := pos(c)
+		nbr[j] = s.view.Indices[p]
+		eid[j] = int64(s.view.EIDs[p])
+	}
+	k := len(nbr)
+	w := s.opts.Weights
+	switch {
+	case fanout < 0 || !s.opts.Replace && k == m:
+		for j := range k {
+			put(j, int64(j))
+		}
+	case s.opts.Replace && w == nil:
+		for j := range k {
+			put(j, int64(rng.below(uint64(m))))
+		}
+	case s.opts.Replace:
+		// Cumulative weights, then one binary search per draw.
+		sc.keys = sc.keys[:0]
+		var total float64
+		for c := range m {
+			total += float64(w[s.view.EIDs[pos(int64(c))]])
+			sc.keys = append(sc.keys, total)
+		}
+		for j := range k {
+			x := rng.open01() * total
+			c, _ := slices.BinarySearch(sc.keys, x) // first cumulative >= x
+			put(j, int64(min(c, m-1)))
+		}
+	case w == nil:
+		sc.picks = sampleDistinct(rng, m, k, sc.picks[:0], &sc.order)
+		slices.Sort(sc.picks)
+		for j, c := range sc.picks {
+			put(j, c)
+		}
+	default:
+		// Efraimidis and Spirakis: the k largest keys log(u)/w are a draw
+		// of k edges one after the other in proportion to their weights.
+		sc.keys = sc.keys[:0]
+		sc.order = sc.order[:0]
+		for c := range m {
+			sc.keys = append(sc.keys, math.Log(rng.open01())/float64(w[s.view.EIDs[pos(int64(c))]]))
+			sc.order = append(sc.order, int32(c))
+		}
+		slices.SortFunc(sc.order, func(a, b int32) int {
+			if ka, kb := sc.keys[a], sc.keys[b]; ka != kb {
+				if ka > kb {
+					return -1
+				}
+				return 1
+			}
+			return int(a - b)
+		})
+		sc.picks = sc.picks[:0]
+		for _, c := range sc.order[:k] {
+			sc.picks = append(sc.picks, int64(c))
+		}
+		slices.Sort(sc.picks)
+		for j, c := range sc.picks {
+			put(j, c)
+		}
+	}
+}
+
+// sampleDistinct appends k distinct uniform indices of [0, m), k < m, to
+// out: Floyd's algorithm for a small k, a partial Fisher-Yates shuffle of
+// a scratch permutation otherwise.
+func sampleDistinct(rng *nodeRNG, m, k int, out []int64, perm *[]int32) []int64 {
+	if k <= floydMax {
+		for j := m - k; j < m; j++ {
+			t := int64(rng.below(uint64(j + 1)))
+			if slices.Contains(out, t) {
+				t = int64(j)
+			}
+			out = append(out, t)
+		}
+		return out
+	}
+	p := (*perm)[:0]
+	for c := range m {
+		p = append(p, int32(c))
+	}
+	for j := range k {
+		t := j + int(rng.below(uint64(m-j)))
+		p[j], p[t] = p[t], p[j]
+		out = append(out, int64(p[j]))
+	}
+	*perm = p
+	return out
+}
