@@ -3,6 +3,7 @@ package sampling
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"sync"
 
@@ -323,7 +324,14 @@ func (s *neighborSampler) draw(v int32, fanout int, rng *nodeRNG, sc *scratch, n
 		}
 	case w == nil:
 		sc.picks = sampleDistinct(rng, m, k, sc.picks[:0], &sc.order)
-		slices.Sort(sc.picks)
+		if sc.cands == nil {
+			for j, c := range sc.picks {
+				p := lo + c
+				nbr[j] = s.view.Indices[p]
+				eid[j] = int64(s.view.EIDs[p])
+			}
+			return
+		}
 		for j, c := range sc.picks {
 			put(j, c)
 		}
@@ -356,17 +364,36 @@ func (s *neighborSampler) draw(v int32, fanout int, rng *nodeRNG, sc *scratch, n
 	}
 }
 
-// sampleDistinct appends k distinct uniform indices of [0, m), k < m, to
-// out: Floyd's algorithm for a small k, a partial Fisher-Yates shuffle of
-// a scratch permutation otherwise.
+// sampleDistinct returns k distinct uniform indices of [0, m), k < m,
+// sorted, in out's memory: Floyd's algorithm for a small k, a partial
+// Fisher-Yates shuffle of a scratch permutation otherwise.
 func sampleDistinct(rng *nodeRNG, m, k int, out []int64, perm *[]int32) []int64 {
+	if m <= 64 {
+		// Floyd's algorithm over a bit set; its bits read out sorted.
+		var set uint64
+		for j := m - k; j < m; j++ {
+			t := rng.below(uint64(j + 1))
+			if set>>t&1 != 0 {
+				t = uint64(j)
+			}
+			set |= 1 << t
+		}
+		for ; set != 0; set &= set - 1 {
+			out = append(out, int64(bits.TrailingZeros64(set)))
+		}
+		return out
+	}
 	if k <= floydMax {
+		// out stays sorted: j exceeds every index drawn before it, and t
+		// is inserted in place.
 		for j := m - k; j < m; j++ {
 			t := int64(rng.below(uint64(j + 1)))
-			if slices.Contains(out, t) {
-				t = int64(j)
+			at, found := slices.BinarySearch(out, t)
+			if found {
+				out = append(out, int64(j))
+			} else {
+				out = slices.Insert(out, at, t)
 			}
-			out = append(out, t)
 		}
 		return out
 	}
@@ -380,5 +407,6 @@ func sampleDistinct(rng *nodeRNG, m, k int, out []int64, perm *[]int32) []int64 
 		out = append(out, int64(p[j]))
 	}
 	*perm = p
+	slices.Sort(out)
 	return out
 }

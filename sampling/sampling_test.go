@@ -185,23 +185,47 @@ func TestUniformFrequencies(t *testing.T) {
 		t.Errorf("counts %v (%d draws): chi-square %.2f over %.2f", counts, f.NumEdges(), x, chi2Critical[d-1])
 	}
 
-	// A fanout above floydMax takes the shuffle path: 40 of 50 edges, each
-	// edge in a trial with probability 0.8.
-	g50 := starGraph(t, 50)
-	f = drawMany(t, g50, 2000, 40, sampling.Options{})
-	counts = make([]int, 50)
-	for _, e := range f.EdgeIDs {
-		counts[e]++
+	// The three algorithms without replacement: a bit set for rows of at
+	// most 64 candidates, Floyd's over a sorted slice for small fanouts,
+	// a partial shuffle for large ones.
+	for _, tc := range []struct{ d, k int }{{50, 40}, {100, 10}, {100, 40}} {
+		inclusionTest(t, starGraph(t, tc.d), tc.d, tc.k)
 	}
+}
+
+// inclusionTest checks that, drawing k of the d in-edges of node 0 without
+// replacement, every edge is drawn with probability k/d: each edge's count
+// over the trials is binomial, and the squares of the standardised counts
+// sum to a chi-square law with d-1 degrees of freedom (the counts sum to a
+// constant, see below).
+func inclusionTest(t *testing.T, g *graph.Graph, d, k int) {
+	t.Helper()
+	const trials = 2000
+	f := drawMany(t, g, trials, k, sampling.Options{})
+	counts := make([]int, d)
+	for i := range trials {
+		e := f.EdgeIDs[f.Indptr[i]:f.Indptr[i+1]]
+		if len(e) != k || !slices.IsSorted(e) || len(slices.Compact(slices.Clone(e))) != k {
+			t.Fatalf("d=%d k=%d: trial %d drew %v, want %d distinct edges in order", d, k, i, e, k)
+		}
+		for _, x := range e {
+			counts[x]++
+		}
+	}
+	p := float64(k) / float64(d)
 	var x float64
 	for _, c := range counts {
-		// Each count is binomial(2000, 0.8): standardise and sum squares.
-		z := (float64(c) - 1600) / math.Sqrt(2000*0.8*0.2)
+		z := (float64(c) - trials*p) / math.Sqrt(trials*p*(1-p))
 		x += z * z
 	}
-	// The counts sum to a constant, so 49 degrees of freedom; p=0.001 bound.
-	if x > 85.35 || f.NumEdges() != 40*2000 {
-		t.Errorf("shuffle path: chi-square %.2f over 85.35 (counts %v)", x, counts)
+	// The counts' covariance is T p (1-p) d/(d-1) on the d-1 directions
+	// orthogonal to their fixed sum, so x (d-1)/d follows the chi-square
+	// law of d-1 degrees of freedom; its p=0.001 bound by the
+	// Wilson-Hilferty approximation.
+	nu := float64(d - 1)
+	bound := nu * math.Pow(1-2/(9*nu)+3.09*math.Sqrt(2/(9*nu)), 3)
+	if x *= nu / float64(d); x > bound {
+		t.Errorf("d=%d k=%d: chi-square %.2f over %.2f (counts %v)", d, k, x, bound, counts)
 	}
 }
 
