@@ -84,3 +84,41 @@ func BenchmarkSample(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLayer measures the two steps of one layer apart: sampling 15
+// in-edges of each of 70,000 seeds (the first layer of a 1024-seed batch
+// with fan-outs 15, 10, 5), and ToBlock on the result.
+func BenchmarkLayer(b *testing.B) {
+	g := productsSized(b)
+	perm := rand.New(rand.NewPCG(1, 2)).Perm(g.NumNodes())
+	seeds := make([]int32, 70000)
+	for j := range seeds {
+		seeds[j] = int32(perm[j])
+	}
+	name := fmt.Sprintf("nodes=%d/edges=%d/seeds=%d/fanout=15", g.NumNodes(), g.NumEdges(), len(seeds))
+	b.Run("step=sample/"+name, func(b *testing.B) {
+		b.ReportAllocs()
+		edges := 0
+		for i := 0; b.Loop(); i++ {
+			f, err := sampling.SampleNeighbors(g, seeds, 15, sampling.Options{}, uint64(i))
+			if err != nil {
+				b.Fatal(err)
+			}
+			edges += f.NumEdges()
+		}
+		b.ReportMetric(float64(edges)/b.Elapsed().Seconds(), "edges/s")
+	})
+	f, err := sampling.SampleNeighbors(g, seeds, 15, sampling.Options{}, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("step=toblock/"+name, func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := sampling.ToBlock(f); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(f.NumEdges())*float64(b.N)/b.Elapsed().Seconds(), "edges/s")
+	})
+}
