@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gnngo/gnn/dataset"
+	"github.com/gnngo/gnn/internal/testkit/testdata"
 )
 
 // tinyPlanetoid is a valid four-node dataset in the Planetoid text format;
@@ -226,28 +227,9 @@ func TestLoadPlanetoidCorruptGzip(t *testing.T) {
 	}
 }
 
-// planetoidDir returns the directory of the named converted Planetoid
-// dataset: $GNN_PLANETOID_DIR/name, or shared/data/planetoid/name beside or
-// inside the repository. It skips the test when the data is absent.
-func planetoidDir(t *testing.T, name string) string {
-	t.Helper()
-	roots := []string{"../../shared/data/planetoid", "../shared/data/planetoid"}
-	if env := os.Getenv("GNN_PLANETOID_DIR"); env != "" {
-		roots = []string{env}
-	}
-	for _, root := range roots {
-		dir := filepath.Join(root, name)
-		if _, err := os.Stat(filepath.Join(dir, "meta.txt")); err == nil {
-			return dir
-		}
-	}
-	t.Skipf("Planetoid %s not found under %v; set GNN_PLANETOID_DIR to the planetoid data folder", name, roots)
-	return ""
-}
-
 func TestLoadPlanetoidCora(t *testing.T) {
 	t.Parallel()
-	d, err := dataset.LoadPlanetoid(planetoidDir(t, "cora"))
+	d, err := dataset.LoadPlanetoid(testdata.PlanetoidDir(t, "cora"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +294,7 @@ func TestLoadPlanetoidCiteSeerPubMed(t *testing.T) {
 	} {
 		t.Run(want.name, func(t *testing.T) {
 			t.Parallel()
-			d, err := dataset.LoadPlanetoid(planetoidDir(t, want.name))
+			d, err := dataset.LoadPlanetoid(testdata.PlanetoidDir(t, want.name))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,21 +3,19 @@ package sar_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/dist/comm"
 	"github.com/gnngo/gnn/dist/partition"
 	"github.com/gnngo/gnn/dist/sar"
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/generate"
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/testdata"
 	"github.com/gnngo/gnn/nn"
 )
 
@@ -36,7 +34,9 @@ type result struct {
 // problem is a graph, features and a projection R, all global.
 type problem struct {
 	g       *graph.Graph
-	in, out int // feature widths of x and of the model's output
+	single  *graph.Graph // the graph of the one-process run, when not g
+	opts    []sar.Option // of every rank's sar.Graph
+	in, out int          // feature widths of x and of the model's output
 	x, r    []float64
 }
 
@@ -102,7 +102,7 @@ func (p *problem) sharded(parts []*partition.Part, m model, dt tensor.Dtype, mod
 	var mu sync.Mutex
 	err := comm.RunInProcess(len(parts), func(c comm.Comm) error {
 		part := parts[c.Rank()]
-		g, err := sar.New(part, c, sar.WithMode(mode))
+		g, err := sar.New(part, c, append(p.opts, sar.WithMode(mode))...)
 		if err != nil {
 			return err
 		}
@@ -179,27 +179,11 @@ func rmatGraph(t testing.TB) *graph.Graph {
 // coraGraph is Cora's graph with self-loops, or a skip.
 func coraGraph(t testing.TB) *graph.Graph {
 	t.Helper()
-	roots := []string{"../../../shared/data/planetoid", "../../shared/data/planetoid"}
-	if env := os.Getenv("GNN_PLANETOID_DIR"); env != "" {
-		roots = []string{env}
+	g, err := testdata.Planetoid(t, "cora").Graph.AddSelfLoops()
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, root := range roots {
-		dir := filepath.Join(root, "cora")
-		if _, err := os.Stat(filepath.Join(dir, "meta.txt")); err != nil {
-			continue
-		}
-		d, err := dataset.LoadPlanetoid(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := d.Graph.AddSelfLoops()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return g
-	}
-	t.Skipf("Planetoid cora not found under %v; set GNN_PLANETOID_DIR to the planetoid data folder", roots)
-	return nil
+	return g
 }
 
 var workerCounts = []int{1, 2, 3, 4, 8}
@@ -214,7 +198,11 @@ func checkEquivalent(t *testing.T, p *problem, isolated bool, m model, dts ...te
 		if dt == tensor.Float32 {
 			tol = 1e-3
 		}
-		want, err := p.evaluate(p.g, nil, m, dt)
+		single := p.g
+		if p.single != nil {
+			single = p.single
+		}
+		want, err := p.evaluate(single, nil, m, dt)
 		if err != nil {
 			t.Fatalf("%v: single process: %v", dt, err)
 		}

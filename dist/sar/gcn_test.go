@@ -6,6 +6,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/dist/sar"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/gcn"
 )
@@ -43,6 +44,18 @@ func TestGraphConvRMAT(t *testing.T) {
 			checkEquivalent(t, p, true, gcnModel(norm, 6, 8, 3), tensor.Float64, tensor.Float32)
 		})
 	}
+}
+
+// TestSelfLoops checks sar.WithSelfLoops against graph.AddSelfLoops.
+func TestSelfLoops(t *testing.T) {
+	g := rmatGraph(t)
+	p := newProblem(g, 6, 3, 5)
+	var err error
+	if p.single, err = g.AddSelfLoops(); err != nil {
+		t.Fatal(err)
+	}
+	p.opts = []sar.Option{sar.WithSelfLoops(true)}
+	checkEquivalent(t, p, true, gcnModel(gcn.Both, 6, 8, 3), tensor.Float64)
 }
 
 func TestGraphConvCora(t *testing.T) {

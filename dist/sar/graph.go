@@ -52,6 +52,7 @@ type Graph struct {
 	rank, size int
 	n          int // local nodes
 	mode       Mode
+	loops      bool
 	shards     []shard   // shards[j]: edges from rank j's nodes into this rank's
 	need       [][]int32 // need[j]: this rank's rows that rank j's shard from here reads, in its order
 	inDeg      []int32   // global in-degree of each local node
@@ -85,6 +86,14 @@ func WithMode(m Mode) Option {
 	}
 }
 
+// WithSelfLoops adds a loop on every node, as graph.AddSelfLoops on the
+// whole graph before it was split would (GCN's usual input): each loop is
+// an edge of the node's own rank, after that rank's other edges, and adds
+// one to the node's in- and out-degree.
+func WithSelfLoops(on bool) Option {
+	return func(g *Graph) error { g.loops = on; return nil }
+}
+
 // New builds this worker's Graph from its partition p (p.Rank must be
 // c.Rank() and p.Parts c.Size()). It is collective: every rank calls it,
 // and the ranks exchange which of their rows the others' shards read.
@@ -111,6 +120,13 @@ func New(p *partition.Part, c comm.Comm, opts ...Option) (*Graph, error) {
 	g.shards = make([]shard, g.size)
 	send := make([][]byte, g.size)
 	for j, s := range p.Shards {
+		if j == g.rank && g.loops {
+			s = withLoops(s, g.n)
+			for v := range g.n {
+				g.inDeg[v]++
+				g.outDeg[v]++
+			}
+		}
 		sh, err := newShard(g.n, j, &s)
 		if err != nil {
 			return nil, fmt.Errorf("sar: partition %d: %w", p.Rank, err)
@@ -136,6 +152,18 @@ func New(p *partition.Part, c comm.Comm, opts ...Option) (*Graph, error) {
 		g.need[j] = need
 	}
 	return g, nil
+}
+
+// withLoops returns s, a rank's shard from itself, with a loop on each of
+// its n nodes after its edges.
+func withLoops(s partition.Shard, n int) partition.Shard {
+	src := append(slices.Clone(s.Src), make([]int32, n)...)
+	dst := append(slices.Clone(s.Dst), make([]int32, n)...)
+	for v := range n {
+		src[len(s.Src)+v], dst[len(s.Dst)+v] = int32(v), int32(v)
+	}
+	s.Src, s.Dst, s.EID = src, dst, nil
+	return s
 }
 
 // newShard builds the shard of the edges in s, whose destinations are

@@ -36,6 +36,25 @@ type Config struct {
 	// neither the validation accuracy nor the validation loss reached a new
 	// best; 0 trains for all epochs.
 	Patience int
+	// Sync, when not nil, makes Fit train one rank of a data-parallel job
+	// (dist/sar.NewSync): the ranks start from rank 0's parameters, sum
+	// their gradients before every step, and report the loss and
+	// accuracies of all ranks' nodes together. Each rank's Loss must then
+	// be its share of the global loss (dist/sar.CrossEntropy), and its
+	// splits its own nodes, any of which may be empty.
+	Sync Sync
+}
+
+// Sync is what a data-parallel job does between the ranks' Fit calls; every
+// rank calls the methods in the same order.
+type Sync interface {
+	// Params sets every rank's parameters to rank 0's values.
+	Params(params gorgonia.Nodes) error
+	// Grads replaces the parameters' gradients by their sums over the
+	// ranks.
+	Grads(params gorgonia.Nodes) error
+	// Sum replaces v by its elementwise sum over the ranks.
+	Sum(v []float64) error
 }
 
 // Epoch is what one epoch measured.
@@ -92,6 +111,11 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 		solvers[i] = gorgonia.NewAdamSolver(opts...)
 	}
 
+	if cfg.Sync != nil {
+		if err := cfg.Sync.Params(params); err != nil {
+			return nil, fmt.Errorf("train: initial parameters: %w", err)
+		}
+	}
 	res := &Result{BestEpoch: -1}
 	best, err := snapshot(params)
 	if err != nil {
@@ -118,6 +142,10 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 			return nil, fmt.Errorf("train: epoch %d: %w", ep, err)
 		}
 		loss := scalar(t.Loss.Value())
+		if err := syncStep(cfg.Sync, params, &loss); err != nil {
+			vm.Reset()
+			return nil, fmt.Errorf("train: epoch %d: %w", ep, err)
+		}
 		if math.IsNaN(loss) || math.IsInf(loss, 0) {
 			vm.Reset()
 			return nil, fmt.Errorf("train: epoch %d: the training loss is %v: the run diverged (lower the learning rate?)", ep, loss)
@@ -129,7 +157,7 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 		}
 		vm.Reset()
 		e := Epoch{Epoch: ep, Loss: loss, Time: time.Since(start)}
-		if err := evaluate(eval, t, &e); err != nil {
+		if err := evaluateSync(eval, t, cfg.Sync, &e); err != nil {
 			return nil, fmt.Errorf("train: epoch %d: evaluation: %w", ep, err)
 		}
 		if math.IsNaN(e.ValLoss) || math.IsInf(e.ValLoss, 0) {
@@ -172,7 +200,14 @@ func check(t *Task, cfg Config) error {
 	if cfg.Patience < 0 {
 		return fmt.Errorf("train: patience %d is negative (0 trains for all epochs)", cfg.Patience)
 	}
-	if len(t.Train) == 0 || len(t.Val) == 0 || len(t.Test) == 0 {
+	if split := []float64{float64(len(t.Train)), float64(len(t.Val)), float64(len(t.Test))}; cfg.Sync != nil {
+		if err := cfg.Sync.Sum(split); err != nil {
+			return fmt.Errorf("train: counting the splits: %w", err)
+		}
+		if split[0] == 0 || split[1] == 0 || split[2] == 0 {
+			return fmt.Errorf("train: empty split over all ranks (train %g, val %g, test %g)", split[0], split[1], split[2])
+		}
+	} else if len(t.Train) == 0 || len(t.Val) == 0 || len(t.Test) == 0 {
 		return fmt.Errorf("train: empty split (train %d, val %d, test %d)", len(t.Train), len(t.Val), len(t.Test))
 	}
 	n := 0
@@ -211,6 +246,12 @@ func Evaluate(t *Task) (Epoch, error) {
 // evaluate runs eval, which computes t.Logits, in evaluation mode and fills
 // in e's accuracies and validation loss.
 func evaluate(eval gorgonia.VM, t *Task, e *Epoch) error {
+	return runEval(eval, t, func(logits gorgonia.Value) error { return metrics(logits, t, e) })
+}
+
+// runEval runs eval, which computes t.Logits, in evaluation mode and hands
+// the logits to use before the machine is reset.
+func runEval(eval gorgonia.VM, t *Task, use func(logits gorgonia.Value) error) error {
 	if t.Mode != nil {
 		t.Mode.Eval()
 	}
@@ -218,7 +259,11 @@ func evaluate(eval gorgonia.VM, t *Task, e *Epoch) error {
 	if err := eval.RunAll(); err != nil {
 		return err
 	}
-	logits := t.Logits.Value()
+	return use(t.Logits.Value())
+}
+
+// metrics fills in e's accuracies and validation loss from the logits.
+func metrics(logits gorgonia.Value, t *Task, e *Epoch) error {
 	var err error
 	for _, a := range []struct {
 		dst   *float64

@@ -1,0 +1,227 @@
+// Command sar trains a two-layer GCN or GAT on a graph split across
+// processes, as SAR does (sequential aggregation and rematerialisation,
+// package dist/sar): each rank loads only its own partition of a
+// directory written by cmd/gnnpart, aggregates over the other ranks' nodes
+// shard by shard, and keeps a replica of the parameters, whose gradients
+// the ranks sum before every step. The result is the training of one
+// process on the whole graph.
+//
+// Under Open MPI (build with -tags mpi):
+//
+//	go run ./cmd/gnnpart -data ../shared/data/planetoid/cora -parts 4 -out parts/
+//	go build -tags mpi -o sar-example ./examples/sar
+//	mpirun -np 4 ./sar-example -parts parts/ -model gat
+//
+// In one process, one goroutine per rank (any build): -inproc 4. Only rank
+// 0 prints and saves. The last line is "test accuracy: 0.8123".
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/dataset"
+	"github.com/gnngo/gnn/dist/comm"
+	"github.com/gnngo/gnn/dist/partition"
+	"github.com/gnngo/gnn/dist/sar"
+	"github.com/gnngo/gnn/examples/internal/setup"
+	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/gat"
+	"github.com/gnngo/gnn/nn/gcn"
+	"github.com/gnngo/gnn/nn/train"
+)
+
+// options are the command's flags.
+type options struct {
+	parts       string
+	model       string
+	inproc      int
+	mode        string
+	epochs      int
+	lr          float64
+	hidden      int
+	heads       int
+	dropout     float64
+	weightDecay float64
+	patience    int
+	seed        uint64
+	save        string
+}
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("sar: ")
+	o := options{model: "gcn", mode: "sequential", epochs: 200, hidden: 16, heads: 8, weightDecay: 5e-4, seed: 1}
+	flag.StringVar(&o.parts, "parts", "", "partition `dir` written by cmd/gnnpart (one part per rank)")
+	flag.StringVar(&o.model, "model", o.model, "gcn or gat")
+	flag.IntVar(&o.inproc, "inproc", 0, "run this many ranks as goroutines of this process (0: one rank per process under mpirun, -tags mpi)")
+	flag.StringVar(&o.mode, "mode", o.mode, "aggregation: sequential (SAR) or one-shot (fetch all remote rows at once)")
+	flag.IntVar(&o.epochs, "epochs", o.epochs, "training epochs")
+	flag.Float64Var(&o.lr, "lr", 0, "Adam learning rate (default 0.01 for gcn, 0.005 for gat)")
+	flag.IntVar(&o.hidden, "hidden", 0, "hidden features, per head for gat (default 16 for gcn, 8 for gat)")
+	flag.IntVar(&o.heads, "heads", o.heads, "attention heads of gat's hidden layer")
+	flag.Float64Var(&o.dropout, "dropout", 0.5, "dropout of the input and hidden features (each rank its own masks; gat has no attention dropout here)")
+	flag.Float64Var(&o.weightDecay, "weight-decay", o.weightDecay, "L2 weight decay of the first layer")
+	flag.IntVar(&o.patience, "patience", 0, "stop after this many epochs without better validation accuracy or loss (0: never)")
+	flag.Uint64Var(&o.seed, "seed", o.seed, "seed of the initialisation (rank 0's is used everywhere) and the dropout")
+	flag.StringVar(&o.save, "save", "", "rank 0 writes the trained parameters to this `file`")
+	flag.Parse()
+	if err := run(os.Stdout, &o); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(w io.Writer, o *options) error {
+	if o.parts == "" {
+		return fmt.Errorf("-parts is required: a directory written by cmd/gnnpart")
+	}
+	if err := o.defaults(); err != nil {
+		return err
+	}
+	job := func(c comm.Comm) error {
+		_, err := rank(w, c, o)
+		return err
+	}
+	if o.inproc > 0 {
+		return comm.RunInProcess(o.inproc, job)
+	}
+	return comm.RunMPI(job)
+}
+
+// defaults fills in the model's learning rate and hidden size.
+func (o *options) defaults() error {
+	lr, hidden := map[string]float64{"gcn": 0.01, "gat": 0.005}, map[string]int{"gcn": 16, "gat": 8}
+	if _, ok := lr[o.model]; !ok {
+		return fmt.Errorf("-model %q: want gcn or gat", o.model)
+	}
+	if o.lr == 0 {
+		o.lr = lr[o.model]
+	}
+	if o.hidden == 0 {
+		o.hidden = hidden[o.model]
+	}
+	if o.mode != "sequential" && o.mode != "one-shot" {
+		return fmt.Errorf("-mode %q: want sequential or one-shot", o.mode)
+	}
+	return nil
+}
+
+// rank is one rank's whole run; it returns the training's result.
+func rank(w io.Writer, c comm.Comm, o *options) (*train.Result, error) {
+	p, err := partition.Read(o.parts, c.Rank())
+	if err != nil {
+		return nil, err
+	}
+	if p.Parts != c.Size() {
+		return nil, fmt.Errorf("%s holds %d parts but the job has %d ranks", o.parts, p.Parts, c.Size())
+	}
+	if p.Features == nil || p.Labels == nil {
+		return nil, fmt.Errorf("%s was split from a graph without features and labels; partition a dataset", o.parts)
+	}
+	mode := sar.Sequential
+	if o.mode == "one-shot" {
+		mode = sar.OneShot
+	}
+	g, err := sar.New(p, c, sar.WithMode(mode), sar.WithSelfLoops(true))
+	if err != nil {
+		return nil, err
+	}
+	if c.Rank() != 0 {
+		w = io.Discard
+	}
+	fmt.Fprintf(w, "%s on %s: %d nodes on %d ranks (rank 0: %d nodes, %d in-edges), %s aggregation\n",
+		o.model, p.Name, p.NumGlobalNodes, c.Size(), p.NumNodes(), g.NumEdges(), mode)
+	eg := gorgonia.NewGraph()
+	loss := func(logits *gorgonia.Node) (*gorgonia.Node, error) {
+		return sar.CrossEntropy(g, logits, p.Labels, p.Train)
+	}
+	task, err := newTask(eg, g, p.Features, p.NumClasses, o, o.seed+uint64(c.Rank())*1000, loss)
+	if err != nil {
+		return nil, fmt.Errorf("rank %d: %w", c.Rank(), err)
+	}
+	task.Labels, task.Train, task.Val, task.Test = p.Labels, p.Train, p.Val, p.Test
+	cfg := train.Config{Epochs: o.epochs, LearningRate: o.lr, Patience: o.patience, Sync: sar.NewSync(c)}
+	res, err := train.Fit(task, cfg, setup.PrintEpoch(w))
+	if err != nil {
+		return nil, err
+	}
+	if o.save != "" && c.Rank() == 0 {
+		if err := nn.SaveParams(o.save, params(task)); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(w, "saved parameters to %s\n", o.save)
+	}
+	setup.PrintResult(w, res)
+	return res, nil
+}
+
+func params(t *train.Task) gorgonia.Nodes {
+	var ps gorgonia.Nodes
+	for _, g := range t.Groups {
+		ps = append(ps, g.Params...)
+	}
+	return ps
+}
+
+// newTask builds the model of o on g (a *graph.Graph or a rank's
+// sar.Graph) from the features of its nodes, with the loss that loss
+// builds from the logits; dropSeed seeds the dropout masks. The caller
+// fills in the labels and splits.
+func newTask(eg *gorgonia.ExprGraph, g nn.Graph, f *dataset.Features, classes int, o *options, dropSeed uint64, loss func(*gorgonia.Node) (*gorgonia.Node, error)) (*train.Task, error) {
+	mode := nn.NewMode()
+	x, err := input(eg, f, o.dropout, dropSeed, mode)
+	if err != nil {
+		return nil, err
+	}
+	var l1, l2 nn.Layer
+	if o.model == "gcn" {
+		if l1, err = gcn.New(eg, f.Cols, o.hidden, gcn.WithName("gcn1"), gcn.WithSeed(o.seed), gcn.WithActivation(nn.ReLU)); err != nil {
+			return nil, err
+		}
+		l2, err = gcn.New(eg, o.hidden, classes, gcn.WithName("gcn2"), gcn.WithSeed(o.seed+1))
+	} else {
+		if l1, err = gat.New(eg, f.Cols, o.hidden, gat.WithName("gat1"), gat.WithHeads(o.heads), gat.WithSeed(o.seed), gat.WithActivation(nn.ELU)); err != nil {
+			return nil, err
+		}
+		l2, err = gat.New(eg, o.hidden*o.heads, classes, gat.WithName("gat2"), gat.WithSeed(o.seed+10))
+	}
+	if err != nil {
+		return nil, err
+	}
+	h, err := l1.Forward(g, x)
+	if err != nil {
+		return nil, err
+	}
+	if o.dropout > 0 {
+		if h, err = nn.Dropout(h, o.dropout, dropSeed+1, mode); err != nil {
+			return nil, err
+		}
+	}
+	logits, err := l2.Forward(g, h)
+	if err != nil {
+		return nil, err
+	}
+	l, err := loss(logits)
+	if err != nil {
+		return nil, err
+	}
+	// Weight decay on the first layer only, as in the GCN paper.
+	return &train.Task{Logits: logits, Loss: l, Mode: mode,
+		Groups: []train.Group{{Params: l1.Learnables(), WeightDecay: o.weightDecay}, {Params: l2.Learnables()}}}, nil
+}
+
+// input is the features as a dense float32 matrix, after dropout.
+func input(eg *gorgonia.ExprGraph, f *dataset.Features, p float64, seed uint64, mode *nn.Mode) (*gorgonia.Node, error) {
+	v := tensor.New(tensor.WithShape(f.Rows, f.Cols), tensor.WithBacking(f.ToDense()))
+	x := gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(f.Rows, f.Cols), gorgonia.WithName("features"), gorgonia.WithValue(v))
+	if p == 0 {
+		return x, nil
+	}
+	return nn.Dropout(x, p, seed, mode)
+}
