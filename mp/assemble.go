@@ -2,10 +2,8 @@ package mp
 
 import (
 	"fmt"
-	"hash"
 	"strings"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -54,7 +52,6 @@ func assemble(n int, base *gorgonia.Node, parts []*gorgonia.Node, at []*index, f
 
 // assembleOp writes the rows of several parts into one tensor; see assemble.
 type assembleOp struct {
-	cpuOp
 	n       int
 	feat    []int
 	parts   []*index
@@ -76,43 +73,24 @@ func (op *assembleOp) shapes() []tensor.Shape {
 
 func (op *assembleOp) out() tensor.Shape { return shapeOf([]int{op.n}, op.feat) }
 
-func (op *assembleOp) Arity() int {
-	if op.base {
-		return len(op.parts) + 1
-	}
-	return len(op.parts)
-}
+func (op *assembleOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.shapes(), op.out() }
 
-func (op *assembleOp) Type() hm.Type { return opkit.FnType(1+len(op.feat), ranks(op.shapes())...) }
+func (op *assembleOp) Name() string { return fmt.Sprintf("assemble_rows(%d parts)", len(op.parts)) }
 
-func (op *assembleOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("mp", op.String(), op.shapes(), in); err != nil {
-		return nil, err
-	}
-	return op.out(), nil
-}
-
-func (op *assembleOp) String() string { return fmt.Sprintf("assemble_rows(%d parts)", len(op.parts)) }
-
-func (op *assembleOp) WriteHash(h hash.Hash) {
+func (op *assembleOp) Key() string {
 	ids := make([]string, len(op.parts))
 	for i, ix := range op.parts {
 		ids[i] = fmt.Sprint(ix.id)
 	}
-	fmt.Fprintf(h, "mp.assemble{n=%d,feat=%v,parts=%s,base=%v,fill=%v}", op.n, op.feat, strings.Join(ids, ","), op.base, op.fill)
+	return fmt.Sprintf("n=%d,feat=%v,parts=%s,base=%v,fill=%v", op.n, op.feat, strings.Join(ids, ","), op.base, op.fill)
 }
 
-func (op *assembleOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *assembleOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *assembleOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return assembleDo[float32](op, vals) },
 		func() (gorgonia.Value, error) { return assembleDo[float64](op, vals) })
 }
 
 func assembleDo[T num.Float](op *assembleOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != op.Arity() {
-		return nil, fmt.Errorf("mp: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
-	}
 	t, y := values.Alloc[T](op.out())
 	if op.base {
 		b, err := data[T](vals[0])
@@ -143,15 +121,8 @@ func assembleDo[T num.Float](op *assembleOp, vals []gorgonia.Value) (gorgonia.Va
 	return t, nil
 }
 
-func (op *assembleOp) DiffWRT(n int) []bool {
-	d := make([]bool, n)
-	for i := range d {
-		d[i] = true
-	}
-	return d
-}
-
-func (op *assembleOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+// Grad gives each part its rows of the gradient and the base the rest.
+func (op *assembleOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	var out gorgonia.Nodes
 	if op.base {
 		d, err := fillRows(grad, op.claimed, 0)
@@ -178,39 +149,27 @@ func fillRows(x *gorgonia.Node, idx *index, value float64) (*gorgonia.Node, erro
 
 // fillOp overwrites some rows of a tensor with a constant.
 type fillOp struct {
-	cpuOp
 	idx   *index
 	shape tensor.Shape
 	value float64
 }
 
-func (op *fillOp) Arity() int    { return 1 }
-func (op *fillOp) Type() hm.Type { return opkit.FnType(len(op.shape), len(op.shape)) }
-
-func (op *fillOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("mp", op.String(), []tensor.Shape{op.shape}, in); err != nil {
-		return nil, err
-	}
-	return op.shape.Clone(), nil
+func (op *fillOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.shape}, op.shape
 }
 
-func (op *fillOp) String() string { return fmt.Sprintf("fill_rows(%v)", op.value) }
+func (op *fillOp) Name() string { return fmt.Sprintf("fill_rows(%v)", op.value) }
 
-func (op *fillOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "mp.fill{idx=%d,shape=%v,value=%v}", op.idx.id, op.shape, op.value)
+func (op *fillOp) Key() string {
+	return fmt.Sprintf("idx=%d,shape=%v,value=%v", op.idx.id, op.shape, op.value)
 }
 
-func (op *fillOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *fillOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *fillOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return fillDo[float32](op, vals) },
 		func() (gorgonia.Value, error) { return fillDo[float64](op, vals) })
 }
 
 func fillDo[T num.Float](op *fillOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != 1 {
-		return nil, fmt.Errorf("mp: %v takes 1 input, got %d", op, len(vals))
-	}
 	x, err := data[T](vals[0])
 	if err != nil {
 		return nil, err
@@ -227,16 +186,13 @@ func fillDo[T num.Float](op *fillOp, vals []gorgonia.Value) (gorgonia.Value, err
 	return t, nil
 }
 
-func (op *fillOp) DiffWRT(int) []bool { return []bool{true} }
-
-func (op *fillOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+// Grad zeroes the filled rows of the gradient.
+func (op *fillOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	d, err := fillRows(grad, op.idx, 0)
 	return gorgonia.Nodes{d}, err
 }
 
 var (
-	_ gorgonia.Op   = (*assembleOp)(nil)
-	_ gorgonia.SDOp = (*assembleOp)(nil)
-	_ gorgonia.Op   = (*fillOp)(nil)
-	_ gorgonia.SDOp = (*fillOp)(nil)
+	_ opkit.Forward = (*assembleOp)(nil)
+	_ opkit.Forward = (*fillOp)(nil)
 )

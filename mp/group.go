@@ -2,9 +2,7 @@ package mp
 
 import (
 	"fmt"
-	"hash"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -24,12 +22,18 @@ import (
 //
 // A row group avoids that. Its parts gather rows of x but are not
 // differentiable with respect to x; each also reads a scalar token computed
-// from x, through which the gradient flows instead. A part's SymDiff
-// records its (small) output gradient in the group and returns a scalar
-// carrier for the token; the token's SymDiff, which Gorgonia calls after
-// those of all its consumers, scatters the recorded gradients into one
-// gradient of x's size. The parts' gradients are thus assembled once, and
-// the carriers and their sum are scalars.
+// from x, through which the gradient flows instead. A part's Grad hands its
+// (small) output gradient to the group's backward state (groupGrads.record)
+// and returns a scalar carrier for the token; the token's Grad, which
+// gorgonia.Grad calls after those of all the token's consumers (it visits
+// nodes in reverse topological order), takes the recorded gradients
+// (groupGrads.take) and scatters them into one gradient of x's size. The
+// parts' gradients are thus assembled once, and the carriers and their sum
+// are scalars.
+//
+// That hand-over is the only state a gnn op keeps across calls of its
+// Grad, and it lives in groupGrads, not in the ops: the ops hold the group
+// only to reach it.
 
 // rowGroup reads several row sets of one tensor.
 type rowGroup struct {
@@ -39,7 +43,36 @@ type rowGroup struct {
 	feat  []int
 	tok   *gorgonia.Node
 	parts []*groupPartOp
-	grads []*gorgonia.Node // recorded by the parts' SymDiff, by part
+	back  groupGrads
+}
+
+// groupGrads is the backward state of a row group: the output gradients of
+// its parts, recorded by the parts' Grad and taken by the token's Grad, in
+// that order, within one gorgonia.Grad.
+type groupGrads struct {
+	grads []*gorgonia.Node // by part; nil where no gradient reached the part
+}
+
+// record sets the output gradient of part.
+func (b *groupGrads) record(part int, grad *gorgonia.Node) error {
+	if b.grads[part] != nil {
+		return fmt.Errorf("mp: row group part %d got a second gradient before the group's token was differentiated", part)
+	}
+	b.grads[part] = grad
+	return nil
+}
+
+// take returns the parts that received a gradient and their gradients, and
+// clears the record for a later gorgonia.Grad over the same graph.
+func (b *groupGrads) take() (parts []int, grads gorgonia.Nodes) {
+	for i, g := range b.grads {
+		if g != nil {
+			parts = append(parts, i)
+			grads = append(grads, g)
+			b.grads[i] = nil
+		}
+	}
+	return parts, grads
 }
 
 func newRowGroup(x *gorgonia.Node) (*rowGroup, error) {
@@ -64,53 +97,36 @@ func (grp *rowGroup) gather(idx *index, lead []int, fill float64) (*gorgonia.Nod
 		part:     len(grp.parts),
 	}
 	grp.parts = append(grp.parts, op)
-	grp.grads = append(grp.grads, nil)
+	grp.back.grads = append(grp.back.grads, nil)
 	return apply(op, grp.x, grp.tok)
 }
+
+// xShape returns the shape of the group's tensor.
+func (grp *rowGroup) xShape() tensor.Shape { return shapeOf([]int{grp.n}, grp.feat) }
 
 // groupTokenOp is the scalar 0 computed from x through which the gradients
 // of a group's parts reach x.
 type groupTokenOp struct {
-	cpuOp
 	grp *rowGroup
 }
 
-func (op *groupTokenOp) Arity() int { return 1 }
+func (op *groupTokenOp) Name() string { return "row_group_token" }
+func (op *groupTokenOp) Key() string  { return fmt.Sprint(op.grp.id) }
 
-func (op *groupTokenOp) Type() hm.Type {
-	a := hm.TypeVariable('a')
-	return hm.NewFnType(gorgonia.TensorType{Dims: 1 + len(op.grp.feat), Of: a}, a)
+func (op *groupTokenOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.grp.xShape()}, tensor.ScalarShape()
 }
 
-func (op *groupTokenOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("mp", op.String(), []tensor.Shape{shapeOf([]int{op.grp.n}, op.grp.feat)}, in); err != nil {
-		return nil, err
-	}
-	return tensor.ScalarShape(), nil
-}
+func (op *groupTokenOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return zeroScalar(vals) }
 
-func (op *groupTokenOp) String() string                                    { return "row_group_token" }
-func (op *groupTokenOp) WriteHash(h hash.Hash)                             { fmt.Fprintf(h, "mp.group{%d}", op.grp.id) }
-func (op *groupTokenOp) Hashcode() uint32                                  { return opkit.HashOf(op) }
-func (op *groupTokenOp) DiffWRT(int) []bool                                { return []bool{true} }
-func (op *groupTokenOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) { return zeroScalar(vals) }
-
-// SymDiff returns the gradient of x: the recorded gradients of the parts,
+// Grad returns the gradient of x: the gradients the parts recorded,
 // scattered into x's shape.
-func (op *groupTokenOp) SymDiff(_ gorgonia.Nodes, _, _ *gorgonia.Node) (gorgonia.Nodes, error) {
-	grp := op.grp
-	sc := &groupScatterOp{grp: grp}
-	var in gorgonia.Nodes
-	for i, g := range grp.grads {
-		if g != nil {
-			sc.parts = append(sc.parts, i)
-			in = append(in, g)
-		}
+func (op *groupTokenOp) Grad(_ gorgonia.Nodes, _, _ *gorgonia.Node) (gorgonia.Nodes, error) {
+	parts, grads := op.grp.back.take()
+	if len(grads) == 0 {
+		return nil, fmt.Errorf("mp: %v: no gradient reached the group's parts", op.Name())
 	}
-	if len(in) == 0 {
-		return nil, fmt.Errorf("mp: %v: no gradient reached the group's parts", op)
-	}
-	d, err := apply(sc, in...)
+	d, err := apply(&groupScatterOp{grp: op.grp, parts: parts}, grads...)
 	return gorgonia.Nodes{d}, err
 }
 
@@ -122,42 +138,26 @@ type groupPartOp struct {
 	part int
 }
 
-func (op *groupPartOp) Arity() int { return 2 }
-
-func (op *groupPartOp) Type() hm.Type {
-	a := hm.TypeVariable('a')
-	return hm.NewFnType(gorgonia.TensorType{Dims: len(op.in()), Of: a}, a, gorgonia.TensorType{Dims: len(op.out()), Of: a})
+func (op *groupPartOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.in(), tensor.ScalarShape()}, op.out()
 }
 
-func (op *groupPartOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if len(in) != 2 {
-		return nil, fmt.Errorf("mp: %v takes 2 inputs, got %d", op, len(in))
-	}
-	return op.gatherOp.InferShape(in[0])
+func (op *groupPartOp) Key() string {
+	return fmt.Sprintf("%s/group%d.%d", op.gatherOp.Key(), op.grp.id, op.part)
 }
 
-func (op *groupPartOp) String() string { return fmt.Sprintf("gather_rows%v", op.lead) }
-
-func (op *groupPartOp) WriteHash(h hash.Hash) {
-	op.gatherOp.WriteHash(h)
-	fmt.Fprintf(h, "/group%d.%d", op.grp.id, op.part)
+func (op *groupPartOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return op.gatherOp.Do(vals[:1])
 }
 
-func (op *groupPartOp) Hashcode() uint32 { return opkit.HashOf(op) }
+func (op *groupPartOp) WRT(int) []bool { return []bool{false, true} }
 
-func (op *groupPartOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != 2 {
-		return nil, fmt.Errorf("mp: %v takes 2 inputs, got %d", op, len(vals))
-	}
-	return op.gatherOp.Do(vals[0])
-}
-
-func (op *groupPartOp) DiffWRT(int) []bool { return []bool{false, true} }
-
-// SymDiff records the part's gradient for the group token and returns a
+// Grad records the part's gradient for the group's token and returns a
 // scalar carrier of it as the token's gradient.
-func (op *groupPartOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	op.grp.grads[op.part] = grad
+func (op *groupPartOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	if err := op.grp.back.record(op.part, grad); err != nil {
+		return nil, err
+	}
 	c, err := apply(&groupCarrierOp{shape: grad.Shape().Clone()}, grad)
 	return gorgonia.Nodes{nil, c}, err
 }
@@ -165,83 +165,45 @@ func (op *groupPartOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgon
 // groupCarrierOp is the scalar 0 that stands for a part's gradient in the
 // token's gradient.
 type groupCarrierOp struct {
-	cpuOp
 	shape tensor.Shape
 }
 
-func (op *groupCarrierOp) Arity() int { return 1 }
+func (op *groupCarrierOp) Name() string { return "row_group_carrier" }
+func (op *groupCarrierOp) Key() string  { return fmt.Sprint(op.shape) }
 
-func (op *groupCarrierOp) Type() hm.Type {
-	a := hm.TypeVariable('a')
-	return hm.NewFnType(gorgonia.TensorType{Dims: len(op.shape), Of: a}, a)
+func (op *groupCarrierOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.shape}, tensor.ScalarShape()
 }
 
-func (op *groupCarrierOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("mp", op.String(), []tensor.Shape{op.shape}, in); err != nil {
-		return nil, err
-	}
-	return tensor.ScalarShape(), nil
-}
-
-func (op *groupCarrierOp) String() string        { return "row_group_carrier" }
-func (op *groupCarrierOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "mp.carrier%v", op.shape) }
-func (op *groupCarrierOp) Hashcode() uint32      { return opkit.HashOf(op) }
-func (op *groupCarrierOp) DiffWRT(int) []bool    { return []bool{false} }
-func (op *groupCarrierOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
-	return zeroScalar(vals)
-}
-
-func (op *groupCarrierOp) SymDiff(gorgonia.Nodes, *gorgonia.Node, *gorgonia.Node) (gorgonia.Nodes, error) {
-	return nil, backwardOnly(op.String())
-}
+func (op *groupCarrierOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return zeroScalar(vals) }
 
 // groupScatterOp sums the gradients of a group's parts into x's shape.
 type groupScatterOp struct {
-	cpuOp
 	grp   *rowGroup
 	parts []int // the parts whose gradients are the inputs, in order
 }
 
-func (op *groupScatterOp) shapes() []tensor.Shape {
+func (op *groupScatterOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	s := make([]tensor.Shape, len(op.parts))
 	for i, p := range op.parts {
 		s[i] = op.grp.parts[p].out()
 	}
-	return s
+	return s, op.grp.xShape()
 }
 
-func (op *groupScatterOp) out() tensor.Shape { return shapeOf([]int{op.grp.n}, op.grp.feat) }
-
-func (op *groupScatterOp) Arity() int    { return len(op.parts) }
-func (op *groupScatterOp) Type() hm.Type { return opkit.FnType(len(op.out()), ranks(op.shapes())...) }
-
-func (op *groupScatterOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("mp", op.String(), op.shapes(), in); err != nil {
-		return nil, err
-	}
-	return op.out(), nil
-}
-
-func (op *groupScatterOp) String() string {
+func (op *groupScatterOp) Name() string {
 	return fmt.Sprintf("scatter_add_row_group(%d)", len(op.parts))
 }
 
-func (op *groupScatterOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "mp.groupScatter{%d,%v}", op.grp.id, op.parts)
-}
+func (op *groupScatterOp) Key() string { return fmt.Sprintf("%d,%v", op.grp.id, op.parts) }
 
-func (op *groupScatterOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *groupScatterOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *groupScatterOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return groupScatterDo[float32](op, vals) },
 		func() (gorgonia.Value, error) { return groupScatterDo[float64](op, vals) })
 }
 
 func groupScatterDo[T num.Float](op *groupScatterOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != op.Arity() {
-		return nil, fmt.Errorf("mp: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
-	}
-	t, y := values.Alloc[T](op.out())
+	t, y := values.Alloc[T](op.grp.xShape())
 	w := bcast.Prod(op.grp.feat)
 	for i, v := range vals {
 		x, err := data[T](v)
@@ -270,12 +232,6 @@ func groupScatterDo[T num.Float](op *groupScatterOp, vals []gorgonia.Value) (gor
 	return t, nil
 }
 
-func (op *groupScatterOp) DiffWRT(n int) []bool { return make([]bool, n) }
-
-func (op *groupScatterOp) SymDiff(gorgonia.Nodes, *gorgonia.Node, *gorgonia.Node) (gorgonia.Nodes, error) {
-	return nil, backwardOnly(op.String())
-}
-
 // zeroScalar returns the scalar 0 in the dtype of the first value.
 func zeroScalar(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gorgonia.NewF32(0), nil },
@@ -283,12 +239,8 @@ func zeroScalar(vals []gorgonia.Value) (gorgonia.Value, error) {
 }
 
 var (
-	_ gorgonia.SDOp = (*groupTokenOp)(nil)
-	_ gorgonia.SDOp = (*groupPartOp)(nil)
-	_ gorgonia.SDOp = (*groupCarrierOp)(nil)
-	_ gorgonia.SDOp = (*groupScatterOp)(nil)
-	_ gorgonia.Op   = (*groupTokenOp)(nil)
-	_ gorgonia.Op   = (*groupPartOp)(nil)
-	_ gorgonia.Op   = (*groupCarrierOp)(nil)
-	_ gorgonia.Op   = (*groupScatterOp)(nil)
+	_ opkit.Forward = (*groupTokenOp)(nil)
+	_ opkit.Partial = (*groupPartOp)(nil)
+	_ opkit.Spec    = (*groupCarrierOp)(nil)
+	_ opkit.Spec    = (*groupScatterOp)(nil)
 )

@@ -1,7 +1,6 @@
 package mp
 
 import (
-	"fmt"
 	"sync/atomic"
 
 	"gorgonia.org/gorgonia"
@@ -12,13 +11,10 @@ import (
 	"github.com/gnngo/gnn/internal/values"
 )
 
-// The Gorgonia ops of this package move rows of dense tensors (gather,
+// The Gorgonia ops of this package (opkit Specs) move rows of dense tensors (gather,
 // scatter-add, assemble, fill) or reduce messages by product. Like the ops
 // of package ops they return fresh tensors, never write their inputs, keep
 // no per-call state, and hash what makes them unique.
-
-// cpuOp holds the methods every op of this package shares (opkit.CPUOp).
-type cpuOp = opkit.CPUOp
 
 var lastIndexID atomic.Uint64
 
@@ -27,22 +23,10 @@ var lastIndexID atomic.Uint64
 // merges ops over different index sets.
 func newIndexID() uint64 { return lastIndexID.Add(1) }
 
-// ranks returns the rank of every shape.
-func ranks(s []tensor.Shape) []int {
-	r := make([]int, len(s))
-	for i := range s {
-		r[i] = len(s[i])
-	}
-	return r
-}
-
-// apply adds op to the expression graph of its inputs.
-func apply(op gorgonia.Op, inputs ...*gorgonia.Node) (*gorgonia.Node, error) {
-	n, err := gorgonia.ApplyOp(op, inputs...)
-	if err != nil {
-		return nil, fmt.Errorf("mp: %v: %w", op, err)
-	}
-	return n, nil
+// apply adds the op of s (an opkit Spec) to the expression graph of its
+// inputs.
+func apply(s opkit.Spec, inputs ...*gorgonia.Node) (*gorgonia.Node, error) {
+	return opkit.Apply("mp", s, inputs...)
 }
 
 // shapeOf returns the shape (lead..., feat...).
@@ -54,11 +38,6 @@ func shapeOf(lead, feat []int) tensor.Shape {
 // feature returns the feature shape of x: its shape without the row
 // dimension.
 func feature(x *gorgonia.Node) []int { return append([]int{}, x.Shape()[1:]...) }
-
-// backwardOnly is the SymDiff of ops that only appear in gradients.
-func backwardOnly(name string) error {
-	return fmt.Errorf("mp: %s is a backward op and is not differentiable", name)
-}
 
 // data returns the elements of v as []T, like values.Data, and also accepts
 // the scalar values Gorgonia produces for tensors of one element (its Slice

@@ -2,10 +2,8 @@ package mp
 
 import (
 	"fmt"
-	"hash"
 	"slices"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -72,7 +70,6 @@ func reduceProd(g *graph.Graph, kind prodKind, u, e *gorgonia.Node) (*gorgonia.N
 // prodOp is a fused message + product over the in-edges of every
 // destination node.
 type prodOp struct {
-	cpuOp
 	g        *graph.Graph
 	kind     prodKind
 	lhs, rhs []int // feature shapes of u and e (nil when unused)
@@ -92,25 +89,13 @@ func (op *prodOp) inputShapes() []tensor.Shape {
 
 func (op *prodOp) out() tensor.Shape { return shapeOf([]int{op.g.NumDst()}, op.plan.Out) }
 
-func (op *prodOp) Arity() int    { return len(op.inputShapes()) }
-func (op *prodOp) Type() hm.Type { return opkit.FnType(len(op.out()), ranks(op.inputShapes())...) }
+func (op *prodOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.inputShapes(), op.out() }
 
-func (op *prodOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("mp", op.String(), op.inputShapes(), in); err != nil {
-		return nil, err
-	}
-	return op.out(), nil
-}
+func (op *prodOp) Name() string { return prodNames[op.kind] + "_prod" }
 
-func (op *prodOp) String() string { return prodNames[op.kind] + "_prod" }
+func (op *prodOp) Key() string { return fmt.Sprintf("g=%d,u=%v,e=%v", op.g.ID(), op.lhs, op.rhs) }
 
-func (op *prodOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "mp.prod{%v,g=%d,u=%v,e=%v}", op, op.g.ID(), op.lhs, op.rhs)
-}
-
-func (op *prodOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *prodOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *prodOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return prodDo[float32](op, vals) },
 		func() (gorgonia.Value, error) { return prodDo[float64](op, vals) })
 }
@@ -123,9 +108,6 @@ type messages[T num.Float] struct {
 }
 
 func newMessages[T num.Float](op *prodOp, vals []gorgonia.Value) (*messages[T], error) {
-	if len(vals) != op.Arity() {
-		return nil, fmt.Errorf("mp: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
-	}
 	m := &messages[T]{kind: op.kind, p: op.plan}
 	x, err := data[T](vals[0])
 	if err != nil {
@@ -205,22 +187,11 @@ func prodDo[T num.Float](op *prodOp, vals []gorgonia.Value) (gorgonia.Value, err
 	return t, nil
 }
 
-func (op *prodOp) DiffWRT(n int) []bool {
-	d := make([]bool, n)
-	for i := range d {
-		d[i] = true
-	}
-	return d
-}
-
-// SymDiff builds the gradient of every message (a backward-only op), then
+// Grad builds the gradient of every message (a backward-only op), then
 // carries it to the operands with the ops of package ops: a scatter onto
 // source nodes (copy_e SpMM on the reversed graph), products with the other
 // operand (SDDMM), and sums over broadcast dimensions.
-func (op *prodOp) SymDiff(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	if len(inputs) != op.Arity() {
-		return nil, fmt.Errorf("mp: %v: %d inputs, want %d", op, len(inputs), op.Arity())
-	}
+func (op *prodOp) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	dm, err := apply(&prodGradOp{fwd: op}, append(append(gorgonia.Nodes{}, inputs...), grad)...)
 	if err != nil {
 		return nil, err
@@ -261,44 +232,27 @@ func (op *prodOp) SymDiff(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgon
 // inputs are the forward's inputs and the output gradient, its output has
 // one row per edge.
 type prodGradOp struct {
-	cpuOp
 	fwd *prodOp
 }
-
-func (op *prodGradOp) shapes() []tensor.Shape { return append(op.fwd.inputShapes(), op.fwd.out()) }
 
 func (op *prodGradOp) out() tensor.Shape {
 	return shapeOf([]int{op.fwd.g.NumEdges()}, op.fwd.plan.Out)
 }
 
-func (op *prodGradOp) Arity() int    { return op.fwd.Arity() + 1 }
-func (op *prodGradOp) Type() hm.Type { return opkit.FnType(len(op.out()), ranks(op.shapes())...) }
-
-func (op *prodGradOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("mp", op.String(), op.shapes(), in); err != nil {
-		return nil, err
-	}
-	return op.out(), nil
+func (op *prodGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return append(op.fwd.inputShapes(), op.fwd.out()), op.out()
 }
 
-func (op *prodGradOp) String() string { return "d" + op.fwd.String() + "/dmsg" }
+func (op *prodGradOp) Name() string { return "d" + op.fwd.Name() + "/dmsg" }
 
-func (op *prodGradOp) WriteHash(h hash.Hash) {
-	op.fwd.WriteHash(h)
-	fmt.Fprint(h, "/dmsg")
-}
+func (op *prodGradOp) Key() string { return op.fwd.Key() }
 
-func (op *prodGradOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *prodGradOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *prodGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return prodGradDo[float32](op, vals) },
 		func() (gorgonia.Value, error) { return prodGradDo[float64](op, vals) })
 }
 
 func prodGradDo[T num.Float](op *prodGradOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != op.Arity() {
-		return nil, fmt.Errorf("mp: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
-	}
 	m, err := newMessages[T](op.fwd, vals[:len(vals)-1])
 	if err != nil {
 		return nil, err
@@ -354,11 +308,10 @@ func prodGradDo[T num.Float](op *prodGradOp, vals []gorgonia.Value) (gorgonia.Va
 	return t, nil
 }
 
-func (op *prodGradOp) DiffWRT(n int) []bool { return make([]bool, n) }
-
-func (op *prodGradOp) SymDiff(gorgonia.Nodes, *gorgonia.Node, *gorgonia.Node) (gorgonia.Nodes, error) {
-	return nil, backwardOnly(op.String())
-}
+var (
+	_ opkit.Forward = (*prodOp)(nil)
+	_ opkit.Spec    = (*prodGradOp)(nil)
+)
 
 // sumTo sums the rows of x over the feature dimensions that were broadcast
 // from shape, giving one row of shape per row of x.
@@ -389,10 +342,3 @@ func sumTo(x *gorgonia.Node, shape []int) (*gorgonia.Node, error) {
 	}
 	return gorgonia.Reshape(y, to)
 }
-
-var (
-	_ gorgonia.Op   = (*prodOp)(nil)
-	_ gorgonia.SDOp = (*prodOp)(nil)
-	_ gorgonia.Op   = (*prodGradOp)(nil)
-	_ gorgonia.SDOp = (*prodGradOp)(nil)
-)

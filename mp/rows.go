@@ -2,9 +2,7 @@ package mp
 
 import (
 	"fmt"
-	"hash"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -45,7 +43,6 @@ func gather(x *gorgonia.Node, idx *index, lead []int, fill float64) (*gorgonia.N
 
 // gatherOp reads rows of a dense tensor through an index.
 type gatherOp struct {
-	cpuOp
 	idx  *index
 	n    int   // rows of the input
 	lead []int // leading dimensions of the output
@@ -56,33 +53,22 @@ type gatherOp struct {
 func (op *gatherOp) in() tensor.Shape  { return shapeOf([]int{op.n}, op.feat) }
 func (op *gatherOp) out() tensor.Shape { return shapeOf(op.lead, op.feat) }
 
-func (op *gatherOp) Arity() int    { return 1 }
-func (op *gatherOp) Type() hm.Type { return opkit.FnType(len(op.out()), len(op.in())) }
-
-func (op *gatherOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("mp", op.String(), []tensor.Shape{op.in()}, in); err != nil {
-		return nil, err
-	}
-	return op.out(), nil
+func (op *gatherOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.in()}, op.out()
 }
 
-func (op *gatherOp) String() string { return fmt.Sprintf("gather_rows%v", op.lead) }
+func (op *gatherOp) Name() string { return fmt.Sprintf("gather_rows%v", op.lead) }
 
-func (op *gatherOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "mp.gather{idx=%d,n=%d,lead=%v,feat=%v,fill=%v}", op.idx.id, op.n, op.lead, op.feat, op.fill)
+func (op *gatherOp) Key() string {
+	return fmt.Sprintf("idx=%d,n=%d,lead=%v,feat=%v,fill=%v", op.idx.id, op.n, op.lead, op.feat, op.fill)
 }
 
-func (op *gatherOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *gatherOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *gatherOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatherDo[float32](op, vals) },
 		func() (gorgonia.Value, error) { return gatherDo[float64](op, vals) })
 }
 
 func gatherDo[T num.Float](op *gatherOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != 1 {
-		return nil, fmt.Errorf("mp: %v takes 1 input, got %d", op, len(vals))
-	}
 	x, err := data[T](vals[0])
 	if err != nil {
 		return nil, err
@@ -105,9 +91,8 @@ func gatherDo[T num.Float](op *gatherOp, vals []gorgonia.Value) (gorgonia.Value,
 	return t, nil
 }
 
-func (op *gatherOp) DiffWRT(int) []bool { return []bool{true} }
-
-func (op *gatherOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+// Grad scatters the gradient back through the index.
+func (op *gatherOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	d, err := apply(&scatterOp{idx: op.idx, n: op.n, lead: op.lead, feat: op.feat}, grad)
 	return gorgonia.Nodes{d}, err
 }
@@ -116,7 +101,6 @@ func (op *gatherOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.
 // row i (row-major over lead) is added to output row idx.rows[i], and
 // skipped where that entry is negative. It is the adjoint of gatherOp.
 type scatterOp struct {
-	cpuOp
 	idx  *index
 	n    int
 	lead []int
@@ -126,33 +110,22 @@ type scatterOp struct {
 func (op *scatterOp) in() tensor.Shape  { return shapeOf(op.lead, op.feat) }
 func (op *scatterOp) out() tensor.Shape { return shapeOf([]int{op.n}, op.feat) }
 
-func (op *scatterOp) Arity() int    { return 1 }
-func (op *scatterOp) Type() hm.Type { return opkit.FnType(len(op.out()), len(op.in())) }
-
-func (op *scatterOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("mp", op.String(), []tensor.Shape{op.in()}, in); err != nil {
-		return nil, err
-	}
-	return op.out(), nil
+func (op *scatterOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.in()}, op.out()
 }
 
-func (op *scatterOp) String() string { return fmt.Sprintf("scatter_add_rows(%d)", op.n) }
+func (op *scatterOp) Name() string { return fmt.Sprintf("scatter_add_rows(%d)", op.n) }
 
-func (op *scatterOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "mp.scatter{idx=%d,n=%d,lead=%v,feat=%v}", op.idx.id, op.n, op.lead, op.feat)
+func (op *scatterOp) Key() string {
+	return fmt.Sprintf("idx=%d,n=%d,lead=%v,feat=%v", op.idx.id, op.n, op.lead, op.feat)
 }
 
-func (op *scatterOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *scatterOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *scatterOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return scatterDo[float32](op, vals) },
 		func() (gorgonia.Value, error) { return scatterDo[float64](op, vals) })
 }
 
 func scatterDo[T num.Float](op *scatterOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != 1 {
-		return nil, fmt.Errorf("mp: %v takes 1 input, got %d", op, len(vals))
-	}
 	x, err := data[T](vals[0])
 	if err != nil {
 		return nil, err
@@ -182,9 +155,8 @@ func scatterDo[T num.Float](op *scatterOp, vals []gorgonia.Value) (gorgonia.Valu
 	return t, nil
 }
 
-func (op *scatterOp) DiffWRT(int) []bool { return []bool{true} }
-
-func (op *scatterOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+// Grad gathers the gradient through the index.
+func (op *scatterOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	d, err := apply(&gatherOp{idx: op.idx, n: op.n, lead: op.lead, feat: op.feat}, grad)
 	return gorgonia.Nodes{d}, err
 }
@@ -193,8 +165,6 @@ func (op *scatterOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia
 func grain(w int) int { return max(1, 8192/max(w, 1)) }
 
 var (
-	_ gorgonia.Op   = (*gatherOp)(nil)
-	_ gorgonia.SDOp = (*gatherOp)(nil)
-	_ gorgonia.Op   = (*scatterOp)(nil)
-	_ gorgonia.SDOp = (*scatterOp)(nil)
+	_ opkit.Forward = (*gatherOp)(nil)
+	_ opkit.Forward = (*scatterOp)(nil)
 )
