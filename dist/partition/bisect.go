@@ -19,10 +19,13 @@ type bisection struct {
 	heap   [2]gainHeap
 }
 
-func newBisection(g *wgraph, side []int8, target [2]float64, maxW [2]int64) *bisection {
+func newBisection(g *wgraph, side []int8, target [2]float64, maxW [2]int64, buf *scratch) *bisection {
 	b := &bisection{g: g, side: side, target: target, maxW: maxW,
 		id: make([]int64, g.n()), ed: make([]int64, g.n()),
-		stamp: make([]uint32, g.n()), locked: make([]bool, g.n())}
+		stamp: make([]uint32, g.n()), locked: make([]bool, g.n()), heap: buf.heaps}
+	for s := range b.heap {
+		b.heap[s].reset()
+	}
 	for v := range g.n() {
 		b.w[side[v]] += int64(g.vw[v])
 		for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
@@ -260,7 +263,7 @@ const coarsenTo = 100
 // 1, each side at most (1+eps) times its target: multilevel, with
 // heavy-edge coarsening, greedy growing on the coarsest graph (several
 // tries, the best kept) and FM refinement at every level on the way back.
-func bisect(g *wgraph, frac, eps float64, rng *rand.Rand) []int8 {
+func bisect(g *wgraph, frac, eps float64, rng *rand.Rand, buf *scratch) []int8 {
 	total := g.totalVW()
 	target := [2]float64{float64(total) * frac, float64(total) * (1 - frac)}
 	limits := func(h *wgraph, finest bool) [2]int64 {
@@ -280,7 +283,7 @@ func bisect(g *wgraph, frac, eps float64, rng *rand.Rand) []int8 {
 	var cmaps [][]int32
 	maxVW := int32(max(1, 1.5*float64(total)/coarsenTo))
 	for cur := g; cur.n() > coarsenTo; {
-		c, cmap := coarsen(cur, rng, maxVW)
+		c, cmap := coarsen(cur, rng, maxVW, buf)
 		if c.n() == cur.n() {
 			break
 		}
@@ -300,9 +303,10 @@ func bisect(g *wgraph, frac, eps float64, rng *rand.Rand) []int8 {
 	var bestCut, bestExcess int64
 	for t := range tries {
 		s := grow(coarsest, target, maxW, rng)
-		b := newBisection(coarsest, s, target, maxW)
+		b := newBisection(coarsest, s, target, maxW, buf)
 		b.rebalance()
 		b.refine(4)
+		buf.heaps = b.heap
 		if c, x := b.cut(), b.excess(); t == 0 || x < bestExcess || x == bestExcess && c < bestCut {
 			side, bestCut, bestExcess = s, c, x
 		}
@@ -314,9 +318,10 @@ func bisect(g *wgraph, frac, eps float64, rng *rand.Rand) []int8 {
 			fine[v] = side[c]
 		}
 		side = fine
-		b := newBisection(h, side, target, limits(h, l == 0))
+		b := newBisection(h, side, target, limits(h, l == 0), buf)
 		b.rebalance()
 		b.refine(8)
+		buf.heaps = b.heap
 	}
 	return side
 }

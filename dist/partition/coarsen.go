@@ -1,6 +1,9 @@
 package partition
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"slices"
+)
 
 // coarsen contracts a matching of g: heavy-edge matching (each vertex, in
 // random order, pairs with the unmatched neighbour it shares the heaviest
@@ -8,8 +11,10 @@ import "math/rand/v2"
 // whose heaviest neighbour is the same are paired, as METIS does for the
 // leaves of hubs, and isolated vertices are paired with each other). No
 // pair may weigh more than maxVW. It returns the coarse graph and the coarse
-// vertex of every vertex of g.
-func coarsen(g *wgraph, rng *rand.Rand, maxVW int32) (*wgraph, []int32) {
+// vertex of every vertex of g. scratch holds buffers reused from call to
+// call, so that coarsening a large graph level after level does not
+// allocate a full adjacency each time.
+func coarsen(g *wgraph, rng *rand.Rand, maxVW int32, scratch *scratch) (*wgraph, []int32) {
 	n := g.n()
 	match := make([]int32, n)
 	for i := range match {
@@ -72,8 +77,10 @@ func coarsen(g *wgraph, rng *rand.Rand, maxVW int32) (*wgraph, []int32) {
 			nc++
 		}
 	}
-	c := &wgraph{xadj: make([]int64, 1, nc+1), vw: make([]int32, nc),
-		adj: make([]int32, 0, len(g.adj)), ew: make([]int32, 0, len(g.adj))}
+	if cap(scratch.adj) < len(g.adj) {
+		scratch.adj, scratch.ew = make([]int32, 0, len(g.adj)), make([]int32, 0, len(g.adj))
+	}
+	c := &wgraph{xadj: make([]int64, 1, nc+1), vw: make([]int32, nc), adj: scratch.adj[:0], ew: scratch.ew[:0]}
 	pos := make([]int64, nc) // position of a coarse neighbour in the row being built, or -1
 	for i := range pos {
 		pos[i] = -1
@@ -109,5 +116,19 @@ func coarsen(g *wgraph, rng *rand.Rand, maxVW int32) (*wgraph, []int32) {
 		}
 		c.xadj = append(c.xadj, int64(len(c.adj)))
 	}
+	// Contraction drops the edges inside pairs and merges parallel ones:
+	// copy out what is used, since every level stays alive until the
+	// partition is projected back, and keep the scratch for the next level.
+	c.adj, c.ew = slices.Clone(c.adj), slices.Clone(c.ew)
+	if c.adj == nil {
+		c.adj, c.ew = []int32{}, []int32{}
+	}
 	return c, cmap
+}
+
+// scratch is the buffers the partitioner reuses from level to level: the
+// adjacency coarsen builds into, and the refinement heaps.
+type scratch struct {
+	adj, ew []int32
+	heaps   [2]gainHeap
 }

@@ -39,13 +39,13 @@ func Partition(g *graph.Graph, parts int, seed int64) ([]int32, error) {
 	for i := range ids {
 		ids[i] = int32(i)
 	}
-	split(wg, ids, parts, 0, eps, rng, owner)
+	split(wg, ids, parts, 0, eps, rng, owner, &scratch{})
 	return owner, nil
 }
 
 // split assigns the vertices of g (ids[i] is vertex i's node) to the k
 // parts base, base+1, ...
-func split(g *wgraph, ids []int32, k, base int, eps float64, rng *rand.Rand, owner []int32) {
+func split(g *wgraph, ids []int32, k, base int, eps float64, rng *rand.Rand, owner []int32, buf *scratch) {
 	if k == 1 || g.n() == 0 {
 		for _, v := range ids {
 			owner[v] = int32(base)
@@ -53,15 +53,22 @@ func split(g *wgraph, ids []int32, k, base int, eps float64, rng *rand.Rand, own
 		return
 	}
 	k0 := k / 2
-	side := bisect(g, float64(k0)/float64(k), eps, rng)
-	for s, kk := range [2]int{k0, k - k0} {
-		sub, sel := g.induced(side, int8(s))
-		sid := make([]int32, len(sel))
+	side := bisect(g, float64(k0)/float64(k), eps, rng, buf)
+	// Build both halves before recursing, so that g can be freed.
+	var subs [2]*wgraph
+	var sids [2][]int32
+	for s := range subs {
+		var sel []int32
+		subs[s], sel = g.induced(side, int8(s))
+		sids[s] = make([]int32, len(sel))
 		for i, v := range sel {
-			sid[i] = ids[v]
+			sids[s][i] = ids[v]
 		}
-		split(sub, sid, kk, base+s*k0, eps, rng, owner)
 	}
+	g, ids, side = nil, nil, nil
+	split(subs[0], sids[0], k0, base, eps, rng, owner, buf)
+	subs[0], sids[0] = nil, nil
+	split(subs[1], sids[1], k-k0, base+k0, eps, rng, owner, buf)
 }
 
 // checkPartitionArgs validates the arguments every partitioner takes.

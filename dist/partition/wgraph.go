@@ -55,14 +55,25 @@ func undirected(g *graph.Graph) *wgraph {
 		}
 	}
 	fill = nil
-	// Sort each row and merge repeated neighbours into weights, compacting
-	// in place.
-	ew := make([]int32, len(adj))
+	// Sort each row and count its distinct neighbours, then merge repeated
+	// neighbours into weights, compacting in place.
 	xadj := make([]int64, n+1)
-	var out int64
 	for r := range n {
 		row := adj[deg[r]:deg[r+1]]
 		slices.Sort(row)
+		d := int64(0)
+		for i := range row {
+			if i == 0 || row[i] != row[i-1] {
+				d++
+			}
+		}
+		xadj[r+1] = xadj[r] + d
+	}
+	m := xadj[n]
+	ew := make([]int32, m)
+	var out int64
+	for r := range n {
+		row := adj[deg[r]:deg[r+1]]
 		for i := 0; i < len(row); {
 			j := i + 1
 			for j < len(row) && row[j] == row[i] {
@@ -72,13 +83,15 @@ func undirected(g *graph.Graph) *wgraph {
 			out++
 			i = j
 		}
-		xadj[r+1] = out
+	}
+	if m < int64(len(adj))*9/10 {
+		adj = slices.Clone(adj[:m])
 	}
 	vw := make([]int32, n)
 	for i := range vw {
 		vw[i] = 1
 	}
-	return &wgraph{xadj: xadj, adj: adj[:out:out], ew: ew[:out:out], vw: vw}
+	return &wgraph{xadj: xadj, adj: adj[:m:m], ew: ew, vw: vw}
 }
 
 // induced returns the subgraph on the vertices v with side[v] == s, numbered
