@@ -34,15 +34,11 @@ func positive(v []float64) []float64 {
 // operator returns the dense propagation matrix: D_in^-1/2 A D_in^-1/2
 // (degrees clamped to 1), or with edge weights ew / sqrt(w_out(u) w_in(v)).
 func operator(f layertest.Fixture, ew []float64) *mat.Dense {
+	if ew == nil {
+		return f.SymIn()
+	}
 	a := f.Adjacency(ew)
 	var s mat.Dense
-	if ew == nil {
-		_, din := f.Degrees()
-		s.Apply(func(v, u int, w float64) float64 {
-			return w / math.Sqrt(math.Max(din[v], 1)*math.Max(din[u], 1))
-		}, a)
-		return &s
-	}
 	wout, win := make([]float64, f.NumSrc), make([]float64, f.NumDst)
 	for e := range f.Src {
 		wout[f.Src[e]] += ew[e]

@@ -1,6 +1,7 @@
 package layertest
 
 import (
+	"math"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -58,4 +59,17 @@ func (f Fixture) Degrees() (out, in []float64) {
 		in[f.Dst[e]]++
 	}
 	return out, in
+}
+
+// SymIn returns D^-1/2 A D^-1/2 as a dense NumDst x NumSrc matrix, with A
+// the Adjacency and D the in-degrees clamped to 1 on both sides (the source
+// side reads the in-degree of the source node; homogeneous graphs only):
+// the propagation of DGL's SGConv, TAGConv and ChebConv.
+func (f Fixture) SymIn() *mat.Dense {
+	_, din := f.Degrees()
+	var s mat.Dense
+	s.Apply(func(v, u int, w float64) float64 {
+		return w / math.Sqrt(math.Max(din[v], 1)*math.Max(din[u], 1))
+	}, f.Adjacency(nil))
+	return &s
 }
