@@ -78,6 +78,9 @@ func (f *Frontier) check() error {
 // clearing an array of the parent's size.
 type relabeler struct {
 	local []int32
+	// nbrBuf is MultiLayer's frontier memory, reused from layer to layer
+	// and batch to batch.
+	nbrBuf []int32
 }
 
 func newRelabeler(n int) *relabeler {

@@ -69,10 +69,11 @@ func (m *MultiLayer) Sample(seeds []int32, seed uint64) (*MiniBatch, error) {
 	blocks := make([]*Block, len(m.fanouts))
 	dst := slices.Clone(seeds)
 	for l := len(m.fanouts) - 1; l >= 0; l-- {
-		f, err := m.s.sample(dst, m.fanouts[l], derive(seed, uint64(l)))
+		f, err := m.s.sample(dst, m.fanouts[l], derive(seed, uint64(l)), r.nbrBuf)
 		if err != nil {
 			return nil, fmt.Errorf("%w (layer %d)", err, l)
 		}
+		r.nbrBuf = f.Neighbors // the block keeps no reference to it
 		b, err := r.block(f, true)
 		if err != nil {
 			return nil, fmt.Errorf("%w (layer %d)", err, l)

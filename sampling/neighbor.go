@@ -94,7 +94,7 @@ func SampleNeighbors(g *graph.Graph, seeds []int32, fanout int, opts Options, se
 	if err != nil {
 		return nil, err
 	}
-	return s.sample(seeds, fanout, seed)
+	return s.sample(seeds, fanout, seed, nil)
 }
 
 // neighborSampler is SampleNeighbors' state for one graph and options,
@@ -160,12 +160,15 @@ func (e *firstError) set(pos int, err error) {
 	e.mu.Unlock()
 }
 
-func (s *neighborSampler) sample(seeds []int32, fanout int, seed uint64) (*Frontier, error) {
+// sample draws the frontier of seeds. Its Neighbors reuse buf's memory when
+// it is large enough.
+func (s *neighborSampler) sample(seeds []int32, fanout int, seed uint64, buf []int32) (*Frontier, error) {
 	if fanout < -1 {
 		return nil, fmt.Errorf("sampling: fanout %d, want -1 (all) or at least 0", fanout)
 	}
 	n := len(seeds)
 	indptr := make([]int64, n+1)
+	rows := make([]int64, 2*n) // each seed's row [lo, hi) in the view, read once
 	var fail firstError
 	parallel.For(n, seedGrain, func(lo, hi int) {
 		var sc scratch
@@ -175,7 +178,9 @@ func (s *neighborSampler) sample(seeds []int32, fanout int, seed uint64) (*Front
 				fail.set(i, fmt.Errorf("sampling: seed %d (position %d) out of range [0, %d)", v, i, s.numNodes))
 				return
 			}
-			m, err := s.candidates(v, &sc)
+			lo, hi := s.view.Row(int(v))
+			rows[2*i], rows[2*i+1] = lo, hi
+			m, err := s.candidates(lo, hi, &sc)
 			if err != nil {
 				fail.set(i, err)
 				return
@@ -189,11 +194,14 @@ func (s *neighborSampler) sample(seeds []int32, fanout int, seed uint64) (*Front
 	for i := range n {
 		indptr[i+1] += indptr[i]
 	}
+	if int64(cap(buf)) < indptr[n] {
+		buf = make([]int32, indptr[n])
+	}
 	f := &Frontier{
 		NumNodes:  s.numNodes,
 		Seeds:     seeds,
 		Indptr:    indptr,
-		Neighbors: make([]int32, indptr[n]),
+		Neighbors: buf[:indptr[n]],
 		EdgeIDs:   make([]int64, indptr[n]),
 	}
 	parallel.For(n, seedGrain, func(lo, hi int) {
@@ -201,7 +209,7 @@ func (s *neighborSampler) sample(seeds []int32, fanout int, seed uint64) (*Front
 		var rng nodeRNG
 		for i := lo; i < hi; i++ {
 			rng.reset(seed, i)
-			s.draw(seeds[i], fanout, &rng, &sc, f.Neighbors[indptr[i]:indptr[i+1]], f.EdgeIDs[indptr[i]:indptr[i+1]])
+			s.draw(rows[2*i], rows[2*i+1], fanout, &rng, &sc, f.Neighbors[indptr[i]:indptr[i+1]], f.EdgeIDs[indptr[i]:indptr[i+1]])
 		}
 	})
 	return f, nil
@@ -229,12 +237,11 @@ func (s *neighborSampler) count(fanout, m int) int {
 	return min(fanout, m)
 }
 
-// candidates returns the number of candidate edges of node v. When some
-// edges of v's row are not candidates (excluded, or of weight zero) it
-// leaves their positions in sc.cands; otherwise sc.cands is nil and the
-// candidates are the whole row.
-func (s *neighborSampler) candidates(v int32, sc *scratch) (int, error) {
-	lo, hi := s.view.Row(int(v))
+// candidates returns the number of candidate edges of the row [lo, hi) of
+// the view. When some are not candidates (excluded, or of weight zero) it
+// leaves the candidates' positions in sc.cands; otherwise sc.cands is nil
+// and the candidates are the whole row.
+func (s *neighborSampler) candidates(lo, hi int64, sc *scratch) (int, error) {
 	sc.cands = sc.cands[:0]
 	w := s.opts.Weights
 	if w == nil && !s.excludes(lo, hi) {
@@ -243,7 +250,7 @@ func (s *neighborSampler) candidates(v int32, sc *scratch) (int, error) {
 	}
 	filtered := false
 	for p := lo; p < hi; p++ {
-		e := s.view.EIDs[p]
+		e := s.edgeID(p)
 		if w != nil {
 			x := w[e]
 			if !(x >= 0) || math.IsInf(float64(x), 1) {
@@ -276,17 +283,27 @@ func (s *neighborSampler) candidates(v int32, sc *scratch) (int, error) {
 // answers exactly only when there are no exclusions.
 func (s *neighborSampler) excludes(lo, hi int64) bool { return s.exclude != nil && hi > lo }
 
+// edgeID returns the parent edge ID at position p of the view, without
+// reading the view's edge-ID map when edges are numbered in its order
+// (graph.ReorderEdges).
+func (s *neighborSampler) edgeID(p int64) int64 {
+	if s.view.Ordered {
+		return p
+	}
+	return int64(s.view.EIDs[p])
+}
+
 // floydMax is the largest fanout drawn by Floyd's algorithm; above it a
 // partial Fisher-Yates shuffle is used.
 const floydMax = 32
 
-// draw fills nbr and eid, of the length count gave, with v's sampled edges.
-func (s *neighborSampler) draw(v int32, fanout int, rng *nodeRNG, sc *scratch, nbr []int32, eid []int64) {
+// draw fills nbr and eid, of the length count gave, with edges sampled
+// from the row [lo, hi) of the view.
+func (s *neighborSampler) draw(lo, hi int64, fanout int, rng *nodeRNG, sc *scratch, nbr []int32, eid []int64) {
 	if len(nbr) == 0 {
 		return
 	}
-	lo, _ := s.view.Row(int(v))
-	m, _ := s.candidates(v, sc) // checked by the count pass
+	m, _ := s.candidates(lo, hi, sc) // checked by the count pass
 	pos := func(c int64) int64 {
 		if sc.cands != nil {
 			return sc.cands[c]
@@ -296,7 +313,7 @@ func (s *neighborSampler) draw(v int32, fanout int, rng *nodeRNG, sc *scratch, n
 	put := func(j int, c int64) {
 		p := pos(c)
 		nbr[j] = s.view.Indices[p]
-		eid[j] = int64(s.view.EIDs[p])
+		eid[j] = s.edgeID(p)
 	}
 	k := len(nbr)
 	w := s.opts.Weights
@@ -314,7 +331,7 @@ func (s *neighborSampler) draw(v int32, fanout int, rng *nodeRNG, sc *scratch, n
 		sc.keys = sc.keys[:0]
 		var total float64
 		for c := range m {
-			total += float64(w[s.view.EIDs[pos(int64(c))]])
+			total += float64(w[s.edgeID(pos(int64(c)))])
 			sc.keys = append(sc.keys, total)
 		}
 		for j := range k {
@@ -328,7 +345,7 @@ func (s *neighborSampler) draw(v int32, fanout int, rng *nodeRNG, sc *scratch, n
 			for j, c := range sc.picks {
 				p := lo + c
 				nbr[j] = s.view.Indices[p]
-				eid[j] = int64(s.view.EIDs[p])
+				eid[j] = s.edgeID(p)
 			}
 			return
 		}
@@ -341,7 +358,7 @@ func (s *neighborSampler) draw(v int32, fanout int, rng *nodeRNG, sc *scratch, n
 		sc.keys = sc.keys[:0]
 		sc.order = sc.order[:0]
 		for c := range m {
-			sc.keys = append(sc.keys, math.Log(rng.open01())/float64(w[s.view.EIDs[pos(int64(c))]]))
+			sc.keys = append(sc.keys, math.Log(rng.open01())/float64(w[s.edgeID(pos(int64(c)))]))
 			sc.order = append(sc.order, int32(c))
 		}
 		slices.SortFunc(sc.order, func(a, b int32) int {

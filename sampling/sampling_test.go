@@ -58,7 +58,15 @@ func TestFanoutAllIsFullNeighbourhood(t *testing.T) {
 	t.Parallel()
 	g := uniformGraph(t, 300, 3000)
 	seeds := []int32{5, 17, 0, 299, 123, 64}
-	for _, dir := range []sampling.Direction{sampling.In, sampling.Out} {
+	byDst, _, err := g.ReorderEdges(graph.ByDst) // the CSC's edge IDs follow its order
+	if err != nil || !byDst.CSC().Ordered {
+		t.Fatalf("ReorderEdges: %v", err)
+	}
+	for _, run := range []struct {
+		g   *graph.Graph
+		dir sampling.Direction
+	}{{g, sampling.In}, {g, sampling.Out}, {byDst, sampling.In}} {
+		g, dir := run.g, run.dir
 		for _, tc := range []struct {
 			fanout  int
 			replace bool
