@@ -109,37 +109,72 @@ func (p *relabelPool) put(r *relabeler) { p.pool.Put(r) }
 // block builds f's block; f has been checked or built by a sampler. With
 // own set the block takes f.EdgeIDs instead of copying it.
 func (r *relabeler) block(f *Frontier, own bool) (*Block, error) {
-	src := make([]int32, 0, len(f.Seeds)+len(f.Neighbors)/2)
-	defer func() {
-		for _, v := range src {
-			r.local[v] = -1
-		}
-	}()
-	for i, v := range f.Seeds {
-		if v < 0 || int(v) >= f.NumNodes {
-			return nil, fmt.Errorf("sampling: seed %d (position %d) out of range [0, %d)", v, i, f.NumNodes)
+	bb, err := r.start(f.Seeds, f.NumNodes)
+	if err != nil {
+		return nil, err
+	}
+	bb.add(f, 0, len(f.Seeds))
+	return bb.finish(f, own)
+}
+
+// blockBuilder relabels a frontier seed by seed, so that a block can be
+// built while the frontier is still being sampled. Until finish or abort
+// it holds the relabeler's nodes marked.
+type blockBuilder struct {
+	r          *relabeler
+	numDst     int
+	src        []int32 // parent IDs of the sources so far
+	bsrc, bdst []int32
+}
+
+// start marks the destinations, the distinct seeds, as the first sources.
+func (r *relabeler) start(seeds []int32, numNodes int) (*blockBuilder, error) {
+	bb := &blockBuilder{r: r, numDst: len(seeds), src: make([]int32, 0, 2*len(seeds))}
+	for i, v := range seeds {
+		if v < 0 || int(v) >= numNodes {
+			bb.abort()
+			return nil, fmt.Errorf("sampling: seed %d (position %d) out of range [0, %d)", v, i, numNodes)
 		}
 		if j := r.local[v]; j >= 0 {
+			bb.abort()
 			return nil, fmt.Errorf("sampling: seed %d repeated at positions %d and %d: block destinations must be distinct", v, j, i)
 		}
-		r.local[v] = int32(len(src))
-		src = append(src, v)
+		r.local[v] = int32(len(bb.src))
+		bb.src = append(bb.src, v)
 	}
-	e := len(f.Neighbors)
-	bsrc, bdst := make([]int32, e), make([]int32, e)
-	for i := range f.Seeds {
+	return bb, nil
+}
+
+// add relabels the edges of seeds [lo, hi) of f; calls must cover the seeds
+// in order.
+func (bb *blockBuilder) add(f *Frontier, lo, hi int) {
+	if bb.bsrc == nil {
+		e := len(f.Neighbors)
+		bb.bsrc, bb.bdst = make([]int32, e), make([]int32, e)
+		bb.src = slices.Grow(bb.src, e/2)
+	}
+	local := bb.r.local
+	for i := lo; i < hi; i++ {
 		for k := f.Indptr[i]; k < f.Indptr[i+1]; k++ {
 			u := f.Neighbors[k]
-			j := r.local[u]
+			j := local[u]
 			if j < 0 {
-				j = int32(len(src))
-				r.local[u] = j
-				src = append(src, u)
+				j = int32(len(bb.src))
+				local[u] = j
+				bb.src = append(bb.src, u)
 			}
-			bsrc[k], bdst[k] = j, int32(i)
+			bb.bsrc[k], bb.bdst[k] = j, int32(i)
 		}
 	}
-	g, err := graph.FromCOO(len(src), len(f.Seeds), bsrc, bdst)
+}
+
+// finish returns the block and leaves the relabeler clean.
+func (bb *blockBuilder) finish(f *Frontier, own bool) (*Block, error) {
+	defer bb.abort()
+	if bb.bsrc == nil {
+		bb.bsrc, bb.bdst = []int32{}, []int32{}
+	}
+	g, err := graph.FromCOO(len(bb.src), bb.numDst, bb.bsrc, bb.bdst)
 	if err != nil {
 		return nil, err
 	}
@@ -147,5 +182,12 @@ func (r *relabeler) block(f *Frontier, own bool) (*Block, error) {
 	if !own {
 		eids = slices.Clone(eids)
 	}
-	return &Block{Graph: g, SrcNodes: src, EdgeIDs: eids}, nil
+	return &Block{Graph: g, SrcNodes: bb.src, EdgeIDs: eids}, nil
+}
+
+// abort unmarks the nodes marked so far.
+func (bb *blockBuilder) abort() {
+	for _, v := range bb.src {
+		bb.r.local[v] = -1
+	}
 }

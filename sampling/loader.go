@@ -42,25 +42,11 @@ func NewLoader(m *MultiLayer, seeds []int32, opts LoaderOptions) (*Loader, error
 	}
 	r := m.pool.get()
 	defer m.pool.put(r)
-	// Check range and repeats with the relabeler's scratch, leaving it clean.
-	for i, v := range seeds {
-		if v < 0 || int(v) >= m.s.numNodes {
-			for _, u := range seeds[:i] {
-				r.local[u] = -1
-			}
-			return nil, fmt.Errorf("sampling: seed %d (position %d) out of range [0, %d)", v, i, m.s.numNodes)
-		}
-		if j := r.local[v]; j >= 0 {
-			for _, u := range seeds[:i] {
-				r.local[u] = -1
-			}
-			return nil, fmt.Errorf("sampling: seed %d repeated at positions %d and %d", v, j, i)
-		}
-		r.local[v] = int32(i)
+	bb, err := r.start(seeds, m.s.numNodes) // checks range and repeats
+	if err != nil {
+		return nil, err
 	}
-	for _, v := range seeds {
-		r.local[v] = -1
-	}
+	bb.abort()
 	return &Loader{m: m, seeds: slices.Clone(seeds), opts: opts}, nil
 }
 

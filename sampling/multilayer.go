@@ -61,20 +61,29 @@ func (m *MultiLayer) NumLayers() int { return len(m.fanouts) }
 // layer back to the first: the last block's destinations are the seeds,
 // and each block's sources are the destinations of the block below. Layer
 // l draws from the sub-stream l of seed, so the batch depends only on seed
-// and seeds, whatever GOMAXPROCS is. seeds is not modified and not kept
-// (OutputNodes is a copy).
+// and seeds, whatever GOMAXPROCS is. Each layer's draws run in parallel
+// over the seeds while the calling goroutine relabels the edges already
+// drawn into the block. seeds is not modified and not kept (OutputNodes is
+// a copy).
 func (m *MultiLayer) Sample(seeds []int32, seed uint64) (*MiniBatch, error) {
 	r := m.pool.get()
 	defer m.pool.put(r)
 	blocks := make([]*Block, len(m.fanouts))
 	dst := slices.Clone(seeds)
 	for l := len(m.fanouts) - 1; l >= 0; l-- {
-		f, err := m.s.sample(dst, m.fanouts[l], derive(seed, uint64(l)), r.nbrBuf)
+		// The block is relabelled chunk by chunk while the rest of the
+		// frontier is drawn.
+		bb, err := r.start(dst, m.s.numNodes)
 		if err != nil {
 			return nil, fmt.Errorf("%w (layer %d)", err, l)
 		}
+		f, err := m.s.sample(dst, m.fanouts[l], derive(seed, uint64(l)), r.nbrBuf, bb.add)
+		if err != nil {
+			bb.abort()
+			return nil, fmt.Errorf("%w (layer %d)", err, l)
+		}
 		r.nbrBuf = f.Neighbors // the block keeps no reference to it
-		b, err := r.block(f, true)
+		b, err := bb.finish(f, true)
 		if err != nil {
 			return nil, fmt.Errorf("%w (layer %d)", err, l)
 		}

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/parallel"
@@ -94,7 +95,7 @@ func SampleNeighbors(g *graph.Graph, seeds []int32, fanout int, opts Options, se
 	if err != nil {
 		return nil, err
 	}
-	return s.sample(seeds, fanout, seed, nil)
+	return s.sample(seeds, fanout, seed, nil, nil)
 }
 
 // neighborSampler is SampleNeighbors' state for one graph and options,
@@ -161,8 +162,11 @@ func (e *firstError) set(pos int, err error) {
 }
 
 // sample draws the frontier of seeds. Its Neighbors reuse buf's memory when
-// it is large enough.
-func (s *neighborSampler) sample(seeds []int32, fanout int, seed uint64, buf []int32) (*Frontier, error) {
+// it is large enough. When consume is not nil it is called on the calling
+// goroutine with consecutive seed ranges [lo, hi), in order, as soon as
+// their edges are drawn, while the following ranges are being drawn; it is
+// not called when sample returns an error.
+func (s *neighborSampler) sample(seeds []int32, fanout int, seed uint64, buf []int32, consume func(f *Frontier, lo, hi int)) (*Frontier, error) {
 	if fanout < -1 {
 		return nil, fmt.Errorf("sampling: fanout %d, want -1 (all) or at least 0", fanout)
 	}
@@ -204,15 +208,61 @@ func (s *neighborSampler) sample(seeds []int32, fanout int, seed uint64, buf []i
 		Neighbors: buf[:indptr[n]],
 		EdgeIDs:   make([]int64, indptr[n]),
 	}
-	parallel.For(n, seedGrain, func(lo, hi int) {
+	fill := func(lo, hi int) {
 		var sc scratch
 		var rng nodeRNG
 		for i := lo; i < hi; i++ {
 			rng.reset(seed, i)
 			s.draw(rows[2*i], rows[2*i+1], fanout, &rng, &sc, f.Neighbors[indptr[i]:indptr[i+1]], f.EdgeIDs[indptr[i]:indptr[i+1]])
 		}
-	})
+	}
+	if consume == nil {
+		parallel.For(n, seedGrain, fill)
+		return f, nil
+	}
+	pipeline(n, fill, func(lo, hi int) { consume(f, lo, hi) })
 	return f, nil
+}
+
+// pipelineChunk is the number of seeds filled and then consumed at once by
+// pipeline.
+const pipelineChunk = 1024
+
+// pipeline runs fill over chunks of [0, n) on Workers() goroutines, taking
+// the chunks in order, and calls consume on the calling goroutine for each
+// chunk in order once it is filled, so consuming overlaps with filling.
+func pipeline(n int, fill, consume func(lo, hi int)) {
+	chunks := (n + pipelineChunk - 1) / pipelineChunk
+	if chunks <= 1 || parallel.Workers() == 1 {
+		fill(0, n)
+		consume(0, n)
+		return
+	}
+	done := make([]chan struct{}, chunks)
+	for c := range done {
+		done[c] = make(chan struct{})
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(parallel.Workers(), chunks) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				c := int(next.Add(1) - 1)
+				if c >= chunks {
+					return
+				}
+				fill(c*pipelineChunk, min((c+1)*pipelineChunk, n))
+				close(done[c])
+			}
+		}()
+	}
+	for c := range chunks {
+		<-done[c]
+		consume(c*pipelineChunk, min((c+1)*pipelineChunk, n))
+	}
+	wg.Wait()
 }
 
 // scratch is one goroutine's working memory.
