@@ -69,3 +69,21 @@ func uniformCOO(n, e int, seed uint64) (src, dst []int32) {
 func viewBytes(c *graph.Compressed) int64 {
 	return int64(8*cap(c.Indptr) + 4*cap(c.Indices) + 8*cap(c.EIDs))
 }
+
+var sinkGraph *graph.Graph
+
+// BenchmarkFromCOO times FromCOO on a uniform random graph: validating (and
+// copying) the COO lists. edges/s counts the graph's edges per second.
+func BenchmarkFromCOO(b *testing.B) {
+	const n, e = 100_000, 10_000_000
+	src, dst := uniformCOO(n, e, 1)
+	b.ReportAllocs()
+	for b.Loop() {
+		g, err := graph.FromCOO(n, n, src, dst)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkGraph = g
+	}
+	b.ReportMetric(float64(e)*float64(b.N)/b.Elapsed().Seconds(), "edges/s")
+}

@@ -43,9 +43,12 @@ type Graph struct {
 // FromCOO builds a graph with numSrc source and numDst destination nodes and
 // one edge src[i] -> dst[i] per position i, which is the edge's ID.
 //
-// FromCOO takes ownership of src and dst: it does not copy them, and the
-// caller must not modify them afterwards. It returns an error when a size is
-// negative or too large, the slices differ in length, or an ID is out of range.
+// FromCOO copies src and dst, validating the copies, so the caller may
+// reuse or change them afterwards: nothing a caller holds can make the
+// graph's kernels read out of bounds. (Slices returned by the graph's
+// accessors, such as COO, are the graph's own and must not be modified.) It
+// returns an error when a size is negative or too large, the slices differ
+// in length, or an ID is out of range.
 func FromCOO(numSrc, numDst int, src, dst []int32) (*Graph, error) {
 	if numSrc < 0 || numDst < 0 {
 		return nil, fmt.Errorf("graph: negative node count (src %d, dst %d)", numSrc, numDst)
@@ -59,13 +62,15 @@ func FromCOO(numSrc, numDst int, src, dst []int32) (*Graph, error) {
 	if len(src) > MaxEdges {
 		return nil, fmt.Errorf("graph: %d edges exceed MaxEdges (%d)", len(src), MaxEdges)
 	}
-	if err := checkIDs(src, numSrc, "src", "source"); err != nil {
+	s, err := copyIDs(src, numSrc, "src", "source")
+	if err != nil {
 		return nil, err
 	}
-	if err := checkIDs(dst, numDst, "dst", "destination"); err != nil {
+	d, err := copyIDs(dst, numDst, "dst", "destination")
+	if err != nil {
 		return nil, err
 	}
-	return newGraph(numSrc, numDst, src, dst), nil
+	return newGraph(numSrc, numDst, s, d), nil
 }
 
 // newGraph wraps already validated COO lists.
@@ -76,14 +81,18 @@ func newGraph(numSrc, numDst int, src, dst []int32) *Graph {
 	return &Graph{id: nextID(), s: &storage{numSrc: numSrc, numDst: numDst, src: src, dst: dst}}
 }
 
-// checkIDs reports the first ID outside [0, n).
-func checkIDs(ids []int32, n int, field, side string) error {
+// copyIDs returns a copy of ids, reporting the first ID outside [0, n). It
+// checks the copy, in one pass with the copying: what the graph keeps is
+// what was checked, whatever happens to ids meanwhile.
+func copyIDs(ids []int32, n int, field, side string) ([]int32, error) {
+	out := make([]int32, len(ids))
 	for e, v := range ids {
-		if v < 0 || int(v) >= n {
-			return fmt.Errorf("graph: edge %d has %s %d but the graph has %d %s nodes", e, field, v, n, side)
+		if uint32(v) >= uint32(n) { // also catches v < 0, as n <= MaxInt32
+			return nil, fmt.Errorf("graph: edge %d has %s %d but the graph has %d %s nodes", e, field, v, n, side)
 		}
+		out[e] = v
 	}
-	return nil
+	return out, nil
 }
 
 // ID returns the graph's process-unique identifier. A graph and its reverse

@@ -123,11 +123,33 @@ func TestFromCOOSizes(t *testing.T) {
 		}
 	}
 
-	// FromCOO takes ownership: no copy.
-	src, dst := []int32{0, 1}, []int32{1, 0}
-	g := mustFromCOO(t, 2, 2, src, dst)
-	if s, d := g.COO(); &s[0] != &src[0] || &d[0] != &dst[0] {
-		t.Error("COO does not share the slices given to FromCOO")
+}
+
+// TestFromCOOCopies changes the slices given to FromCOO, before and after
+// the views are built, to IDs far out of range: the graph and its views
+// must not see it (kernels index node rows by these IDs, in assembly).
+func TestFromCOOCopies(t *testing.T) {
+	for _, early := range []bool{false, true} {
+		src, dst := []int32{0, 1, 2}, []int32{1, 2, 0}
+		g := mustFromCOO(t, 3, 3, src, dst)
+		if early {
+			g.CSR()
+			g.CSC()
+		}
+		for i := range src {
+			src[i], dst[i] = 1<<30, -1<<30
+		}
+		s, d := g.COO()
+		if !slices.Equal(s, []int32{0, 1, 2}) || !slices.Equal(d, []int32{1, 2, 0}) {
+			t.Errorf("views built early %v: COO is (%v, %v) after the caller's slices changed", early, s, d)
+		}
+		for _, c := range []*Compressed{g.CSR(), g.CSC()} {
+			for _, v := range c.Indices {
+				if v < 0 || v >= 3 {
+					t.Errorf("views built early %v: a view holds node %d of 3", early, v)
+				}
+			}
+		}
 	}
 }
 
