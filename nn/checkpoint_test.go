@@ -11,7 +11,7 @@ import (
 	"gorgonia.org/tensor"
 )
 
-func testParams(t *testing.T, seed uint64) (*gorgonia.ExprGraph, gorgonia.Nodes) {
+func testParams(t testing.TB, seed uint64) (*gorgonia.ExprGraph, gorgonia.Nodes) {
 	t.Helper()
 	eg := gorgonia.NewGraph()
 	w, err := Glorot(tensor.Float32, seed, 1, 4, 3)
