@@ -197,6 +197,9 @@ func readPlanetoidEdges(path string, m planetoidMeta) (*graph.Graph, error) {
 	if g.NumEdges() != m.edges {
 		return nil, fmt.Errorf("dataset: %s: %d edges, want num_edges=%d", path, g.NumEdges(), m.edges)
 	}
+	if g.NumNodes() != m.nodes { // only num_nodes=0, which ReadEdgeList reads as "infer"
+		return nil, fmt.Errorf("dataset: %s: edges between %d nodes, but num_nodes=%d", path, g.NumNodes(), m.nodes)
+	}
 	return g, nil
 }
 
