@@ -2,10 +2,8 @@ package nn
 
 import (
 	"fmt"
-	"hash"
 	"math"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -44,28 +42,25 @@ func BatchNorm(x, gamma *gorgonia.Node, eps float64) (*gorgonia.Node, error) {
 	if x.Dtype() != gamma.Dtype() || (x.Dtype() != tensor.Float32 && x.Dtype() != tensor.Float64) {
 		return nil, fmt.Errorf("nn: BatchNorm: dtypes %v (%q) and %v (%q); want both float32 or both float64", x.Dtype(), x.Name(), gamma.Dtype(), gamma.Name())
 	}
-	return gorgonia.ApplyOp(&batchNormOp{n: xs[0], f: xs[1], eps: eps}, x, gamma)
+	return apply(&batchNormOp{n: xs[0], f: xs[1], eps: eps}, x, gamma)
 }
 
-// What a batchNormOp computes.
+// What batchNormDo computes.
 const (
 	bnForward = iota // (x, gamma) -> y
 	bnDX             // (x, gamma, dy) -> dx
 	bnDGamma         // (x, dy) -> dgamma
 )
 
-// batchNormOp is the batch normalisation of an (n, f) matrix and its two
-// gradients, which recompute the column statistics from x.
+// batchNormOp is the batch normalisation of an (n, f) matrix.
 type batchNormOp struct {
-	opkit.CPUOp
 	n, f int
 	eps  float64
-	kind int
 }
 
-func (op *batchNormOp) shapes() (in []tensor.Shape, out tensor.Shape) {
+func (op *batchNormOp) shapes(kind int) (in []tensor.Shape, out tensor.Shape) {
 	x, v := tensor.Shape{op.n, op.f}, tensor.Shape{op.f}
-	switch op.kind {
+	switch kind {
 	case bnDX:
 		return []tensor.Shape{x, v, x}, x
 	case bnDGamma:
@@ -74,42 +69,53 @@ func (op *batchNormOp) shapes() (in []tensor.Shape, out tensor.Shape) {
 	return []tensor.Shape{x, v}, x
 }
 
-func (op *batchNormOp) Arity() int { in, _ := op.shapes(); return len(in) }
-
-func (op *batchNormOp) Type() hm.Type {
-	in, out := op.shapes()
-	ranks := make([]int, len(in))
-	for i, s := range in {
-		ranks[i] = len(s)
-	}
-	return opkit.FnType(len(out), ranks...)
+func (op *batchNormOp) Name() string {
+	return fmt.Sprintf("batch_norm(%d,%d,eps=%g)", op.n, op.f, op.eps)
 }
 
-func (op *batchNormOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	want, out := op.shapes()
-	if err := opkit.CheckInputs("nn", op.String(), want, in); err != nil {
+func (op *batchNormOp) Key() string { return "" }
+
+func (op *batchNormOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.shapes(bnForward) }
+
+func (op *batchNormOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](op, bnForward, vals) },
+		func() (gorgonia.Value, error) { return batchNormDo[float64](op, bnForward, vals) })
+}
+
+// Grad gives x and gamma their gradients, two backward ops that recompute
+// the column statistics from x.
+func (op *batchNormOp) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	dx, err := apply(&batchNormGradOp{fwd: op, kind: bnDX}, inputs[0], inputs[1], grad)
+	if err != nil {
 		return nil, err
 	}
-	return out.Clone(), nil
-}
-
-func (op *batchNormOp) String() string {
-	return fmt.Sprintf("%s(%d,%d,eps=%g)", [...]string{"batch_norm", "batch_norm_dx", "batch_norm_dgamma"}[op.kind], op.n, op.f, op.eps)
-}
-
-func (op *batchNormOp) WriteHash(h hash.Hash) { fmt.Fprint(h, op.String()) }
-
-func (op *batchNormOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *batchNormOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return batchNormDo[float64](op, vals) })
-}
-
-func batchNormDo[T num.Float](op *batchNormOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != op.Arity() {
-		return nil, fmt.Errorf("nn: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
+	dg, err := apply(&batchNormGradOp{fwd: op, kind: bnDGamma}, inputs[0], grad)
+	if err != nil {
+		return nil, err
 	}
+	return gorgonia.Nodes{dx, dg}, nil
+}
+
+// batchNormGradOp is a gradient of fwd: dx (bnDX) or dgamma (bnDGamma).
+type batchNormGradOp struct {
+	fwd  *batchNormOp
+	kind int
+}
+
+func (op *batchNormGradOp) Name() string {
+	return fmt.Sprintf("%s(%d,%d,eps=%g)", [...]string{"", "batch_norm_dx", "batch_norm_dgamma"}[op.kind], op.fwd.n, op.fwd.f, op.fwd.eps)
+}
+
+func (op *batchNormGradOp) Key() string { return "" }
+
+func (op *batchNormGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fwd.shapes(op.kind) }
+
+func (op *batchNormGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](op.fwd, op.kind, vals) },
+		func() (gorgonia.Value, error) { return batchNormDo[float64](op.fwd, op.kind, vals) })
+}
+
+func batchNormDo[T num.Float](op *batchNormOp, kind int, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in := make([][]T, len(vals))
 	for i, v := range vals {
 		d, err := values.Data[T](v)
@@ -127,7 +133,7 @@ func batchNormDo[T num.Float](op *batchNormOp, vals []gorgonia.Value) (gorgonia.
 	// Each output is, per column, a function of x - mean and dy:
 	// y = a (x - mean) with a = gamma inv; dgamma = inv (sum dy x - mean
 	// sum dy); dx = gamma inv (dy - mean(dy) - xhat mean(dy xhat)).
-	switch op.kind {
+	switch kind {
 	case bnForward:
 		gamma := in[1]
 		a := make([]T, f)
@@ -226,30 +232,7 @@ func columnStats[T num.Float](x []T, n, f int, eps float64) (mean, inv []float64
 	return mean, inv
 }
 
-func (op *batchNormOp) DiffWRT(n int) []bool {
-	d := make([]bool, n)
-	for i := range d {
-		d[i] = op.kind == bnForward
-	}
-	return d
-}
-
-func (op *batchNormOp) SymDiff(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	if op.kind != bnForward {
-		return nil, fmt.Errorf("nn: %v is a backward op and is not differentiable", op)
-	}
-	dx, err := gorgonia.ApplyOp(&batchNormOp{n: op.n, f: op.f, eps: op.eps, kind: bnDX}, inputs[0], inputs[1], grad)
-	if err != nil {
-		return nil, err
-	}
-	dg, err := gorgonia.ApplyOp(&batchNormOp{n: op.n, f: op.f, eps: op.eps, kind: bnDGamma}, inputs[0], grad)
-	if err != nil {
-		return nil, err
-	}
-	return gorgonia.Nodes{dx, dg}, nil
-}
-
 var (
-	_ gorgonia.Op   = (*batchNormOp)(nil)
-	_ gorgonia.SDOp = (*batchNormOp)(nil)
+	_ opkit.Forward = (*batchNormOp)(nil)
+	_ opkit.Spec    = (*batchNormGradOp)(nil)
 )

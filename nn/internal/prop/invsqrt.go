@@ -2,10 +2,8 @@ package prop
 
 import (
 	"fmt"
-	"hash"
 	"math"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -21,68 +19,59 @@ import (
 // dy is 0, so that the +Inf of a node without edges, whose gradient is 0,
 // does not become NaN.
 func invSqrt(x *gorgonia.Node) (*gorgonia.Node, error) {
-	return gorgonia.ApplyOp(&invSqrtOp{shape: x.Shape().Clone()}, x)
+	return opkit.Apply("prop", &invSqrtOp{shape: x.Shape().Clone()}, x)
 }
 
-// invSqrtOp is invSqrt; with grad set it is its backward, taking (y, dy).
+// invSqrtOp is invSqrt.
 type invSqrtOp struct {
-	opkit.CPUOp
 	shape tensor.Shape
-	grad  bool
 }
 
-func (op *invSqrtOp) Arity() int {
-	if op.grad {
-		return 2
-	}
-	return 1
+func (op *invSqrtOp) Name() string { return "inv_sqrt" }
+
+func (op *invSqrtOp) Key() string { return fmt.Sprint(op.shape) }
+
+func (op *invSqrtOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.shape}, op.shape
 }
 
-func (op *invSqrtOp) Type() hm.Type {
-	r := len(op.shape)
-	if op.grad {
-		return opkit.FnType(r, r, r)
-	}
-	return opkit.FnType(r, r)
+func (op *invSqrtOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return invSqrtDo[float32](op.shape, vals, false) },
+		func() (gorgonia.Value, error) { return invSqrtDo[float64](op.shape, vals, false) })
 }
 
-func (op *invSqrtOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	want := make([]tensor.Shape, op.Arity())
-	for i := range want {
-		want[i] = op.shape
-	}
-	if err := opkit.CheckInputs("prop", op.String(), want, in); err != nil {
-		return nil, err
-	}
-	return op.shape.Clone(), nil
+// Grad is one op of (y, dy).
+func (op *invSqrtOp) Grad(_ gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	d, err := opkit.Apply("prop", &invSqrtGradOp{fwd: op}, output, grad)
+	return gorgonia.Nodes{d}, err
 }
 
-func (op *invSqrtOp) String() string {
-	if op.grad {
-		return "dinv_sqrt"
-	}
-	return "inv_sqrt"
+// invSqrtGradOp is the backward of fwd, taking (y, dy).
+type invSqrtGradOp struct{ fwd *invSqrtOp }
+
+func (op *invSqrtGradOp) Name() string { return "dinv_sqrt" }
+
+func (op *invSqrtGradOp) Key() string { return op.fwd.Key() }
+
+func (op *invSqrtGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	s := op.fwd.shape
+	return []tensor.Shape{s, s}, s
 }
 
-func (op *invSqrtOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v%v", op, op.shape) }
-
-func (op *invSqrtOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *invSqrtOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return invSqrtDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return invSqrtDo[float64](op, vals) })
+func (op *invSqrtGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return invSqrtDo[float32](op.fwd.shape, vals, true) },
+		func() (gorgonia.Value, error) { return invSqrtDo[float64](op.fwd.shape, vals, true) })
 }
 
-func invSqrtDo[T num.Float](op *invSqrtOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if len(vals) != op.Arity() {
-		return nil, fmt.Errorf("prop: %v takes %d inputs, got %d", op, op.Arity(), len(vals))
-	}
+// invSqrtDo computes 1/sqrt(x) of (x), or with grad the gradient from
+// (y, dy).
+func invSqrtDo[T num.Float](shape tensor.Shape, vals []gorgonia.Value, grad bool) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
 	}
-	t, out := values.Alloc[T](op.shape)
-	if !op.grad {
+	t, out := values.Alloc[T](shape)
+	if !grad {
 		for i, v := range x {
 			out[i] = T(1 / math.Sqrt(float64(v)))
 		}
@@ -100,14 +89,7 @@ func invSqrtDo[T num.Float](op *invSqrtOp, vals []gorgonia.Value) (gorgonia.Valu
 	return t, nil
 }
 
-func (op *invSqrtOp) DiffWRT(n int) []bool { return []bool{!op.grad, false}[:n] }
-
-func (op *invSqrtOp) SymDiff(_ gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	if op.grad {
-		return nil, fmt.Errorf("prop: %v is a backward op and is not differentiable", op)
-	}
-	d, err := gorgonia.ApplyOp(&invSqrtOp{shape: op.shape, grad: true}, output, grad)
-	return gorgonia.Nodes{d}, err
-}
-
-var _ gorgonia.SDOp = (*invSqrtOp)(nil)
+var (
+	_ opkit.Forward = (*invSqrtOp)(nil)
+	_ opkit.Spec    = (*invSqrtGradOp)(nil)
+)
