@@ -52,6 +52,9 @@ type options struct {
 	patience    int
 	seed        uint64
 	save        string
+	features    int
+	classes     int
+	stats       bool
 }
 
 func main() {
@@ -71,6 +74,9 @@ func main() {
 	flag.IntVar(&o.patience, "patience", 0, "stop after this many epochs without better validation accuracy or loss (0: never)")
 	flag.Uint64Var(&o.seed, "seed", o.seed, "seed of the initialisation (rank 0's is used everywhere) and the dropout")
 	flag.StringVar(&o.save, "save", "", "rank 0 writes the trained parameters to this `file`")
+	flag.IntVar(&o.features, "features", 64, "for partitions of a bare graph (gnnpart -gen): random features per node")
+	flag.IntVar(&o.classes, "classes", 8, "for partitions of a bare graph: random labels in this many classes")
+	flag.BoolVar(&o.stats, "stats", false, "every rank prints its peak RSS, median epoch time and bytes sent (a \"stats\" line)")
 	flag.Parse()
 	if err := run(os.Stdout, &o); err != nil {
 		log.Fatal(err)
@@ -122,7 +128,9 @@ func rank(w io.Writer, c comm.Comm, o *options) (*train.Result, error) {
 		return nil, fmt.Errorf("%s holds %d parts but the job has %d ranks", o.parts, p.Parts, c.Size())
 	}
 	if p.Features == nil || p.Labels == nil {
-		return nil, fmt.Errorf("%s was split from a graph without features and labels; partition a dataset", o.parts)
+		if err := synthesise(p, o.features, o.classes, o.seed); err != nil {
+			return nil, fmt.Errorf("%s: %w", o.parts, err)
+		}
 	}
 	mode := sar.Sequential
 	if o.mode == "one-shot" {
@@ -150,6 +158,9 @@ func rank(w io.Writer, c comm.Comm, o *options) (*train.Result, error) {
 	res, err := train.Fit(task, cfg, setup.PrintEpoch(w))
 	if err != nil {
 		return nil, err
+	}
+	if o.stats {
+		printStats(os.Stdout, c.Rank(), p, g, res)
 	}
 	if o.save != "" && c.Rank() == 0 {
 		if err := nn.SaveParams(o.save, params(task)); err != nil {

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/gnngo/gnn/dataset"
+	"github.com/gnngo/gnn/dist/partition"
+	"github.com/gnngo/gnn/dist/sar"
+	"github.com/gnngo/gnn/nn/train"
+)
+
+// synthesise gives a part of a bare graph (cmd/gnnpart -gen) random
+// features (normal, cols per node), labels (in classes) and a 60/20/20
+// train/val/test split, each drawn from the node's global ID and seed, so
+// that they do not depend on how the graph was split.
+func synthesise(p *partition.Part, cols, classes int, seed uint64) error {
+	if cols <= 0 || classes <= 0 {
+		return fmt.Errorf("a bare graph needs -features and -classes > 0, got %d and %d", cols, classes)
+	}
+	n := p.NumNodes()
+	f := &dataset.Features{Rows: n, Cols: cols, Dense: make([]float32, n*cols)}
+	p.Labels, p.NumClasses = make([]int32, n), classes
+	p.Train, p.Val, p.Test = nil, nil, nil
+	for i, v := range p.Nodes {
+		r := rand.New(rand.NewPCG(seed, uint64(v)))
+		for k := range cols {
+			f.Dense[i*cols+k] = float32(r.NormFloat64())
+		}
+		p.Labels[i] = int32(r.IntN(classes))
+		switch u := r.Float64(); {
+		case u < 0.6:
+			p.Train = append(p.Train, int32(i))
+		case u < 0.8:
+			p.Val = append(p.Val, int32(i))
+		default:
+			p.Test = append(p.Test, int32(i))
+		}
+	}
+	p.Features = f
+	return nil
+}
+
+// printStats prints one line about this rank's run: its nodes and
+// in-edges, peak resident memory, median epoch time and the bytes its
+// aggregations sent per epoch.
+func printStats(w io.Writer, rank int, p *partition.Part, g *sar.Graph, res *train.Result) {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru) // Maxrss is in KiB on Linux
+	times := make([]time.Duration, len(res.History))
+	for i, e := range res.History {
+		times[i] = e.Time
+	}
+	slices.Sort(times)
+	var median time.Duration
+	if len(times) > 0 {
+		median = times[len(times)/2]
+	}
+	fmt.Fprintf(w, "stats rank %d nodes %d edges %d peak_rss_mib %.1f epoch_ms %.1f sent_mb_per_epoch %.2f\n",
+		rank, p.NumNodes(), g.NumEdges(), float64(ru.Maxrss)/1024, float64(median.Microseconds())/1000,
+		float64(g.BytesSent())/1e6/float64(max(len(res.History), 1)))
+}
