@@ -1,0 +1,149 @@
+package cheb
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/prop"
+)
+
+// ChebConv is a Chebyshev spectral graph convolution. Build it with New.
+type ChebConv struct {
+	in, out, k int
+	cfg        config
+	w, b       *gorgonia.Node // w (K*in, out); b nil without bias
+}
+
+// New adds a ChebConv of k Chebyshev terms (DGL's k: k = 1 is the linear
+// map alone) with in input and out output features to eg. The weight
+// (k*in, out) is Glorot-uniform initialised (DGL leaves PyTorch's default
+// Linear initialisation); the bias starts at 0.
+func New(eg *gorgonia.ExprGraph, in, out, k int, opts ...Option) (*ChebConv, error) {
+	if eg == nil {
+		return nil, fmt.Errorf("cheb: nil expression graph")
+	}
+	if in <= 0 || out <= 0 {
+		return nil, fmt.Errorf("cheb: feature sizes must be positive, got in %d, out %d", in, out)
+	}
+	if k < 1 {
+		return nil, fmt.Errorf("cheb: %d Chebyshev terms, want at least 1", k)
+	}
+	c := config{lambda: 2, bias: true, act: nn.ReLU, dtype: tensor.Float32}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	if c.name == "" {
+		c.name = nn.UniqueName(eg, "cheb")
+	}
+	if !c.seedSet {
+		c.seed = nn.SeedOf(c.name)
+	}
+	l := &ChebConv{in: in, out: out, k: k, cfg: c}
+	w, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, 0), 1, k*in, out)
+	if err != nil {
+		return nil, err
+	}
+	l.w = nn.Param(eg, c.name+".weight", w)
+	if c.bias {
+		l.b = nn.Param(eg, c.name+".bias", nn.Zeros(c.dtype, out))
+	}
+	return l, nil
+}
+
+// Learnables returns the weight, then the bias if the layer has one.
+func (l *ChebConv) Learnables() gorgonia.Nodes {
+	if l.b == nil {
+		return gorgonia.Nodes{l.w}
+	}
+	return gorgonia.Nodes{l.w, l.b}
+}
+
+// Forward applies the layer to x (N x in) on the homogeneous graph g with
+// the layer's lambda_max and returns (N, out). ChebConv has no sharded
+// (distributed) path: g must be a *graph.Graph.
+func (l *ChebConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+	return l.ForwardLambda(g, x, l.cfg.lambda)
+}
+
+// ForwardLambda is Forward with lambdaMax, the largest eigenvalue of g's
+// normalised Laplacian (DGL's lambda_max argument; see LambdaMax).
+func (l *ChebConv) ForwardLambda(g nn.Graph, x *gorgonia.Node, lambdaMax float64) (*gorgonia.Node, error) {
+	pg, err := nn.Local(g, "cheb: "+l.cfg.name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkLambda(lambdaMax); err != nil {
+		return nil, err
+	}
+	return l.forward(pg, x, lambdaMax)
+}
+
+func (l *ChebConv) forward(g *graph.Graph, x *gorgonia.Node, lambda float64) (*gorgonia.Node, error) {
+	name := l.cfg.name
+	if g == nil || x == nil {
+		return nil, fmt.Errorf("cheb: %s: Forward needs a graph and features", name)
+	}
+	if !g.Homogeneous() {
+		return nil, fmt.Errorf("cheb: %s: graph has %d source and %d destination nodes; ChebConv needs a homogeneous graph", name, g.NumSrc(), g.NumDst())
+	}
+	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
+		return nil, fmt.Errorf("cheb: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, g.NumSrc(), l.in)
+	}
+	if x.Dtype() != l.cfg.dtype {
+		return nil, fmt.Errorf("cheb: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
+	}
+	terms, err := chebyshev(g, x, l.k, 2/lambda)
+	if err != nil {
+		return nil, fmt.Errorf("cheb: %s: %w", name, err)
+	}
+	h := terms[0]
+	if len(terms) > 1 {
+		if h, err = gorgonia.Concat(1, terms...); err != nil {
+			return nil, err
+		}
+	}
+	if h, err = nn.MatMul(h, l.w); err != nil {
+		return nil, err
+	}
+	if l.b != nil {
+		if h, err = nn.AddBias(h, l.b); err != nil {
+			return nil, err
+		}
+	}
+	if l.cfg.act != nil {
+		return l.cfg.act(h)
+	}
+	return h, nil
+}
+
+// chebyshev returns the k terms X_0 … X_{k-1} of the recurrence with
+// r = 2/λ_max: L~ X = -r Â X + (r-1) X, Â = D^-1/2 A^T D^-1/2.
+func chebyshev(g *graph.Graph, x *gorgonia.Node, k int, r float64) (gorgonia.Nodes, error) {
+	terms := gorgonia.Nodes{x}
+	for i := 1; i < k; i++ {
+		prev := terms[i-1]
+		ax, err := prop.InSym(g, prev)
+		if err != nil {
+			return nil, err
+		}
+		var t *gorgonia.Node
+		if i == 1 {
+			t, err = nn.Combine([]float64{-r, r - 1}, ax, prev)
+		} else {
+			t, err = nn.Combine([]float64{-2 * r, 2 * (r - 1), -1}, ax, prev, terms[i-2])
+		}
+		if err != nil {
+			return nil, err
+		}
+		terms = append(terms, t)
+	}
+	return terms, nil
+}
+
+var _ nn.Layer = (*ChebConv)(nil)
