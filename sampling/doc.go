@@ -12,7 +12,9 @@
 // DGL's to_block. MultiLayer chains one such step per layer, from the output
 // layer back to the input layer, and Loader cuts a set of seed nodes into
 // shuffled batches, sampling the next batch in a goroutine while the
-// current one is used.
+// current one is used. The features of a batch's InputNodes and the labels
+// of its OutputNodes are taken with dataset's Features.Gather and
+// GatherLabels, without copying the whole tables.
 //
 // Every draw depends only on the seed given and on the seed node's position
 // in the batch, never on how the work is spread over goroutines: the same
