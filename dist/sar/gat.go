@@ -2,11 +2,9 @@ package sar
 
 import (
 	"fmt"
-	"hash"
 	"math"
 	"slices"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -70,17 +68,12 @@ func (g *Graph) GATAggregate(z, el, er *gorgonia.Node, slope float64) (*gorgonia
 	return apply(&copyOp{shape: op.zShape(), id: op.tag}, out)
 }
 
-// gatOp is GATAggregate, taking (z, el, er). With grad set it is the
-// backward, taking (z, el, er, out, dout) and giving the gradients of z, el
-// and er packed side by side in one (N, H*F + 2H) matrix, which colsOp
-// splits.
+// gatOp is GATAggregate, taking (z, el, er). Its backward is gatGradOp.
 type gatOp struct {
-	opkit.CPUOp
 	g           *Graph
 	heads, feat int
 	slope       float64
 	tag         int
-	grad        bool
 }
 
 // Tags of the sweeps of a gatOp, after its base tag (each fetching sweep
@@ -95,71 +88,32 @@ const (
 func (op *gatOp) zShape() tensor.Shape { return tensor.Shape{op.g.n, op.heads, op.feat} }
 func (op *gatOp) sShape() tensor.Shape { return tensor.Shape{op.g.n, op.heads, 1} }
 
-func (op *gatOp) inShapes() []tensor.Shape {
+// shapes returns the input and output shapes of the forward, or with grad
+// of the backward.
+func (op *gatOp) shapes(grad bool) ([]tensor.Shape, tensor.Shape) {
 	in := []tensor.Shape{op.zShape(), op.sShape(), op.sShape()}
-	if op.grad {
-		in = append(in, op.zShape(), op.zShape())
+	if grad {
+		return append(in, op.zShape(), op.zShape()), tensor.Shape{op.g.n, op.heads*op.feat + 2*op.heads}
 	}
-	return in
+	return in, op.zShape()
 }
 
-func (op *gatOp) outShape() tensor.Shape {
-	if op.grad {
-		return tensor.Shape{op.g.n, op.heads*op.feat + 2*op.heads}
-	}
-	return op.zShape()
+func (op *gatOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.shapes(false) }
+
+func (op *gatOp) Name() string { return fmt.Sprintf("sar_gat(%g)", op.slope) }
+
+func (op *gatOp) Key() string {
+	return fmt.Sprintf("g=%d,tag=%d,%d,%d", op.g.id, op.tag, op.heads, op.feat)
 }
 
-func (op *gatOp) Arity() int { return len(op.inShapes()) }
-
-func (op *gatOp) Type() hm.Type {
-	ranks := make([]int, op.Arity())
-	for i := range ranks {
-		ranks[i] = 3
-	}
-	return opkit.FnType(len(op.outShape()), ranks...)
+func (op *gatOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatDo[float32](op, false, vals) },
+		func() (gorgonia.Value, error) { return gatDo[float64](op, false, vals) })
 }
 
-func (op *gatOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("sar", op.String(), op.inShapes(), in); err != nil {
-		return nil, err
-	}
-	return op.outShape(), nil
-}
-
-func (op *gatOp) String() string {
-	if op.grad {
-		return fmt.Sprintf("dsar_gat(%g)", op.slope)
-	}
-	return fmt.Sprintf("sar_gat(%g)", op.slope)
-}
-
-func (op *gatOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "%v{g=%d,tag=%d,%d,%d}", op, op.g.id, op.tag, op.heads, op.feat)
-}
-
-func (op *gatOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *gatOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return gatDo[float64](op, vals) })
-}
-
-func (op *gatOp) DiffWRT(n int) []bool {
-	d := make([]bool, n)
-	for i := range d {
-		d[i] = !op.grad
-	}
-	return d
-}
-
-func (op *gatOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	if op.grad {
-		return nil, fmt.Errorf("sar: %v is a backward op and is not differentiable", op)
-	}
-	b := *op
-	b.grad = true
-	packed, err := apply(&b, inputs[0], inputs[1], inputs[2], output, grad)
+// Grad computes the three gradients in one gatGradOp and splits them.
+func (op *gatOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	packed, err := apply(&gatGradOp{fwd: op}, inputs[0], inputs[1], inputs[2], output, grad)
 	if err != nil {
 		return nil, err
 	}
@@ -179,26 +133,43 @@ func (op *gatOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (go
 	return ds, nil
 }
 
+// gatGradOp is the backward of fwd, taking (z, el, er, out, dout) and
+// giving the gradients of z, el and er packed side by side in one
+// (N, H*F + 2H) matrix, which colsOp splits.
+type gatGradOp struct{ fwd *gatOp }
+
+func (op *gatGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fwd.shapes(true) }
+
+func (op *gatGradOp) Name() string { return "d" + op.fwd.Name() }
+
+func (op *gatGradOp) Key() string { return op.fwd.Key() }
+
+func (op *gatGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatDo[float32](op.fwd, true, vals) },
+		func() (gorgonia.Value, error) { return gatDo[float64](op.fwd, true, vals) })
+}
+
 // gatState is what a gatOp call works with: its inputs as slices and the
 // per-destination softmax normalisers.
 type gatState[T num.Float] struct {
 	op        *gatOp
+	grad      bool // the backward
 	z, el, er []T
 	max, sum  []T // (N, H): the maximum score and the sum of exp(score - max)
 }
 
-func gatDo[T num.Float](op *gatOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	s := &gatState[T]{op: op}
+func gatDo[T num.Float](op *gatOp, grad bool, vals []gorgonia.Value) (gorgonia.Value, error) {
+	s := &gatState[T]{op: op, grad: grad}
 	for i, p := range []*[]T{&s.z, &s.el, &s.er} {
 		var err error
 		if *p, err = values.Data[T](vals[i]); err != nil {
 			return nil, err
 		}
 	}
-	if err := s.normalisers(op.tag + tagNorm + 4*b2i(op.grad)); err != nil {
+	if err := s.normalisers(op.tag + tagNorm + 4*b2i(grad)); err != nil {
 		return nil, err
 	}
-	if !op.grad {
+	if !grad {
 		return s.forward()
 	}
 	out, err := values.Data[T](vals[3])
@@ -392,7 +363,8 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 	if err := p.run(g); err != nil {
 		return nil, err
 	}
-	t, res := values.Alloc[T](s.op.outShape())
+	_, shape := s.op.shapes(true)
+	t, res := values.Alloc[T](shape)
 	for v := range g.n {
 		copy(res[v*(hf+2*h):], dx[v*(hf+h):(v+1)*(hf+h)])
 		copy(res[v*(hf+2*h)+hf+h:], der[v*h:(v+1)*h])
@@ -403,31 +375,20 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 // colsOp copies columns [lo, hi) of an (N, width) matrix into a fresh
 // tensor of the given shape: the pieces of a packed backward result.
 type colsOp struct {
-	opkit.CPUOp
 	lo, hi, width int
 	shape         tensor.Shape
 	id            int
 }
 
-func (op *colsOp) Arity() int    { return 1 }
-func (op *colsOp) Type() hm.Type { return opkit.FnType(len(op.shape), 2) }
-
-func (op *colsOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("sar", op.String(), []tensor.Shape{{op.shape[0], op.width}}, in); err != nil {
-		return nil, err
-	}
-	return op.shape.Clone(), nil
+func (op *colsOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{{op.shape[0], op.width}}, op.shape
 }
 
-func (op *colsOp) String() string { return fmt.Sprintf("sar_cols[%d:%d]", op.lo, op.hi) }
+func (op *colsOp) Name() string { return fmt.Sprintf("sar_cols[%d:%d]", op.lo, op.hi) }
 
-func (op *colsOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "%v{%d,%v,%d}", op, op.width, op.shape, op.id)
-}
+func (op *colsOp) Key() string { return fmt.Sprintf("%d,%v,%d", op.width, op.shape, op.id) }
 
-func (op *colsOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *colsOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *colsOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return colsDo[float32](op, vals[0]) },
 		func() (gorgonia.Value, error) { return colsDo[float64](op, vals[0]) })
 }
@@ -448,28 +409,19 @@ func colsDo[T num.Float](op *colsOp, v gorgonia.Value) (gorgonia.Value, error) {
 // copyOp returns a fresh copy of its input; its gradient is the output
 // gradient.
 type copyOp struct {
-	opkit.CPUOp
 	shape tensor.Shape
 	id    int
 }
 
-func (op *copyOp) Arity() int    { return 1 }
-func (op *copyOp) Type() hm.Type { return opkit.FnType(len(op.shape), len(op.shape)) }
-
-func (op *copyOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("sar", op.String(), []tensor.Shape{op.shape}, in); err != nil {
-		return nil, err
-	}
-	return op.shape.Clone(), nil
+func (op *copyOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.shape}, op.shape
 }
 
-func (op *copyOp) String() string { return "sar_copy" }
+func (op *copyOp) Name() string { return "sar_copy" }
 
-func (op *copyOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v{%v,%d}", op, op.shape, op.id) }
+func (op *copyOp) Key() string { return fmt.Sprintf("%v,%d", op.shape, op.id) }
 
-func (op *copyOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *copyOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+func (op *copyOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	t, err := values.Dense(vals[0])
 	if err != nil {
 		return nil, err
@@ -477,15 +429,14 @@ func (op *copyOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return t.Clone().(tensor.Tensor), nil
 }
 
-func (op *copyOp) DiffWRT(int) []bool { return []bool{true} }
-
-func (op *copyOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+// Grad passes the output gradient on.
+func (op *copyOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	return gorgonia.Nodes{grad}, nil
 }
 
 var (
-	_ gorgonia.SDOp = (*copyOp)(nil)
-	_ gorgonia.Op   = (*gatOp)(nil)
-	_ gorgonia.SDOp = (*gatOp)(nil)
-	_ gorgonia.Op   = (*colsOp)(nil)
+	_ opkit.Forward = (*copyOp)(nil)
+	_ opkit.Forward = (*gatOp)(nil)
+	_ opkit.Spec    = (*gatGradOp)(nil)
+	_ opkit.Spec    = (*colsOp)(nil)
 )

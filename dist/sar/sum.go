@@ -2,10 +2,8 @@ package sar
 
 import (
 	"fmt"
-	"hash"
 	"math"
 
-	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -56,58 +54,60 @@ func (g *Graph) rows(x *gorgonia.Node, what string) ([]int, error) {
 	return append([]int(nil), s[1:]...), nil
 }
 
-func apply(op gorgonia.Op, inputs ...*gorgonia.Node) (*gorgonia.Node, error) {
-	n, err := gorgonia.ApplyOp(op, inputs...)
-	if err != nil {
-		return nil, fmt.Errorf("sar: %v: %w", op, err)
-	}
-	return n, nil
+// apply adds the op of s (an opkit Spec) to the expression graph of its
+// inputs.
+func apply(s opkit.Spec, inputs ...*gorgonia.Node) (*gorgonia.Node, error) {
+	return opkit.Apply("sar", s, inputs...)
 }
 
-// sumOp is NormalizedSum; with grad set it is its backward, taking the
-// output gradient.
+// sumOp is NormalizedSum.
 type sumOp struct {
-	opkit.CPUOp
 	g        *Graph
 	src, dst float64
 	row      []int
 	tag      int
-	grad     bool
 }
 
 func (op *sumOp) shape() tensor.Shape { return append(tensor.Shape{op.g.n}, op.row...) }
 
-func (op *sumOp) Arity() int { return 1 }
-
-func (op *sumOp) Type() hm.Type { return opkit.FnType(len(op.row)+1, len(op.row)+1) }
-
-func (op *sumOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if err := opkit.CheckInputs("sar", op.String(), []tensor.Shape{op.shape()}, in); err != nil {
-		return nil, err
-	}
-	return op.shape(), nil
+func (op *sumOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.shape()}, op.shape()
 }
 
-func (op *sumOp) String() string {
-	name := "sar_normalized_sum"
-	if op.grad {
-		name = "d" + name
-	}
-	return fmt.Sprintf("%s(out^%g,in^%g)", name, op.src, op.dst)
+func (op *sumOp) Name() string {
+	return fmt.Sprintf("sar_normalized_sum(out^%g,in^%g)", op.src, op.dst)
 }
 
-func (op *sumOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "%v{g=%d,tag=%d,%v}", op, op.g.id, op.tag, op.row)
+func (op *sumOp) Key() string { return fmt.Sprintf("g=%d,tag=%d,%v", op.g.id, op.tag, op.row) }
+
+func (op *sumOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return sumDo[float32](op, false, vals[0]) },
+		func() (gorgonia.Value, error) { return sumDo[float64](op, false, vals[0]) })
 }
 
-func (op *sumOp) Hashcode() uint32 { return opkit.HashOf(op) }
-
-func (op *sumOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return sumDo[float32](op, vals[0]) },
-		func() (gorgonia.Value, error) { return sumDo[float64](op, vals[0]) })
+// Grad is one op of the output gradient.
+func (op *sumOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	d, err := apply(&sumGradOp{fwd: op}, grad)
+	return gorgonia.Nodes{d}, err
 }
 
-func sumDo[T num.Float](op *sumOp, v gorgonia.Value) (gorgonia.Value, error) {
+// sumGradOp is the backward of fwd, taking the output gradient.
+type sumGradOp struct{ fwd *sumOp }
+
+func (op *sumGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fwd.Shapes() }
+
+func (op *sumGradOp) Name() string { return "d" + op.fwd.Name() }
+
+func (op *sumGradOp) Key() string { return op.fwd.Key() }
+
+func (op *sumGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return sumDo[float32](op.fwd, true, vals[0]) },
+		func() (gorgonia.Value, error) { return sumDo[float64](op.fwd, true, vals[0]) })
+}
+
+// sumDo computes op's sum of v, or with grad its gradient from v, the
+// output gradient.
+func sumDo[T num.Float](op *sumOp, grad bool, v gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](v)
 	if err != nil {
 		return nil, err
@@ -116,7 +116,7 @@ func sumDo[T num.Float](op *sumOp, v gorgonia.Value) (gorgonia.Value, error) {
 	t, out := values.Alloc[T](op.shape())
 	w := bcast.Prod(op.row)
 	p := bcast.Same(op.row)
-	if !op.grad {
+	if !grad {
 		// out = D_in^dst sum_j A_j (D_out^src x)_j
 		xs := scaled(x, g.outDeg, op.src, w)
 		tmp := make([]T, len(out))
@@ -144,18 +144,6 @@ func sumDo[T num.Float](op *sumOp, v gorgonia.Value) (gorgonia.Value, error) {
 	}
 	scaleInPlace(out, g.outDeg, op.src, w)
 	return t, nil
-}
-
-func (op *sumOp) DiffWRT(int) []bool { return []bool{!op.grad} }
-
-func (op *sumOp) SymDiff(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	if op.grad {
-		return nil, fmt.Errorf("sar: %v is a backward op and is not differentiable", op)
-	}
-	b := *op
-	b.grad = true
-	d, err := apply(&b, grad)
-	return gorgonia.Nodes{d}, err
 }
 
 // factor returns max(deg, 1)^power, as ops' degree normalisation.
@@ -202,6 +190,6 @@ func addTo[T num.Float](dst, src []T) {
 }
 
 var (
-	_ gorgonia.Op   = (*sumOp)(nil)
-	_ gorgonia.SDOp = (*sumOp)(nil)
+	_ opkit.Forward = (*sumOp)(nil)
+	_ opkit.Spec    = (*sumGradOp)(nil)
 )
