@@ -53,6 +53,17 @@ func emptyCases() []emptyCase {
 			build: func(g *graph.Graph, in []*gorgonia.Node) (*gorgonia.Node, error) {
 				return ops.GATAttention(g, in[0], in[1], 0.2)
 			}},
+		emptyCase{name: "gatv2_scores", spec: []operand{{ops.U, []int{2, 3}}, {ops.V, []int{2, 3}}}, out: ops.E,
+			build: func(g *graph.Graph, in []*gorgonia.Node) (*gorgonia.Node, error) {
+				a := gradcheck.Zeros(in[0].Graph(), in[0].Dtype(), "a", 1, 2, 3)
+				return ops.GATv2Scores(g, in[0], in[1], a, 0.2)
+			}},
+		emptyCase{name: "gatv2_edge_scores", spec: []operand{{ops.U, []int{2, 3}}, {ops.V, []int{2, 3}}, {ops.E, []int{4}}}, out: ops.E,
+			build: func(g *graph.Graph, in []*gorgonia.Node) (*gorgonia.Node, error) {
+				a := gradcheck.Zeros(in[0].Graph(), in[0].Dtype(), "a", 1, 2, 3)
+				we := gradcheck.Zeros(in[0].Graph(), in[0].Dtype(), "we", 4, 6)
+				return ops.GATv2EdgeScores(g, in[0], in[1], a, in[2], we, 0.2)
+			}},
 		emptyCase{name: "normalized_sum", spec: []operand{{ops.U, []int{3}}}, out: ops.V,
 			build: func(g *graph.Graph, in []*gorgonia.Node) (*gorgonia.Node, error) {
 				return ops.NormalizedSum(g, in[0], -0.5, -0.5)
@@ -186,5 +197,55 @@ func TestEmptyGraphCost(t *testing.T) {
 				t.Errorf("%v %v: d cost / dw has shape %v, want (0, 1)", op, dt, s)
 			}
 		}
+	}
+}
+
+// TestEmptyBatches runs the readouts on a batch of graphs without nodes:
+// every sum, mean and maximum over no nodes is zero, and so are the
+// gradients (empty for the node features); the softmax over no nodes
+// would be empty and is refused.
+func TestEmptyBatches(t *testing.T) {
+	b, err := graph.Batch([]*graph.Graph{gradcheck.Graph(t, 0, 0, nil, nil), gradcheck.Graph(t, 0, 0, nil, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readouts := map[string]func(x, w *gorgonia.Node) (*gorgonia.Node, error){
+		"sum":      func(x, _ *gorgonia.Node) (*gorgonia.Node, error) { return ops.SumNodes(b, x) },
+		"mean":     func(x, _ *gorgonia.Node) (*gorgonia.Node, error) { return ops.MeanNodes(b, x) },
+		"max":      func(x, _ *gorgonia.Node) (*gorgonia.Node, error) { return ops.MaxNodes(b, x) },
+		"min":      func(x, _ *gorgonia.Node) (*gorgonia.Node, error) { return ops.ReadoutNodes(b, ops.Min, x) },
+		"weighted": func(x, w *gorgonia.Node) (*gorgonia.Node, error) { return ops.WeightedSumNodes(b, x, w) },
+	}
+	for name, readout := range readouts {
+		for _, dt := range gradcheck.Dtypes {
+			eg := gorgonia.NewGraph()
+			x := gradcheck.Zeros(eg, dt, "x", 0, 3)
+			w := gradcheck.Zeros(eg, dt, "w", 0, 1)
+			out, err := readout(x, w)
+			if err != nil {
+				t.Fatalf("%s %v: %v", name, dt, err)
+			}
+			cost, err := gorgonia.Sum(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			grads, err := gorgonia.Grad(cost, x)
+			if err != nil {
+				t.Fatalf("%s %v: Grad: %v", name, dt, err)
+			}
+			vm := gorgonia.NewTapeMachine(eg)
+			if err := vm.RunAll(); err != nil {
+				t.Fatalf("%s %v: run: %v", name, dt, err)
+			}
+			vm.Close()
+			gradcheck.Expect(t, fmt.Sprintf("%s %v", name, dt), floats(out.Value()), make([]float64, 6), 0)
+			if s := grads[0].Shape(); !s.Eq(tensor.Shape{0, 3}) {
+				t.Errorf("%s %v: gradient of shape %v, want (0, 3)", name, dt, s)
+			}
+		}
+	}
+	eg := gorgonia.NewGraph()
+	if _, err := ops.SoftmaxNodes(b, gradcheck.Zeros(eg, tensor.Float64, "s", 0, 1)); err == nil || !strings.Contains(err.Error(), "would be empty") {
+		t.Errorf("SoftmaxNodes over no nodes: error %v, want one saying the result would be empty", err)
 	}
 }
