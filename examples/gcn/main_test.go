@@ -157,3 +157,16 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectLoss keeps the epoch of the lowest validation loss and says so.
+func TestSelectLoss(t *testing.T) {
+	f := defaults()
+	f.Epochs, f.Select = 30, "loss"
+	var out bytes.Buffer
+	if err := run(&out, &f); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`\nlowest validation loss \d\.\d{4} at epoch \d+, validation accuracy [01]\.\d{4}\ntest accuracy: [01]\.\d{4}\n$`).MatchString(out.String()) {
+		t.Errorf("output does not end with the epoch of lowest validation loss and its test accuracy:\n%s", out.String())
+	}
+}

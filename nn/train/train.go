@@ -36,6 +36,10 @@ type Config struct {
 	// neither the validation accuracy nor the validation loss reached a new
 	// best; 0 trains for all epochs.
 	Patience int
+	// Select is the epoch whose weights and test accuracy the run keeps:
+	// the best validation accuracy (the default) or the lowest validation
+	// loss.
+	Select Selection
 	// Sync, when not nil, makes Fit train one rank of a data-parallel job
 	// (dist/sar.NewSync): the ranks start from rank 0's parameters, sum
 	// their gradients before every step, and report the loss and
@@ -43,6 +47,28 @@ type Config struct {
 	// be its share of the global loss (dist/sar.CrossEntropy), and its
 	// splits its own nodes, any of which may be empty.
 	Sync Sync
+}
+
+// Selection says which epoch of a run Fit keeps.
+type Selection uint8
+
+const (
+	// BestAccuracy keeps the epoch of the best validation accuracy, ties
+	// going to the lower validation loss, then to the earlier epoch.
+	BestAccuracy Selection = iota
+	// LowestLoss keeps the epoch of the lowest validation loss, ties going
+	// to the earlier epoch.
+	LowestLoss
+)
+
+func (s Selection) String() string {
+	switch s {
+	case BestAccuracy:
+		return "best validation accuracy"
+	case LowestLoss:
+		return "lowest validation loss"
+	}
+	return fmt.Sprintf("Selection(%d)", s)
 }
 
 // Sync is what a data-parallel job does between the ranks' Fit calls; every
@@ -71,9 +97,9 @@ type Epoch struct {
 // the model reproduces Test.
 type Result struct {
 	History   []Epoch
-	BestEpoch int     // epoch of the best validation accuracy (lower validation loss, then earlier, on ties)
-	BestVal   float64 // that accuracy
-	Test      float64 // the test accuracy at BestEpoch
+	BestEpoch int     // the epoch Config.Select chose
+	BestVal   float64 // its validation accuracy
+	Test      float64 // its test accuracy
 }
 
 // Fit trains the task. onEpoch, if not nil, is called after every epoch.
@@ -170,7 +196,11 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 		// Patience follows the GAT paper: it restarts whenever validation
 		// accuracy or validation loss improves.
 		improved := false
-		if res.BestEpoch < 0 || e.ValAcc > res.BestVal || (e.ValAcc == res.BestVal && e.ValLoss < bestLoss) {
+		better := e.ValAcc > res.BestVal || (e.ValAcc == res.BestVal && e.ValLoss < bestLoss)
+		if cfg.Select == LowestLoss {
+			better = e.ValLoss < bestLoss
+		}
+		if res.BestEpoch < 0 || better {
 			res.BestEpoch, res.BestVal, res.Test = ep, e.ValAcc, e.TestAcc
 			bestLoss = e.ValLoss
 			best.take()
@@ -196,6 +226,9 @@ func check(t *Task, cfg Config) error {
 	}
 	if cfg.Epochs <= 0 || !(cfg.LearningRate > 0) || math.IsInf(cfg.LearningRate, 0) {
 		return fmt.Errorf("train: need positive epochs and a positive, finite learning rate, got %d and %v", cfg.Epochs, cfg.LearningRate)
+	}
+	if cfg.Select > LowestLoss {
+		return fmt.Errorf("train: unknown %v", cfg.Select)
 	}
 	if cfg.Patience < 0 {
 		return fmt.Errorf("train: patience %d is negative (0 trains for all epochs)", cfg.Patience)

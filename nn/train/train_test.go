@@ -204,3 +204,32 @@ func TestFitDiverges(t *testing.T) {
 		}
 	}
 }
+
+// TestFitLowestLoss checks that with LowestLoss the run keeps the epoch of
+// the lowest validation loss, and its weights.
+func TestFitLowestLoss(t *testing.T) {
+	task := gcnTask(t)
+	res, err := train.Fit(task, train.Config{Epochs: 40, LearningRate: 0.05, Select: train.LowestLoss}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	low := res.History[0]
+	for _, e := range res.History {
+		if e.ValLoss < low.ValLoss {
+			low = e
+		}
+	}
+	if res.BestEpoch != low.Epoch || res.BestVal != low.ValAcc || res.Test != low.TestAcc {
+		t.Errorf("kept epoch %d (validation %.4f, test %.4f), the lowest validation loss is at epoch %d", res.BestEpoch, res.BestVal, res.Test, low.Epoch)
+	}
+	e, err := train.Evaluate(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.ValLoss != low.ValLoss || e.TestAcc != res.Test {
+		t.Errorf("the model left behind has validation loss %.6f, test %.4f; want %.6f, %.4f", e.ValLoss, e.TestAcc, low.ValLoss, res.Test)
+	}
+	if _, err := train.Fit(task, train.Config{Epochs: 1, LearningRate: 0.01, Select: 2}, nil); err == nil || !strings.Contains(err.Error(), "unknown Selection(2)") {
+		t.Errorf("error %v for an unknown selection", err)
+	}
+}

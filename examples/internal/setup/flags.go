@@ -26,6 +26,7 @@ type Flags struct {
 	Dropout     float64
 	WeightDecay float64
 	Patience    int
+	Select      string // "acc" or "loss"
 	Seed        uint64
 	Dense       bool
 	Load        string
@@ -45,6 +46,10 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.Dropout, "dropout", f.Dropout, "dropout probability")
 	fs.Float64Var(&f.WeightDecay, "weight-decay", f.WeightDecay, "L2 weight decay")
 	fs.IntVar(&f.Patience, "patience", f.Patience, "stop after this many epochs in a row without a new best validation accuracy (ties: lower validation loss) or a new lowest validation loss (0: never)")
+	if f.Select == "" {
+		f.Select = "acc"
+	}
+	fs.StringVar(&f.Select, "select", f.Select, "the epoch whose weights and test accuracy are kept: acc (best validation accuracy, ties: lower validation loss) or loss (lowest validation loss)")
 	fs.Uint64Var(&f.Seed, "seed", f.Seed, "random seed (initialisation, dropout, generated data)")
 	fs.BoolVar(&f.Dense, "dense", f.Dense, "multiply sparse input features as a dense matrix")
 	fs.StringVar(&f.Load, "load", f.Load, "start from the parameters in this `file` (written by -save for the same model and data)")
@@ -84,6 +89,8 @@ func (f *Flags) Check() error {
 		return fmt.Errorf("-weight-decay %v: want a finite number >= 0", f.WeightDecay)
 	case f.Patience < 0:
 		return fmt.Errorf("-patience %d: want a number of epochs >= 0 (0: never stop early)", f.Patience)
+	case f.Select != "" && f.Select != "acc" && f.Select != "loss":
+		return fmt.Errorf("-select %q: want acc or loss", f.Select)
 	}
 	if f.Epochs == 0 && f.Save+f.Plot+f.CPUProfile != "" {
 		return fmt.Errorf("-epochs 0 evaluates the model given by -load: -save, -plot and -cpuprofile do not apply")
@@ -153,11 +160,15 @@ func (f *Flags) Finish(w io.Writer, title string, task *train.Task) error {
 		fmt.Fprintf(w, "test accuracy: %.4f\n", e.TestAcc)
 		return nil
 	}
-	res, err := f.fit(w, task)
+	cfg := train.Config{Epochs: f.Epochs, LearningRate: f.LR, Patience: f.Patience}
+	if f.Select == "loss" {
+		cfg.Select = train.LowestLoss
+	}
+	res, err := f.fit(w, task, cfg)
 	if err != nil {
 		return err
 	}
-	PrintResult(w, res)
+	PrintResult(w, res, cfg.Select)
 	if f.Save != "" {
 		if err := nn.SaveParams(f.Save, params); err != nil {
 			return fmt.Errorf("-save: %w", err)
@@ -174,7 +185,7 @@ func (f *Flags) Finish(w io.Writer, title string, task *train.Task) error {
 }
 
 // fit runs train.Fit, under the CPU profiler when asked.
-func (f *Flags) fit(w io.Writer, task *train.Task) (*train.Result, error) {
+func (f *Flags) fit(w io.Writer, task *train.Task, cfg train.Config) (*train.Result, error) {
 	if f.CPUProfile != "" {
 		pf, err := os.Create(f.CPUProfile)
 		if err != nil {
@@ -186,7 +197,7 @@ func (f *Flags) fit(w io.Writer, task *train.Task) (*train.Result, error) {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	return train.Fit(task, train.Config{Epochs: f.Epochs, LearningRate: f.LR, Patience: f.Patience}, PrintEpoch(w))
+	return train.Fit(task, cfg, PrintEpoch(w))
 }
 
 // Main runs a command's run function and, on error, prints Message(name,

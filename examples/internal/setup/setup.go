@@ -72,9 +72,13 @@ func PrintEpoch(w io.Writer) func(train.Epoch) {
 	}
 }
 
-// PrintResult prints the closing lines; the last is exactly
-// "test accuracy: 0.8123".
-func PrintResult(w io.Writer, r *train.Result) {
-	fmt.Fprintf(w, "best validation accuracy %.4f at epoch %d\n", r.BestVal, r.BestEpoch)
+// PrintResult prints the closing lines: the epoch kept, chosen by sel,
+// then exactly "test accuracy: 0.8123".
+func PrintResult(w io.Writer, r *train.Result, sel train.Selection) {
+	if sel == train.LowestLoss {
+		fmt.Fprintf(w, "lowest validation loss %.4f at epoch %d, validation accuracy %.4f\n", r.History[r.BestEpoch-1].ValLoss, r.BestEpoch, r.BestVal)
+	} else {
+		fmt.Fprintf(w, "best validation accuracy %.4f at epoch %d\n", r.BestVal, r.BestEpoch)
+	}
 	fmt.Fprintf(w, "test accuracy: %.4f\n", r.Test)
 }
