@@ -168,7 +168,7 @@ func rank(w io.Writer, c comm.Comm, o *options) (*train.Result, error) {
 		}
 		fmt.Fprintf(w, "saved parameters to %s\n", o.save)
 	}
-	setup.PrintResult(w, res)
+	setup.PrintResult(w, res, cfg.Select)
 	return res, nil
 }
 
