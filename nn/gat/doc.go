@@ -17,5 +17,7 @@
 // no E x H x F tensor is built, and no per-edge score tensor either.
 //
 // Shapes: x (N, in); output (N, H*F) when heads are concatenated, (N, F)
-// when averaged; attention (E, H, 1).
+// when averaged; attention (E, H, 1). On a block (a bipartite graph whose
+// destinations are its first sources, as sampling's) x has a row per
+// source and the output a row per destination.
 package gat

@@ -98,9 +98,11 @@ func (l *GATConv) Learnables() gorgonia.Nodes {
 	return ps
 }
 
-// Forward applies the layer to node features x (N x in) on a homogeneous
-// graph g and returns (N, H*out) features, or (N, out) with WithMeanHeads.
-// g is a *graph.Graph or a worker's share of a distributed graph
+// Forward applies the layer to source features x (NumSrc x in) on g and
+// returns (NumDst, H*out) features, or (NumDst, out) with WithMeanHeads. On
+// a bipartite graph (a sampling.Block) the destination nodes must be the
+// first NumDst source nodes, as DGL's blocks: their features are the first
+// rows of x, for the attention scores and the residual. g is a *graph.Graph or a worker's share of a distributed graph
 // (nn.Sharded, from dist/sar), on which attention dropout is not supported.
 func (l *GATConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
 	out, _, err := l.forward(g, x, nil)
@@ -132,8 +134,8 @@ func (l *GATConv) forward(g nn.Graph, x, ew *gorgonia.Node) (out, attn *gorgonia
 	if nn.IsNil(g) || x == nil {
 		return nil, nil, fmt.Errorf("gat: %s: Forward needs a graph and features", name)
 	}
-	if g.NumSrc() != g.NumDst() {
-		return nil, nil, fmt.Errorf("gat: %s: graph has %d source and %d destination nodes; Forward needs a homogeneous graph", name, g.NumSrc(), g.NumDst())
+	if g.NumDst() > g.NumSrc() {
+		return nil, nil, fmt.Errorf("gat: %s: graph has %d destination nodes but %d sources; the destinations must be the first NumDst sources", name, g.NumDst(), g.NumSrc())
 	}
 	n := g.NumSrc()
 	if s := x.Shape(); len(s) != 2 || s[0] != n || s[1] != l.in {
@@ -157,9 +159,11 @@ func (l *GATConv) forward(g nn.Graph, x, ew *gorgonia.Node) (out, attn *gorgonia
 	}
 	var res *gorgonia.Node
 	if l.cfg.residual {
-		res = h0
+		if res, err = dstRows(g, h0); err != nil {
+			return nil, nil, err
+		}
 		if l.res != nil {
-			if res, err = nn.MatMul(h0, l.res); err != nil {
+			if res, err = nn.MatMul(res, l.res); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -197,7 +201,13 @@ func (l *GATConv) attend(sg nn.Graph, flat, res, ew *gorgonia.Node) (out, attn *
 	if err != nil {
 		return nil, nil, err
 	}
-	er, err := headScores(z, l.ar, n, h)
+	erSrc, err := headScores(z, l.ar, n, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	// On a block the destinations are the first sources: their scores are
+	// the first rows (isolated still sums the scores of all sources).
+	er, err := dstRows(sg, erSrc)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -215,7 +225,7 @@ func (l *GATConv) attend(sg nn.Graph, flat, res, ew *gorgonia.Node) (out, attn *
 		return nil, nil, fmt.Errorf("gat: %s: %w", l.cfg.name, err)
 	}
 	if g.NumEdges() == 0 {
-		out, err := l.isolated(g, z, el, er, res, ew)
+		out, err := l.isolated(g, z, el, erSrc, res, ew)
 		return out, nil, err
 	}
 	// Edge softmax of LeakyReLU(el[u] + er[v]) in one op: (E, H, 1).
@@ -299,3 +309,12 @@ func (l *GATConv) finish(rst, res *gorgonia.Node) (*gorgonia.Node, error) {
 }
 
 var _ nn.WeightedLayer = (*GATConv)(nil)
+
+// dstRows returns the first NumDst rows of the source-indexed x: x itself
+// on a homogeneous graph.
+func dstRows(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+	if g.NumSrc() == g.NumDst() {
+		return x, nil
+	}
+	return gorgonia.Slice(x, gorgonia.S(0, g.NumDst()))
+}
