@@ -16,6 +16,14 @@
 // one pass, keeping only the (E, H, 1) attention) and u_mul_e + sum (SpMM):
 // no E x H x F tensor is built, and no per-edge score tensor either.
 //
+// With WithEdgeFeatures(D) and ForwardEdges, edge features ef (E, D) add a
+// term a_e · (ef_uv W_e) to every logit before the LeakyReLU (PyG's
+// edge_dim; DGL's EGATConv is a different layer that also updates the edge
+// features). W_e and a_e are folded into one (D, H) matrix first, so the
+// term costs H numbers per edge, not H x F; the logits then go through
+// u_add_v, an add, LeakyReLU and the edge softmax as separate ops (four
+// (E, H, 1) tensors).
+//
 // Shapes: x (N, in); output (N, H*F) when heads are concatenated, (N, F)
 // when averaged; attention (E, H, 1). On a block (a bipartite graph whose
 // destinations are its first sources, as sampling's) x has a row per

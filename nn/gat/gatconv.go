@@ -20,6 +20,7 @@ type GATConv struct {
 	al, ar  *gorgonia.Node // (1, H, out)
 	res     *gorgonia.Node // (in, H*out) projection, or nil
 	b       *gorgonia.Node // (H*out) or nil
+	we, ae  *gorgonia.Node // edge projection (D, H*out) and attention (1, H, out), or nil
 }
 
 // New adds a GATConv with in input features and out output features per
@@ -84,13 +85,26 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 	if c.bias {
 		l.b = nn.Param(eg, c.name+".bias", nn.Zeros(c.dtype, h*out))
 	}
+	if c.edgeDim > 0 {
+		if l.we, err = param("edge_weight", nn.ParamSeed(c.seed, 4), c.edgeDim, h*out); err != nil {
+			return nil, err
+		}
+		v, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, 5), gain, h, out)
+		if err != nil {
+			return nil, err
+		}
+		if err := v.Reshape(1, h, out); err != nil {
+			return nil, err
+		}
+		l.ae = nn.Param(eg, c.name+".attn_e", v)
+	}
 	return l, nil
 }
 
 // Learnables returns the layer's parameters for a Gorgonia solver.
 func (l *GATConv) Learnables() gorgonia.Nodes {
 	var ps gorgonia.Nodes
-	for _, p := range []*gorgonia.Node{l.w, l.al, l.ar, l.res, l.b} {
+	for _, p := range []*gorgonia.Node{l.w, l.al, l.ar, l.res, l.b, l.we, l.ae} {
 		if p != nil {
 			ps = append(ps, p)
 		}
@@ -105,7 +119,7 @@ func (l *GATConv) Learnables() gorgonia.Nodes {
 // rows of x, for the attention scores and the residual. g is a *graph.Graph or a worker's share of a distributed graph
 // (nn.Sharded, from dist/sar), on which attention dropout is not supported.
 func (l *GATConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-	out, _, err := l.forward(g, x, nil)
+	out, _, err := l.forward(g, x, nil, nil)
 	return out, err
 }
 
@@ -116,7 +130,22 @@ func (l *GATConv) ForwardWithAttention(g *graph.Graph, x *gorgonia.Node) (out, a
 	if g != nil && g.NumEdges() == 0 {
 		return nil, nil, fmt.Errorf("gat: %s: the graph has no edges, so there is no attention to return", l.cfg.name)
 	}
-	return l.forward(g, x, nil)
+	return l.forward(g, x, nil, nil)
+}
+
+// ForwardEdges is ForwardWithAttention with edge features ef (NumEdges x D)
+// in the attention, for a layer built WithEdgeFeatures(D). The edge term
+// costs H numbers per edge: the projection W_e and the attention vector
+// a_e are first folded into one (D, H) matrix, so no E x H x F tensor is
+// formed (PyG projects every edge to H x F features first).
+func (l *GATConv) ForwardEdges(g *graph.Graph, x, ef *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+	if ef == nil {
+		return nil, nil, fmt.Errorf("gat: %s: nil edge features", l.cfg.name)
+	}
+	if g != nil && g.NumEdges() == 0 {
+		return nil, nil, fmt.Errorf("gat: %s: the graph has no edges, so it can have no edge features", l.cfg.name)
+	}
+	return l.forward(g, x, nil, ef)
 }
 
 // ForwardWeighted is Forward with a weight per edge (NumEdges x 1)
@@ -125,11 +154,11 @@ func (l *GATConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*go
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("gat: nil edge weight")
 	}
-	out, _, err := l.forward(g, x, edgeWeight)
+	out, _, err := l.forward(g, x, edgeWeight, nil)
 	return out, err
 }
 
-func (l *GATConv) forward(g nn.Graph, x, ew *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+func (l *GATConv) forward(g nn.Graph, x, ew, ef *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
 	name := l.cfg.name
 	if nn.IsNil(g) || x == nil {
 		return nil, nil, fmt.Errorf("gat: %s: Forward needs a graph and features", name)
@@ -145,6 +174,9 @@ func (l *GATConv) forward(g nn.Graph, x, ew *gorgonia.Node) (out, attn *gorgonia
 		return nil, nil, fmt.Errorf("gat: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
 	}
 	if err := l.checkGraph(g); err != nil {
+		return nil, nil, err
+	}
+	if err := l.checkEdges(g, ef); err != nil {
 		return nil, nil, err
 	}
 	h0 := x
@@ -168,7 +200,28 @@ func (l *GATConv) forward(g nn.Graph, x, ew *gorgonia.Node) (out, attn *gorgonia
 			}
 		}
 	}
-	return l.attend(g, flat, res, ew)
+	return l.attend(g, flat, res, ew, ef)
+}
+
+// checkEdges checks that edge features are given exactly when the layer
+// has an edge term, and their shape and dtype.
+func (l *GATConv) checkEdges(g nn.Graph, ef *gorgonia.Node) error {
+	name, d := l.cfg.name, l.cfg.edgeDim
+	switch {
+	case ef == nil && d > 0:
+		return fmt.Errorf("gat: %s: the layer takes edge features of size %d; use ForwardEdges", name, d)
+	case ef == nil:
+		return nil
+	case d == 0:
+		return fmt.Errorf("gat: %s: edge features given to a layer built without WithEdgeFeatures", name)
+	}
+	if s := ef.Shape(); len(s) != 2 || s[0] != g.NumEdges() || s[1] != d {
+		return fmt.Errorf("gat: %s: edge features %q have shape %v, want (%d, %d)", name, ef.Name(), s, g.NumEdges(), d)
+	}
+	if ef.Dtype() != l.cfg.dtype {
+		return fmt.Errorf("gat: %s: edge features have dtype %v, the layer %v", name, ef.Dtype(), l.cfg.dtype)
+	}
+	return nil
 }
 
 // dropSeed returns the seed of dropout site k of the layer.
@@ -191,7 +244,7 @@ func (l *GATConv) checkGraph(g nn.Graph) error {
 
 // attend computes attention over g from projected features flat (N, H*F)
 // and aggregates; res, if not nil, is added before the bias.
-func (l *GATConv) attend(sg nn.Graph, flat, res, ew *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+func (l *GATConv) attend(sg nn.Graph, flat, res, ew, ef *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
 	n, h, f := sg.NumSrc(), l.cfg.heads, l.out
 	z, err := gorgonia.Reshape(flat, tensor.Shape{n, h, f})
 	if err != nil {
@@ -211,7 +264,7 @@ func (l *GATConv) attend(sg nn.Graph, flat, res, ew *gorgonia.Node) (out, attn *
 	if err != nil {
 		return nil, nil, err
 	}
-	if s, ok := sg.(nn.Sharded); ok && ew == nil && l.cfg.attnDrop == 0 {
+	if s, ok := sg.(nn.Sharded); ok && ew == nil && ef == nil && l.cfg.attnDrop == 0 {
 		// Attention is computed and consumed shard by shard, never returned.
 		rst, err := s.GATAggregate(z, el, er, l.cfg.slope)
 		if err != nil {
@@ -220,7 +273,7 @@ func (l *GATConv) attend(sg nn.Graph, flat, res, ew *gorgonia.Node) (out, attn *
 		out, err = l.finish(rst, res)
 		return out, nil, err
 	}
-	g, err := nn.Local(sg, "attention dropout (or edge weights)")
+	g, err := nn.Local(sg, "attention dropout (or edge weights or features)")
 	if err != nil {
 		return nil, nil, fmt.Errorf("gat: %s: %w", l.cfg.name, err)
 	}
@@ -228,8 +281,12 @@ func (l *GATConv) attend(sg nn.Graph, flat, res, ew *gorgonia.Node) (out, attn *
 		out, err := l.isolated(g, z, el, erSrc, res, ew)
 		return out, nil, err
 	}
-	// Edge softmax of LeakyReLU(el[u] + er[v]) in one op: (E, H, 1).
-	if attn, err = ops.GATAttention(g, el, er, l.cfg.slope); err != nil {
+	if ef != nil {
+		if attn, err = l.edgeAttention(g, el, er, ef); err != nil {
+			return nil, nil, err
+		}
+	} else if attn, err = ops.GATAttention(g, el, er, l.cfg.slope); err != nil {
+		// Edge softmax of LeakyReLU(el[u] + er[v]) in one op: (E, H, 1).
 		return nil, nil, err
 	}
 	if l.cfg.attnDrop > 0 {
@@ -248,6 +305,44 @@ func (l *GATConv) attend(sg nn.Graph, flat, res, ew *gorgonia.Node) (out, attn *
 	}
 	out, err = l.finish(rst, res)
 	return out, attn, err
+}
+
+// edgeAttention is the attention with an edge term: the edge softmax of
+// LeakyReLU(el[u] + er[v] + ee[e]), where ee = ef M and M (D, H) holds,
+// for every edge feature and head, the dot product of the head's block of
+// W_e's row with a_e: the same value as a_e · (ef W_e) without the E x H x F
+// projection. It keeps four (E, H, 1) tensors where GATAttention keeps one.
+func (l *GATConv) edgeAttention(g *graph.Graph, el, er, ef *gorgonia.Node) (*gorgonia.Node, error) {
+	d, h, f := l.cfg.edgeDim, l.cfg.heads, l.out
+	w, err := gorgonia.Reshape(l.we, tensor.Shape{d, h, f})
+	if err != nil {
+		return nil, err
+	}
+	m, err := headScores(w, l.ae, d, h) // (D, H, 1)
+	if err != nil {
+		return nil, err
+	}
+	if m, err = gorgonia.Reshape(m, tensor.Shape{d, h}); err != nil {
+		return nil, err
+	}
+	ee, err := nn.MatMul(ef, m) // (E, H)
+	if err != nil {
+		return nil, err
+	}
+	if ee, err = gorgonia.Reshape(ee, tensor.Shape{g.NumEdges(), h, 1}); err != nil {
+		return nil, err
+	}
+	s, err := ops.UAddV(g, el, er)
+	if err != nil {
+		return nil, err
+	}
+	if s, err = gorgonia.Add(s, ee); err != nil {
+		return nil, err
+	}
+	if s, err = gorgonia.LeakyRelu(s, l.cfg.slope); err != nil {
+		return nil, err
+	}
+	return ops.EdgeSoftmax(g, s, ops.ByDst)
 }
 
 // isolated is attend on a graph without edges: there is no attention (it

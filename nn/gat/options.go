@@ -19,6 +19,7 @@ type config struct {
 	residual    bool
 	bias        bool
 	meanHeads   bool
+	edgeDim     int
 	act         nn.Activation
 	allowZeroIn bool
 	mode        *nn.Mode
@@ -84,6 +85,20 @@ func WithBias(on bool) Option { return func(c *config) error { c.bias = on; retu
 // WithMeanHeads averages the heads instead of concatenating them (the
 // output layer of the paper).
 func WithMeanHeads(on bool) Option { return func(c *config) error { c.meanHeads = on; return nil } }
+
+// WithEdgeFeatures gives the attention a term from d-dimensional edge
+// features (PyG's GATConv edge_dim): a_e · (ef_uv W_e) per head, added to
+// the logit before the LeakyReLU. The layer then runs with ForwardEdges.
+// 0, the default, means none.
+func WithEdgeFeatures(d int) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return fmt.Errorf("gat: edge feature size %d is negative", d)
+		}
+		c.edgeDim = d
+		return nil
+	}
+}
 
 // WithActivation sets the output activation (default none).
 func WithActivation(f nn.Activation) Option { return func(c *config) error { c.act = f; return nil } }

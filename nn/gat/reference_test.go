@@ -16,8 +16,10 @@ var (
 const testN = 5
 
 // params are a layer's parameter values, flattened; res and b may be nil.
+// ee, when not nil, is the edge term of the attention logits (E x H).
 type params struct {
 	w, al, ar, res, b []float64
+	ee                []float64
 }
 
 // reference computes GATConv by hand: per head k, z = x W, el = z·a_l,
@@ -43,6 +45,9 @@ func reference(x []float64, p params, ew []float64, in, heads, f int, slope floa
 	for e := range ne {
 		for k := range heads {
 			s := el[int(testSrc[e])*heads+k] + er[int(testDst[e])*heads+k]
+			if p.ee != nil {
+				s += p.ee[e*heads+k]
+			}
 			if s < 0 {
 				s *= slope
 			}

@@ -28,6 +28,9 @@ func (l *GATConv) ForwardSparse(g nn.Graph, x *nn.Sparse) (*gorgonia.Node, error
 	if err := l.checkGraph(g); err != nil {
 		return nil, err
 	}
+	if l.cfg.edgeDim > 0 {
+		return nil, fmt.Errorf("gat: %s: ForwardSparse has no edge features; the layer takes some (use ForwardEdges)", l.cfg.name)
+	}
 	var err error
 	if l.cfg.featDrop > 0 {
 		if x, err = x.Dropout(l.cfg.featDrop, l.dropSeed(1), l.cfg.mode); err != nil {
@@ -44,6 +47,6 @@ func (l *GATConv) ForwardSparse(g nn.Graph, x *nn.Sparse) (*gorgonia.Node, error
 			return nil, err
 		}
 	}
-	out, _, err := l.attend(g, flat, res, nil)
+	out, _, err := l.attend(g, flat, res, nil, nil)
 	return out, err
 }
