@@ -29,6 +29,16 @@
 // and ApplyNodes compute fields on edges and nodes, ApplyEdgesOn and
 // ApplyNodesOn on subsets.
 //
+// # Heterographs
+//
+// A HeteroFrame holds one node store per node type and one edge store per
+// edge type of a hetero.Graph. MultiUpdateAll runs a Pass (message, reduce,
+// apply) on each chosen relation exactly as UpdateAll runs it on that
+// relation's graph, then combines, per destination type, the relations'
+// results with a CrossReducer: sum, mean, max, min or stack (DGL's
+// multi_update_all). Relation returns a Frame over one relation whose
+// stores are the heterograph's.
+//
 // # Builtins and the scheduler
 //
 // Builtin messages and reducers (package ops/fn) let the scheduler pick a
