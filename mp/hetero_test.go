@@ -65,7 +65,9 @@ func heteroInputs(t testing.TB, eg *gorgonia.ExprGraph, dt tensor.Dtype, h *hete
 	return f, in
 }
 
-func weightedSum() mp.Pass { return mp.Pass{Message: fn.UMulE("h", "w", "m"), Reduce: fn.Sum("m", "out")} }
+func weightedSum() mp.Pass {
+	return mp.Pass{Message: fn.UMulE("h", "w", "m"), Reduce: fn.Sum("m", "out")}
+}
 
 func allPasses(h *hetero.Graph, p mp.Pass) map[hetero.EdgeType]mp.Pass {
 	out := map[hetero.EdgeType]mp.Pass{}
