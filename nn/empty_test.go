@@ -12,6 +12,7 @@ import (
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/gat"
+	"github.com/gnngo/gnn/nn/gatv2"
 	"github.com/gnngo/gnn/nn/gcn"
 	"github.com/gnngo/gnn/nn/gin"
 	"github.com/gnngo/gnn/nn/sage"
@@ -81,6 +82,30 @@ func emptyLayers() []emptyLayer {
 					b = m
 				}
 				return rowsPlus(x, nil, n, in, b)
+			},
+		})
+	}
+	for _, mean := range []bool{false, true} {
+		ls = append(ls, emptyLayer{name: fmt.Sprintf("gatv2/mean=%v", mean), in: in,
+			new: func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (func(nn.Graph, *gorgonia.Node) (*gorgonia.Node, error), gorgonia.Nodes, error) {
+				l, err := gatv2.New(eg, in, out, gatv2.WithHeads(2), gatv2.WithMeanHeads(mean), gatv2.WithResidual(true), gatv2.WithAllowZeroInDegree(true), gatv2.WithDtype(dt), gatv2.WithName("gatv2"))
+				if err != nil {
+					return nil, nil, err
+				}
+				return l.Forward, l.Learnables(), nil
+			},
+			want: func(x []float64, n int, p map[string][]float64) []float64 {
+				r := rowsPlus(x, p["res_weight"], n, in, p["res_bias"]) // n x 2*out
+				if !mean {
+					return r
+				}
+				m := make([]float64, n*out)
+				for i := 0; i < n; i++ {
+					for j := 0; j < out; j++ {
+						m[i*out+j] = (r[i*2*out+j] + r[i*2*out+out+j]) / 2
+					}
+				}
+				return m
 			},
 		})
 	}

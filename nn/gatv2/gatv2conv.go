@@ -126,8 +126,12 @@ func (l *GATv2Conv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error
 }
 
 // ForwardWithAttention is Forward that also returns the attention weights
-// (E, H, 1), after attention dropout.
+// (E, H, 1), after attention dropout. A graph without edges has no
+// attention to return: that is an error.
 func (l *GATv2Conv) ForwardWithAttention(g *graph.Graph, x *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+	if g != nil && g.NumEdges() == 0 {
+		return nil, nil, fmt.Errorf("gatv2: %s: the graph has no edges, so there is no attention to return", l.cfg.name)
+	}
 	return l.forward(g, x, nil, nil)
 }
 
@@ -171,7 +175,7 @@ func (l *GATv2Conv) forward(g *graph.Graph, x, ew, ef *gorgonia.Node) (out, attn
 	if err := l.checkEdges(g, ef); err != nil {
 		return nil, nil, err
 	}
-	if err := l.checkGraph(g); err != nil {
+	if err := l.checkGraph(g, ef); err != nil {
 		return nil, nil, err
 	}
 	h0 := x
@@ -230,19 +234,49 @@ func (l *GATv2Conv) checkEdges(g *graph.Graph, ef *gorgonia.Node) error {
 	return nil
 }
 
-// checkGraph applies the zero in-degree rule, and rejects a graph without
-// edges even when zero in-degrees are allowed: its attention would be an
-// empty tensor, which Gorgonia cannot hold.
-func (l *GATv2Conv) checkGraph(g *graph.Graph) error {
+// checkGraph applies the zero in-degree rule. A graph without edges (zero
+// in-degrees allowed) is accepted by Forward and ForwardWeighted (see
+// isolated), not by the entry points that return or score per-edge values.
+func (l *GATv2Conv) checkGraph(g *graph.Graph, ef *gorgonia.Node) error {
+	if g.NumDst() == 0 {
+		return fmt.Errorf("gatv2: %s: the graph has no destination nodes, so the output would be empty, which Gorgonia cannot compute with", l.cfg.name)
+	}
 	if !l.cfg.allowZeroIn {
 		if z := g.ZeroInDegree(); len(z) > 0 {
 			return fmt.Errorf("gatv2: %s: %d of %d destination nodes have no in-edges (node %d first); add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.name, len(z), g.NumDst(), z[0])
 		}
 	}
-	if g.NumEdges() == 0 {
-		return fmt.Errorf("gatv2: %s: the graph has no edges, so there is nothing to attend over", l.cfg.name)
+	if g.NumEdges() == 0 && ef != nil {
+		return fmt.Errorf("gatv2: %s: the graph has no edges, so there are no edge features to score; use Forward", l.cfg.name)
 	}
 	return nil
+}
+
+// isolated is attend on a graph without edges: there is no attention (it
+// would be an empty tensor, which Gorgonia cannot compute with) and every
+// aggregation is zero, so the output is the residual alone. The projections
+// and the attention vector still reach the output, through sums over no
+// in-edges, so that their parameters get their zero gradients, as in DGL.
+func (l *GATv2Conv) isolated(g *graph.Graph, zl, zr, res, ew *gorgonia.Node) (*gorgonia.Node, error) {
+	if ew != nil && ew.Shape().TotalSize() != 0 {
+		return nil, fmt.Errorf("gatv2: %s: edge weight %q has shape %v but the graph has no edges", l.cfg.name, ew.Name(), ew.Shape())
+	}
+	back, err := ops.CopyUSum(g.Reverse(), zr) // (NumSrc, H, F) zeros
+	if err != nil {
+		return nil, err
+	}
+	t, err := gorgonia.Add(zl, back)
+	if err != nil {
+		return nil, err
+	}
+	if t, err = gorgonia.BroadcastHadamardProd(t, l.attn, nil, []byte{0}); err != nil {
+		return nil, err
+	}
+	rst, err := ops.CopyUSum(g, t) // (NumDst, H, F) zeros
+	if err != nil {
+		return nil, err
+	}
+	return l.finish(rst, res)
 }
 
 // attend scores the edges from the projected source and destination
@@ -257,6 +291,10 @@ func (l *GATv2Conv) attend(g *graph.Graph, zs, zd, res, ew, ef *gorgonia.Node) (
 	zr, err := gorgonia.Reshape(zd, tensor.Shape{g.NumDst(), h, f})
 	if err != nil {
 		return nil, nil, err
+	}
+	if g.NumEdges() == 0 {
+		out, err := l.isolated(g, zl, zr, res, ew)
+		return out, nil, err
 	}
 	var s *gorgonia.Node
 	if ef != nil {
@@ -284,26 +322,35 @@ func (l *GATv2Conv) attend(g *graph.Graph, zs, zd, res, ew, ef *gorgonia.Node) (
 	if err != nil {
 		return nil, nil, err
 	}
-	n := g.NumDst()
+	out, err = l.finish(rst, res)
+	return out, attn, err
+}
+
+// finish turns the aggregated (NumDst, H, F) rst into the layer's output:
+// the residual res (if not nil), the mean or concatenation of heads and the
+// activation.
+func (l *GATv2Conv) finish(rst, res *gorgonia.Node) (*gorgonia.Node, error) {
+	n, h, f := rst.Shape()[0], l.cfg.heads, l.out
+	var err error
 	if rst, err = gorgonia.Reshape(rst, tensor.Shape{n, h * f}); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if res != nil {
 		if rst, err = gorgonia.Add(rst, res); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	if l.cfg.meanHeads && h > 1 {
 		if rst, err = nn.MeanHeads(rst, h); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	if l.cfg.act != nil {
 		if rst, err = l.cfg.act(rst); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	return rst, attn, nil
+	return rst, nil
 }
 
 // linear returns x w, plus b when b is not nil.
