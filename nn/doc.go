@@ -7,6 +7,8 @@
 // on nn/internal/gemm's deterministic AVX2 kernels).
 //
 // The layers themselves live in subpackages: nn/gcn (GraphConv), nn/gat
-// (GATConv), nn/sage (SAGEConv) and nn/gin (GINConv). Each is a Layer (a
-// WeightedLayer, in fact) and takes its activation as an Activation.
+// (GATConv), nn/gatv2 (GATv2Conv), nn/sage (SAGEConv), nn/gin (GINConv),
+// nn/appnp (APPNPConv), nn/sgc (SGConv), nn/tag (TAGConv) and nn/cheb
+// (ChebConv). Each is a Layer (all but ChebConv, which DGL gives no edge
+// weights, a WeightedLayer) and takes its activation as an Activation.
 package nn
