@@ -2,8 +2,6 @@ package opkit
 
 import (
 	"fmt"
-	"hash"
-	"hash/fnv"
 
 	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
@@ -44,13 +42,6 @@ func tensorType(r int, a hm.TypeVariable) hm.Type {
 		return a
 	}
 	return gorgonia.TensorType{Dims: r, Of: a}
-}
-
-// HashOf returns the FNV-32a hash of what op writes with WriteHash.
-func HashOf(op interface{ WriteHash(hash.Hash) }) uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
 }
 
 // CheckInputs verifies at graph-building time that the inputs of the op
