@@ -63,7 +63,7 @@ func (b *groupGrads) record(part int, grad *gorgonia.Node) error {
 }
 
 // take returns the parts that received a gradient and their gradients, and
-// clears the record for a later gorgonia.Grad over the same graph.
+// clears the record, so that no recorded gradient is used twice.
 func (b *groupGrads) take() (parts []int, grads gorgonia.Nodes) {
 	for i, g := range b.grads {
 		if g != nil {

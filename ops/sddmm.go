@@ -149,7 +149,7 @@ func (op *sddmmOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gor
 	case sddmm.CopyLHS:
 		d, err := scatter(op.g, op.lt, grad)
 		return gorgonia.Nodes{d}, err
-	case sddmm.Add:
+	case sddmm.Add, sddmm.Sub:
 		dl, err := scatter(op.g, op.lt, grad)
 		if err != nil {
 			return nil, err
@@ -164,24 +164,10 @@ func (op *sddmmOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gor
 		if dr, err = sumTo(dr, op.rhs); err != nil {
 			return nil, err
 		}
-		return gorgonia.Nodes{dl, dr}, nil
-	case sddmm.Sub:
-		dl, err := scatter(op.g, op.lt, grad)
-		if err != nil {
-			return nil, err
-		}
-		dr, err := scatter(op.g, op.rt, grad)
-		if err != nil {
-			return nil, err
-		}
-		if dl, err = sumTo(dl, op.lhs); err != nil {
-			return nil, err
-		}
-		if dr, err = sumTo(dr, op.rhs); err != nil {
-			return nil, err
-		}
-		if dr, err = gorgonia.Neg(dr); err != nil {
-			return nil, err
+		if op.op == sddmm.Sub {
+			if dr, err = gorgonia.Neg(dr); err != nil {
+				return nil, err
+			}
 		}
 		return gorgonia.Nodes{dl, dr}, nil
 	case sddmm.Div:
