@@ -45,7 +45,7 @@ func New(nodes map[string]int, relations map[EdgeType]*graph.Graph) (*Graph, err
 	for t := range relations {
 		etypes = append(etypes, t)
 	}
-	slices.SortFunc(etypes, EdgeType.compare)
+	slices.SortFunc(etypes, EdgeType.Compare)
 
 	h := &Graph{ntypes: ntypes, counts: make([]int, len(ntypes)), etypes: etypes,
 		rels: make([]*graph.Graph, len(etypes)), src: make([]int, len(etypes)), dst: make([]int, len(etypes))}
@@ -107,7 +107,7 @@ func (h *Graph) NodeTypeID(name string) (int, error) {
 // EdgeTypeID returns the ID of edge type t, or an error when the graph has
 // no such edge type.
 func (h *Graph) EdgeTypeID(t EdgeType) (int, error) {
-	if i, ok := slices.BinarySearchFunc(h.etypes, t, EdgeType.compare); ok {
+	if i, ok := slices.BinarySearchFunc(h.etypes, t, EdgeType.Compare); ok {
 		return i, nil
 	}
 	return 0, fmt.Errorf("hetero: no edge type %s", t)

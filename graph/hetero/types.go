@@ -15,9 +15,9 @@ type EdgeType struct {
 // String writes the type as (src, rel, dst).
 func (t EdgeType) String() string { return "(" + t.Src + ", " + t.Rel + ", " + t.Dst + ")" }
 
-// compare orders edge types by source, relation, then destination, DGL's
+// Compare orders edge types by source, relation, then destination, DGL's
 // order of canonical edge types.
-func (t EdgeType) compare(u EdgeType) int {
+func (t EdgeType) Compare(u EdgeType) int {
 	if c := cmp.Compare(t.Src, u.Src); c != 0 {
 		return c
 	}

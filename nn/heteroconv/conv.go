@@ -1,0 +1,109 @@
+package heteroconv
+
+import (
+	"fmt"
+	"slices"
+
+	"gorgonia.org/gorgonia"
+
+	"github.com/gnngo/gnn/graph/hetero"
+	"github.com/gnngo/gnn/mp"
+	"github.com/gnngo/gnn/nn"
+)
+
+// Conv is a heterogeneous graph convolution: one layer per relation and a
+// cross-relation reducer. Build it with New.
+type Conv struct {
+	types []hetero.EdgeType // sorted, as a heterograph's
+	mods  []nn.Layer
+	agg   mp.CrossReducer
+}
+
+// New returns a Conv running mods[t] on relation t and combining the
+// outputs for each destination type with agg. A layer may serve several
+// relations (its parameters are then shared). It returns an error when
+// mods is empty, a layer is nil, or agg is not a known reducer.
+func New(mods map[hetero.EdgeType]nn.Layer, agg mp.CrossReducer) (*Conv, error) {
+	if len(mods) == 0 {
+		return nil, fmt.Errorf("heteroconv: no relation layers")
+	}
+	if agg < mp.CrossSum || agg > mp.CrossStack {
+		return nil, fmt.Errorf("heteroconv: unknown cross reducer %d", int(agg))
+	}
+	c := &Conv{agg: agg}
+	for t, l := range mods {
+		if l == nil {
+			return nil, fmt.Errorf("heteroconv: relation %s has a nil layer", t)
+		}
+		c.types = append(c.types, t)
+	}
+	slices.SortFunc(c.types, hetero.EdgeType.Compare)
+	for _, t := range c.types {
+		c.mods = append(c.mods, mods[t])
+	}
+	return c, nil
+}
+
+// Forward runs every relation of h whose source type has features in x:
+// its layer maps x[t.Src] on the relation's graph to outputs for t.Dst,
+// and the outputs of each destination type are combined, in edge-type
+// order, with the reducer (DGL's HeteroGraphConv.forward). Layers given
+// for relations that h lacks are not used, so one Conv serves a
+// heterograph's relation subgraphs. It returns an error naming the
+// relation when one of h's relations with input has no layer, when a
+// layer fails, or when the outputs for a type cannot be combined.
+func (c *Conv) Forward(h *hetero.Graph, x map[string]*gorgonia.Node) (map[string]*gorgonia.Node, error) {
+	if h == nil {
+		return nil, fmt.Errorf("heteroconv: nil heterograph")
+	}
+	for name := range x {
+		if _, err := h.NodeTypeID(name); err != nil {
+			return nil, fmt.Errorf("heteroconv: features given for %w", err)
+		}
+	}
+	outs := map[string][]*gorgonia.Node{}
+	var order []string
+	for j, t := range h.EdgeTypes() {
+		in, ok := x[t.Src]
+		if !ok {
+			continue
+		}
+		i, found := slices.BinarySearchFunc(c.types, t, hetero.EdgeType.Compare)
+		if !found {
+			return nil, fmt.Errorf("heteroconv: relation %s has input features but no layer", t)
+		}
+		y, err := c.mods[i].Forward(h.RelationAt(j), in)
+		if err != nil {
+			return nil, fmt.Errorf("heteroconv: relation %s: %w", t, err)
+		}
+		if outs[t.Dst] == nil {
+			order = append(order, t.Dst)
+		}
+		outs[t.Dst] = append(outs[t.Dst], y)
+	}
+	res := make(map[string]*gorgonia.Node, len(outs))
+	for _, nt := range order {
+		y, err := mp.CrossReduce(c.agg, outs[nt])
+		if err != nil {
+			return nil, fmt.Errorf("heteroconv: node type %q: %w", nt, err)
+		}
+		res[nt] = y
+	}
+	return res, nil
+}
+
+// Learnables returns the relation layers' parameters in edge-type order,
+// each once even when a layer serves several relations.
+func (c *Conv) Learnables() gorgonia.Nodes {
+	var ps gorgonia.Nodes
+	seen := map[*gorgonia.Node]bool{}
+	for _, l := range c.mods {
+		for _, p := range l.Learnables() {
+			if !seen[p] {
+				seen[p] = true
+				ps = append(ps, p)
+			}
+		}
+	}
+	return ps
+}
