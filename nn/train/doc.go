@@ -9,4 +9,15 @@
 // with nn.SaveParams and loaded into the same model built again
 // (nn.LoadParams), it gives the same accuracy (Evaluate). A run whose loss
 // stops being finite ends with an error naming the epoch.
+//
+// Mini-batch training (DGL's sampled training) builds the model afresh on
+// every batch: a batch's blocks have their own shapes, and Gorgonia nodes
+// have fixed shapes, so a Stack adds its layers to a new expression graph
+// per batch (BuildBatch) and a Shared binds their parameter nodes, by name,
+// to one set of tensors and keeps one Adam state across the batches.
+// FitBatches runs the epochs over a sampling.Loader, slicing the batch's
+// input features and output labels (Rows, Labels) without copying the
+// tables; Inference evaluates the trained model on the whole graph one
+// layer at a time, in chunks of destination nodes (DGL's layer-wise
+// inference).
 package train

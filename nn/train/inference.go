@@ -1,0 +1,119 @@
+package train
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/sampling"
+)
+
+// Inference evaluates m on the whole graph g one layer at a time (DGL's
+// layer-wise inference): layer l runs over all nodes in chunks of chunk
+// destination nodes, each on the block of all their in-edges, reading the
+// previous layer's outputs for the chunk's sources, so that no expression
+// graph holds more than one chunk of one layer. features is N x F; the
+// result holds the last layer's outputs, one row per node. The parameters
+// are s's; mode, if not nil, is switched to evaluation for the call.
+func Inference(m Stack, s *Shared, g *graph.Graph, features *tensor.Dense, chunk int, mode *nn.Mode) (*tensor.Dense, error) {
+	if g == nil || g.NumSrc() != g.NumDst() {
+		return nil, fmt.Errorf("train: Inference needs a homogeneous graph")
+	}
+	if chunk <= 0 {
+		return nil, fmt.Errorf("train: chunk size %d, want at least 1", chunk)
+	}
+	if features == nil || features.Dims() != 2 || features.Shape()[0] != g.NumDst() {
+		return nil, fmt.Errorf("train: Inference needs features with one row per node (%d)", g.NumDst())
+	}
+	if mode != nil {
+		mode.Eval()
+		defer mode.Train()
+	}
+	full, err := sampling.NewMultiLayer(g, []int{-1}, sampling.Options{})
+	if err != nil {
+		return nil, err
+	}
+	h := features
+	n := g.NumDst()
+	for l := range m.NumLayers() {
+		var next *tensor.Dense
+		for lo := 0; lo < n; lo += chunk {
+			hi := min(lo+chunk, n)
+			dst := make([]int32, hi-lo)
+			for i := range dst {
+				dst[i] = int32(lo + i)
+			}
+			mb, err := full.Sample(dst, 0)
+			if err != nil {
+				return nil, err
+			}
+			out, err := s.layerOn(m, l, mb.Blocks[0], h)
+			if err != nil {
+				return nil, fmt.Errorf("train: layer %d, nodes %d to %d: %w", l, lo, hi-1, err)
+			}
+			if next == nil {
+				next = tensor.New(tensor.WithShape(n, out.Shape()[1]), tensor.Of(out.Dtype()))
+			}
+			if err := copyRows(next, out, lo); err != nil {
+				return nil, err
+			}
+		}
+		h = next
+	}
+	return h, nil
+}
+
+// layerOn runs layer l of m with s's parameters on block b, reading the
+// rows of h of the block's sources.
+func (s *Shared) layerOn(m Stack, l int, b *sampling.Block, h *tensor.Dense) (*tensor.Dense, error) {
+	x, err := Rows(h, b.SrcNodes)
+	if err != nil {
+		return nil, err
+	}
+	eg := gorgonia.NewGraph()
+	out, ps, err := m.Layer(eg, l, b.Graph, gorgonia.NodeFromAny(eg, x, gorgonia.WithName("x")))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		if _, ok := s.index[p.Name()]; !ok {
+			return nil, fmt.Errorf("parameter %q is not in the shared model", p.Name())
+		}
+	}
+	if err := s.Bind(ps); err != nil {
+		return nil, err
+	}
+	vm := gorgonia.NewTapeMachine(eg.SubgraphRoots(out))
+	defer vm.Close()
+	if err := vm.RunAll(); err != nil {
+		return nil, err
+	}
+	v, ok := out.Value().(*tensor.Dense)
+	if !ok || v.Dims() != 2 {
+		return nil, fmt.Errorf("layer output is %v, want a matrix", out.Shape())
+	}
+	return v, nil
+}
+
+// copyRows copies the rows of src into dst from row lo on.
+func copyRows(dst, src *tensor.Dense, lo int) error {
+	f := dst.Shape()[1]
+	switch d := dst.Data().(type) {
+	case []float32:
+		s, ok := src.Data().([]float32)
+		if !ok || src.Shape()[1] != f {
+			return fmt.Errorf("train: layer outputs of varying dtype or width")
+		}
+		copy(d[lo*f:], s)
+	case []float64:
+		s, ok := src.Data().([]float64)
+		if !ok || src.Shape()[1] != f {
+			return fmt.Errorf("train: layer outputs of varying dtype or width")
+		}
+		copy(d[lo*f:], s)
+	}
+	return nil
+}
