@@ -15,7 +15,7 @@ import (
 type ChebConv struct {
 	in, out, k int
 	cfg        config
-	w, b       *gorgonia.Node // w (K*in, out); b nil without bias
+	lin        prop.Linear // (K*in, out)
 }
 
 // New adds a ChebConv of k Chebyshev terms (DGL's k: k = 1 is the linear
@@ -23,11 +23,8 @@ type ChebConv struct {
 // (k*in, out) is Glorot-uniform initialised (DGL leaves PyTorch's default
 // Linear initialisation); the bias starts at 0.
 func New(eg *gorgonia.ExprGraph, in, out, k int, opts ...Option) (*ChebConv, error) {
-	if eg == nil {
-		return nil, fmt.Errorf("cheb: nil expression graph")
-	}
-	if in <= 0 || out <= 0 {
-		return nil, fmt.Errorf("cheb: feature sizes must be positive, got in %d, out %d", in, out)
+	if err := prop.CheckSizes("cheb", eg, in, out); err != nil {
+		return nil, err
 	}
 	if k < 1 {
 		return nil, fmt.Errorf("cheb: %d Chebyshev terms, want at least 1", k)
@@ -44,25 +41,15 @@ func New(eg *gorgonia.ExprGraph, in, out, k int, opts ...Option) (*ChebConv, err
 	if !c.seedSet {
 		c.seed = nn.SeedOf(c.name)
 	}
-	l := &ChebConv{in: in, out: out, k: k, cfg: c}
-	w, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, 0), 1, k*in, out)
+	lin, err := prop.NewLinear(eg, c.name, c.dtype, c.seed, 1, k*in, out, c.bias)
 	if err != nil {
 		return nil, err
 	}
-	l.w = nn.Param(eg, c.name+".weight", w)
-	if c.bias {
-		l.b = nn.Param(eg, c.name+".bias", nn.Zeros(c.dtype, out))
-	}
-	return l, nil
+	return &ChebConv{in: in, out: out, k: k, cfg: c, lin: lin}, nil
 }
 
 // Learnables returns the weight, then the bias if the layer has one.
-func (l *ChebConv) Learnables() gorgonia.Nodes {
-	if l.b == nil {
-		return gorgonia.Nodes{l.w}
-	}
-	return gorgonia.Nodes{l.w, l.b}
-}
+func (l *ChebConv) Learnables() gorgonia.Nodes { return l.lin.Learnables() }
 
 // Forward applies the layer to x (N x in) on the homogeneous graph g with
 // the layer's lambda_max and returns (N, out). ChebConv has no sharded
@@ -86,17 +73,8 @@ func (l *ChebConv) ForwardLambda(g nn.Graph, x *gorgonia.Node, lambdaMax float64
 
 func (l *ChebConv) forward(g *graph.Graph, x *gorgonia.Node, lambda float64) (*gorgonia.Node, error) {
 	name := l.cfg.name
-	if g == nil || x == nil {
-		return nil, fmt.Errorf("cheb: %s: Forward needs a graph and features", name)
-	}
-	if !g.Homogeneous() {
-		return nil, fmt.Errorf("cheb: %s: graph has %d source and %d destination nodes; ChebConv needs a homogeneous graph", name, g.NumSrc(), g.NumDst())
-	}
-	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
-		return nil, fmt.Errorf("cheb: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, g.NumSrc(), l.in)
-	}
-	if x.Dtype() != l.cfg.dtype {
-		return nil, fmt.Errorf("cheb: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
+	if err := prop.CheckInput("cheb", name, "ChebConv", g, x, l.in, l.cfg.dtype); err != nil {
+		return nil, err
 	}
 	terms, err := chebyshev(g, x, l.k, 2/lambda)
 	if err != nil {
@@ -108,18 +86,7 @@ func (l *ChebConv) forward(g *graph.Graph, x *gorgonia.Node, lambda float64) (*g
 			return nil, err
 		}
 	}
-	if h, err = nn.MatMul(h, l.w); err != nil {
-		return nil, err
-	}
-	if l.b != nil {
-		if h, err = nn.AddBias(h, l.b); err != nil {
-			return nil, err
-		}
-	}
-	if l.cfg.act != nil {
-		return l.cfg.act(h)
-	}
-	return h, nil
+	return l.lin.Apply(h, l.cfg.act)
 }
 
 // chebyshev returns the k terms X_0 … X_{k-1} of the recurrence with

@@ -16,7 +16,7 @@ import (
 type SGConv struct {
 	in, out int
 	cfg     config
-	w, b    *gorgonia.Node // b nil without bias
+	lin     prop.Linear // (in, out)
 
 	mu    sync.Mutex
 	cache map[cacheKey]*gorgonia.Node
@@ -32,11 +32,8 @@ type cacheKey struct {
 // weight is Glorot-uniform initialised (gain 1, as DGL's xavier_uniform_);
 // the bias starts at 0.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SGConv, error) {
-	if eg == nil {
-		return nil, fmt.Errorf("sgc: nil expression graph")
-	}
-	if in <= 0 || out <= 0 {
-		return nil, fmt.Errorf("sgc: feature sizes must be positive, got in %d, out %d", in, out)
+	if err := prop.CheckSizes("sgc", eg, in, out); err != nil {
+		return nil, err
 	}
 	c := config{k: 1, bias: true, dtype: tensor.Float32}
 	for _, o := range opts {
@@ -50,25 +47,15 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SGConv, error) {
 	if !c.seedSet {
 		c.seed = nn.SeedOf(c.name)
 	}
-	l := &SGConv{in: in, out: out, cfg: c}
-	w, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, 0), 1, in, out)
+	lin, err := prop.NewLinear(eg, c.name, c.dtype, c.seed, 1, in, out, c.bias)
 	if err != nil {
 		return nil, err
 	}
-	l.w = nn.Param(eg, c.name+".weight", w)
-	if c.bias {
-		l.b = nn.Param(eg, c.name+".bias", nn.Zeros(c.dtype, out))
-	}
-	return l, nil
+	return &SGConv{in: in, out: out, cfg: c, lin: lin}, nil
 }
 
 // Learnables returns the weight, then the bias if the layer has one.
-func (l *SGConv) Learnables() gorgonia.Nodes {
-	if l.b == nil {
-		return gorgonia.Nodes{l.w}
-	}
-	return gorgonia.Nodes{l.w, l.b}
-}
+func (l *SGConv) Learnables() gorgonia.Nodes { return l.lin.Learnables() }
 
 // Forward applies the layer to x (N x in) on the homogeneous graph g and
 // returns (N, out). SGConv has no sharded (distributed) path: g must be a
@@ -96,17 +83,8 @@ func (l *SGConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*gor
 
 func (l *SGConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
 	name := l.cfg.name
-	if g == nil || x == nil {
-		return nil, fmt.Errorf("sgc: %s: Forward needs a graph and features", name)
-	}
-	if !g.Homogeneous() {
-		return nil, fmt.Errorf("sgc: %s: graph has %d source and %d destination nodes; SGConv needs a homogeneous graph", name, g.NumSrc(), g.NumDst())
-	}
-	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
-		return nil, fmt.Errorf("sgc: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, g.NumSrc(), l.in)
-	}
-	if x.Dtype() != l.cfg.dtype {
-		return nil, fmt.Errorf("sgc: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
+	if err := prop.CheckInput("sgc", name, "SGConv", g, x, l.in, l.cfg.dtype); err != nil {
+		return nil, err
 	}
 	if !l.cfg.allowZeroIn {
 		if z := g.ZeroInDegree(); len(z) > 0 {
@@ -123,13 +101,7 @@ func (l *SGConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, 
 	if err != nil {
 		return nil, fmt.Errorf("sgc: %s: %w", name, err)
 	}
-	if h, err = nn.MatMul(h, l.w); err != nil {
-		return nil, err
-	}
-	if l.b != nil {
-		h, err = nn.AddBias(h, l.b)
-	}
-	return h, err
+	return l.lin.Apply(h, nil)
 }
 
 // propagate builds the K normalised steps and the feature norm on x.

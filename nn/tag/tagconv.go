@@ -16,7 +16,7 @@ import (
 type TAGConv struct {
 	in, out int
 	cfg     config
-	w, b    *gorgonia.Node // w ((K+1)*in, out); b nil without bias
+	lin     prop.Linear // ((K+1)*in, out)
 }
 
 // New adds a TAGConv with in input and out output features to eg. The
@@ -24,11 +24,8 @@ type TAGConv struct {
 // (DGL draws it from the Glorot normal distribution of the same
 // variance); the bias starts at 0.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*TAGConv, error) {
-	if eg == nil {
-		return nil, fmt.Errorf("tag: nil expression graph")
-	}
-	if in <= 0 || out <= 0 {
-		return nil, fmt.Errorf("tag: feature sizes must be positive, got in %d, out %d", in, out)
+	if err := prop.CheckSizes("tag", eg, in, out); err != nil {
+		return nil, err
 	}
 	c := config{k: 2, bias: true, dtype: tensor.Float32}
 	for _, o := range opts {
@@ -42,25 +39,15 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*TAGConv, error) 
 	if !c.seedSet {
 		c.seed = nn.SeedOf(c.name)
 	}
-	l := &TAGConv{in: in, out: out, cfg: c}
-	w, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, 0), math.Sqrt2, (c.k+1)*in, out)
+	lin, err := prop.NewLinear(eg, c.name, c.dtype, c.seed, math.Sqrt2, (c.k+1)*in, out, c.bias)
 	if err != nil {
 		return nil, err
 	}
-	l.w = nn.Param(eg, c.name+".weight", w)
-	if c.bias {
-		l.b = nn.Param(eg, c.name+".bias", nn.Zeros(c.dtype, out))
-	}
-	return l, nil
+	return &TAGConv{in: in, out: out, cfg: c, lin: lin}, nil
 }
 
 // Learnables returns the weight, then the bias if the layer has one.
-func (l *TAGConv) Learnables() gorgonia.Nodes {
-	if l.b == nil {
-		return gorgonia.Nodes{l.w}
-	}
-	return gorgonia.Nodes{l.w, l.b}
-}
+func (l *TAGConv) Learnables() gorgonia.Nodes { return l.lin.Learnables() }
 
 // Forward applies the layer to x (N x in) on the homogeneous graph g and
 // returns (N, out). TAGConv has no sharded (distributed) path: g must be a
@@ -89,17 +76,8 @@ func (l *TAGConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*go
 
 func (l *TAGConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
 	name := l.cfg.name
-	if g == nil || x == nil {
-		return nil, fmt.Errorf("tag: %s: Forward needs a graph and features", name)
-	}
-	if !g.Homogeneous() {
-		return nil, fmt.Errorf("tag: %s: graph has %d source and %d destination nodes; TAGConv needs a homogeneous graph", name, g.NumSrc(), g.NumDst())
-	}
-	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
-		return nil, fmt.Errorf("tag: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, g.NumSrc(), l.in)
-	}
-	if x.Dtype() != l.cfg.dtype {
-		return nil, fmt.Errorf("tag: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
+	if err := prop.CheckInput("tag", name, "TAGConv", g, x, l.in, l.cfg.dtype); err != nil {
+		return nil, err
 	}
 	var err error
 	if ew != nil {
@@ -125,18 +103,7 @@ func (l *TAGConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node,
 			return nil, err
 		}
 	}
-	if h, err = nn.MatMul(h, l.w); err != nil {
-		return nil, err
-	}
-	if l.b != nil {
-		if h, err = nn.AddBias(h, l.b); err != nil {
-			return nil, err
-		}
-	}
-	if l.cfg.act != nil {
-		return l.cfg.act(h)
-	}
-	return h, nil
+	return l.lin.Apply(h, l.cfg.act)
 }
 
 var _ nn.WeightedLayer = (*TAGConv)(nil)
