@@ -49,7 +49,7 @@ func (l *APPNPConv) Learnables() gorgonia.Nodes { return nil }
 // (N, F).
 // APPNPConv has no sharded (distributed) path: g must be a *graph.Graph.
 func (l *APPNPConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-	pg, err := nn.Local(g, "appnp: "+l.cfg.name)
+	pg, err := nn.Local(g, "appnp: APPNPConv")
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (l *APPNPConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("appnp: nil edge weight")
 	}
-	pg, err := nn.Local(g, "appnp: "+l.cfg.name)
+	pg, err := nn.Local(g, "appnp: APPNPConv")
 	if err != nil {
 		return nil, err
 	}
