@@ -1,0 +1,125 @@
+package rgcn
+
+import (
+	"fmt"
+
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/nn"
+)
+
+// Regularizer selects how RelGraphConv parametrises the relation weights.
+type Regularizer uint8
+
+// Regularizers, as DGL's regularizer argument.
+const (
+	None          Regularizer = iota // one (in, out) matrix per relation
+	Basis                            // W_r = sum_b a_rb V_b over shared bases
+	BlockDiagonal                    // W_r block-diagonal with B blocks ("bdd")
+)
+
+// String returns DGL's name of the regularizer.
+func (r Regularizer) String() string {
+	switch r {
+	case None:
+		return "none"
+	case Basis:
+		return "basis"
+	case BlockDiagonal:
+		return "bdd"
+	}
+	return fmt.Sprintf("Regularizer(%d)", r)
+}
+
+// Option configures a RelGraphConv.
+type Option func(*config) error
+
+type config struct {
+	reg      Regularizer
+	numBases int
+	selfLoop bool
+	bias     bool
+	act      nn.Activation
+	dropout  float64
+	mode     *nn.Mode
+	name     string
+	seedSet  bool
+	seed     uint64
+	dtype    tensor.Dtype
+}
+
+// WithBasis uses the basis decomposition with numBases bases.
+func WithBasis(numBases int) Option {
+	return func(c *config) error {
+		if numBases <= 0 {
+			return fmt.Errorf("rgcn: %d bases; want at least 1", numBases)
+		}
+		c.reg, c.numBases = Basis, numBases
+		return nil
+	}
+}
+
+// WithBlockDiagonal uses the block-diagonal decomposition with numBlocks
+// blocks; in and out must be multiples of numBlocks.
+func WithBlockDiagonal(numBlocks int) Option {
+	return func(c *config) error {
+		if numBlocks <= 0 {
+			return fmt.Errorf("rgcn: %d blocks; want at least 1", numBlocks)
+		}
+		c.reg, c.numBases = BlockDiagonal, numBlocks
+		return nil
+	}
+}
+
+// WithSelfLoop turns the self-loop term x_i W_0 on or off (default on).
+func WithSelfLoop(on bool) Option { return func(c *config) error { c.selfLoop = on; return nil } }
+
+// WithBias turns the bias on or off (default on).
+func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
+
+// WithActivation sets the activation applied before dropout (default none).
+func WithActivation(f nn.Activation) Option { return func(c *config) error { c.act = f; return nil } }
+
+// WithDropout sets the dropout probability of the output, in [0, 1), and
+// the Mode that switches it between training and evaluation.
+func WithDropout(p float64, m *nn.Mode) Option {
+	return func(c *config) error {
+		if !(p >= 0 && p < 1) {
+			return fmt.Errorf("rgcn: dropout %v is not in [0, 1)", p)
+		}
+		if p > 0 && m == nil {
+			return fmt.Errorf("rgcn: dropout %v needs a Mode", p)
+		}
+		c.dropout, c.mode = p, m
+		return nil
+	}
+}
+
+// WithName sets the prefix of the parameters' names (default a unique
+// "rgcn", "rgcn_1", ...).
+func WithName(name string) Option {
+	return func(c *config) error {
+		if name == "" {
+			return fmt.Errorf("rgcn: empty name")
+		}
+		c.name = name
+		return nil
+	}
+}
+
+// WithSeed sets the seed of the initialisation and dropout (default derived
+// from the name).
+func WithSeed(seed uint64) Option {
+	return func(c *config) error { c.seed, c.seedSet = seed, true; return nil }
+}
+
+// WithDtype sets the parameters' dtype, float32 (default) or float64.
+func WithDtype(dt tensor.Dtype) Option {
+	return func(c *config) error {
+		if dt != tensor.Float32 && dt != tensor.Float64 {
+			return fmt.Errorf("rgcn: dtype %v; want float32 or float64", dt)
+		}
+		c.dtype = dt
+		return nil
+	}
+}
