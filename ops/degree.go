@@ -110,7 +110,7 @@ func degreeFactors[T num.Float](c *graph.Compressed, power float64) []T {
 	f := make([]T, c.NumRows())
 	parallel.For(len(f), 1024, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
-			f[r] = degreeFactor[T](c.Indptr[r+1]-c.Indptr[r], power)
+			f[r] = num.DegreeFactor[T](c.Indptr[r+1]-c.Indptr[r], power)
 		}
 	})
 	return f
@@ -126,18 +126,6 @@ func scaleRows[T num.Float](y, x, f []T, w int) {
 			}
 		}
 	})
-}
-
-// degreeFactor returns max(deg, 1)^power.
-func degreeFactor[T num.Float](deg int64, power float64) T {
-	d := float64(max(deg, 1))
-	switch power {
-	case -1:
-		return T(1 / d)
-	case -0.5:
-		return T(1 / math.Sqrt(d))
-	}
-	return T(math.Pow(d, power))
 }
 
 // Grad applies the op to the gradient: it is its own adjoint.

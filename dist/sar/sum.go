@@ -146,18 +146,6 @@ func sumDo[T num.Float](op *sumOp, grad bool, v gorgonia.Value) (gorgonia.Value,
 	return t, nil
 }
 
-// factor returns max(deg, 1)^power, as ops' degree normalisation.
-func factor[T num.Float](deg int32, power float64) T {
-	d := float64(max(deg, 1))
-	switch power {
-	case -1:
-		return T(1 / d)
-	case -0.5:
-		return T(1 / math.Sqrt(d))
-	}
-	return T(math.Pow(d, power))
-}
-
 // scaled returns x with row r multiplied by factor(deg[r], power), or x
 // itself when power is 0.
 func scaled[T num.Float](x []T, deg []int32, power float64, w int) []T {
@@ -175,7 +163,7 @@ func scaleInPlace[T num.Float](x []T, deg []int32, power float64, w int) {
 		return
 	}
 	for r, d := range deg {
-		f := factor[T](d, power)
+		f := num.DegreeFactor[T](int64(d), power)
 		row := x[r*w : (r+1)*w]
 		for k := range row {
 			row[k] *= f
