@@ -1,6 +1,7 @@
 package nn_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -82,10 +83,15 @@ func runOn(t *testing.T, build func(eg *gorgonia.ExprGraph) (blockLayer, error),
 // gradients at the block's sources (and none elsewhere), in float64.
 func TestLayersOnBlocks(t *testing.T) {
 	t.Parallel()
+	for _, dsts := range [][]int32{{17, 3, 28, 0, 9, 35, 11}, {21}} {
+		t.Run(fmt.Sprintf("destinations=%d", len(dsts)), func(t *testing.T) { testLayersOnBlock(t, dsts) })
+	}
+}
+
+func testLayersOnBlock(t *testing.T, dsts []int32) {
 	const n, in = 40, 6
 	rng := rand.New(rand.NewPCG(3, 4))
 	g := testgraphs.Random(t, rng, n, n, 160)
-	dsts := []int32{17, 3, 28, 0, 9, 35, 11}
 	sampler, err := sampling.NewMultiLayer(g, []int{-1}, sampling.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/ops"
@@ -67,4 +68,20 @@ func Local(g Graph, what string) (*graph.Graph, error) {
 func IsNil(g Graph) bool {
 	pg, ok := g.(*graph.Graph)
 	return g == nil || (ok && pg == nil)
+}
+
+// DstRows returns the rows of the destination nodes in x, which has one row
+// per source node of g: x itself when g has as many destinations as
+// sources, its first NumDst rows on a block (a bipartite graph whose
+// destinations are its first sources, as sampling's). The row dimension is
+// kept for a single destination (Gorgonia's Slice would drop it).
+func DstRows(g Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+	if g.NumSrc() == g.NumDst() {
+		return x, nil
+	}
+	d, err := gorgonia.Slice(x, gorgonia.S(0, g.NumDst()))
+	if err != nil || g.NumDst() != 1 {
+		return d, err
+	}
+	return gorgonia.Reshape(d, append(tensor.Shape{1}, x.Shape()[1:]...))
 }

@@ -191,7 +191,7 @@ func (l *GATConv) forward(g nn.Graph, x, ew, ef *gorgonia.Node) (out, attn *gorg
 	}
 	var res *gorgonia.Node
 	if l.cfg.residual {
-		if res, err = dstRows(g, h0); err != nil {
+		if res, err = nn.DstRows(g, h0); err != nil {
 			return nil, nil, err
 		}
 		if l.res != nil {
@@ -260,7 +260,7 @@ func (l *GATConv) attend(sg nn.Graph, flat, res, ew, ef *gorgonia.Node) (out, at
 	}
 	// On a block the destinations are the first sources: their scores are
 	// the first rows (isolated still sums the scores of all sources).
-	er, err := dstRows(sg, erSrc)
+	er, err := nn.DstRows(sg, erSrc)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -404,12 +404,3 @@ func (l *GATConv) finish(rst, res *gorgonia.Node) (*gorgonia.Node, error) {
 }
 
 var _ nn.WeightedLayer = (*GATConv)(nil)
-
-// dstRows returns the first NumDst rows of the source-indexed x: x itself
-// on a homogeneous graph.
-func dstRows(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-	if g.NumSrc() == g.NumDst() {
-		return x, nil
-	}
-	return gorgonia.Slice(x, gorgonia.S(0, g.NumDst()))
-}

@@ -184,7 +184,7 @@ func (l *GATv2Conv) forward(g *graph.Graph, x, ew, ef *gorgonia.Node) (out, attn
 			return nil, nil, err
 		}
 	}
-	hd, err := dstRows(g, h0)
+	hd, err := nn.DstRows(g, h0)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -192,7 +192,7 @@ func (l *GATv2Conv) forward(g *graph.Graph, x, ew, ef *gorgonia.Node) (out, attn
 	if err != nil {
 		return nil, nil, err
 	}
-	zd, err := dstRows(g, zs)
+	zd, err := nn.DstRows(g, zs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -360,15 +360,6 @@ func linear(x, w, b *gorgonia.Node) (*gorgonia.Node, error) {
 		return y, err
 	}
 	return nn.AddBias(y, b)
-}
-
-// dstRows returns the rows of the destination nodes of g: x itself on a
-// homogeneous graph, its first NumDst rows on a block.
-func dstRows(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-	if g.Homogeneous() {
-		return x, nil
-	}
-	return gorgonia.Slice(x, gorgonia.S(0, g.NumDst()))
 }
 
 var _ nn.WeightedLayer = (*GATv2Conv)(nil)

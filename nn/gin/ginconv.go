@@ -146,12 +146,9 @@ func (l *GINConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node,
 
 // scaledSelf returns (1 + ε) times the destination rows of x.
 func (l *GINConv) scaledSelf(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-	self := x
-	var err error
-	if !g.Homogeneous() {
-		if self, err = gorgonia.Slice(x, gorgonia.S(0, g.NumDst())); err != nil {
-			return nil, err
-		}
+	self, err := nn.DstRows(g, x)
+	if err != nil {
+		return nil, err
 	}
 	switch {
 	case l.eps != nil:

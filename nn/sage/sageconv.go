@@ -197,7 +197,7 @@ func (l *SAGEConv) gcn(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) 
 	if err != nil {
 		return nil, err
 	}
-	dst, err := dstRows(a.g, src)
+	dst, err := nn.DstRows(a.g, src)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +237,7 @@ func (l *SAGEConv) pooled(a aggregation, h *gorgonia.Node) (*gorgonia.Node, erro
 
 // plusSelf returns h_dst W_self + neigh.
 func (l *SAGEConv) plusSelf(g nn.Graph, h, neigh *gorgonia.Node) (*gorgonia.Node, error) {
-	dst, err := dstRows(g, h)
+	dst, err := nn.DstRows(g, h)
 	if err != nil {
 		return nil, err
 	}
@@ -269,15 +269,6 @@ func (a aggregation) reduce(red ops.Reducer, u *gorgonia.Node) (*gorgonia.Node, 
 		return ops.SpMM(g, ops.CopyLHS, red, u, nil)
 	}
 	return ops.SpMM(g, ops.Mul, red, u, a.ew)
-}
-
-// dstRows returns the rows of the destination nodes in source features h:
-// h itself on a homogeneous graph, its first NumDst rows on a block.
-func dstRows(g nn.Graph, h *gorgonia.Node) (*gorgonia.Node, error) {
-	if g.NumSrc() == g.NumDst() {
-		return h, nil
-	}
-	return gorgonia.Slice(h, gorgonia.S(0, g.NumDst()))
 }
 
 // invDegreePlusOne returns a constant (NumDst, 1) column of 1/(in-degree+1)

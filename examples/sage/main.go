@@ -1,0 +1,185 @@
+// Command sage trains GraphSAGE (Hamilton et al., NeurIPS 2017; the mean
+// aggregator) for node classification by mini-batches of sampled
+// neighbours, as DGL's train_sampling example: every batch of training
+// nodes samples a fan-out of neighbours per layer (-fanouts, the input
+// layer's first), the model runs on the sampled blocks, and after training
+// the whole graph is evaluated one layer at a time in chunks of nodes
+// (layer-wise inference). With no -data it trains on a generated
+// planted-partition graph of -nodes nodes; with -data on a Planetoid
+// folder (Cora, CiteSeer, PubMed) or an OGB one. It prints one line per
+// epoch with batches/s, then the accuracies of layer-wise inference, ending
+// with "test accuracy: 0.8123". -save writes the trained parameters; -load
+// reads them back, to evaluate (-epochs 0) or to train on from there.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/dataset"
+	"github.com/gnngo/gnn/examples/internal/setup"
+	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/sage"
+	"github.com/gnngo/gnn/nn/train"
+	"github.com/gnngo/gnn/sampling"
+)
+
+// options are sage's own flags, next to the shared ones.
+type options struct {
+	setup.Flags
+	Fanouts string
+	Batch   int
+	Nodes   int
+	Chunk   int
+}
+
+func main() {
+	o := options{Flags: setup.Flags{Epochs: 20, LR: 0.003, Hidden: 256, Dropout: 0.5, WeightDecay: 5e-4, Seed: 1},
+		Fanouts: "15,10,5", Batch: 64, Nodes: 5000, Chunk: 4096}
+	o.register(flag.CommandLine)
+	setup.Main("sage", func() error {
+		if err := o.Parse(flag.CommandLine, os.Args[1:]); err != nil {
+			return err
+		}
+		return run(os.Stdout, &o)
+	})
+}
+
+func (o *options) register(fs *flag.FlagSet) {
+	o.Register(fs)
+	fs.StringVar(&o.Fanouts, "fanouts", o.Fanouts, "neighbours sampled per layer, the input layer's first (-1: all); their number is the number of layers")
+	fs.IntVar(&o.Batch, "batch", o.Batch, "training nodes per mini-batch")
+	fs.IntVar(&o.Nodes, "nodes", o.Nodes, "nodes of the generated planted-partition graph (without -data)")
+	fs.IntVar(&o.Chunk, "chunk", o.Chunk, "nodes per chunk of layer-wise inference")
+}
+
+// check rejects what sage cannot use, naming the flag, and returns the
+// fan-outs.
+func (o *options) check() ([]int, error) {
+	if err := o.Check(); err != nil {
+		return nil, err
+	}
+	for _, name := range []string{"patience", "select", "dense", "plot", "cpuprofile"} {
+		if o.Given(name) {
+			return nil, fmt.Errorf("-%s does not apply to mini-batch training", name)
+		}
+	}
+	var fanouts []int
+	for _, s := range strings.Split(o.Fanouts, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || k < -1 {
+			return nil, fmt.Errorf("-fanouts %q: want comma-separated numbers, each -1 (all) or at least 0", o.Fanouts)
+		}
+		fanouts = append(fanouts, k)
+	}
+	switch {
+	case o.Batch <= 0:
+		return nil, fmt.Errorf("-batch %d: want a positive number of nodes", o.Batch)
+	case o.Nodes <= 0:
+		return nil, fmt.Errorf("-nodes %d: want a positive number of nodes", o.Nodes)
+	case o.Chunk <= 0:
+		return nil, fmt.Errorf("-chunk %d: want a positive number of nodes", o.Chunk)
+	}
+	return fanouts, nil
+}
+
+// load returns the dataset: -data's, or a planted-partition graph of
+// -nodes nodes.
+func (o *options) load() (*dataset.Dataset, error) {
+	if o.Data != "" {
+		return setup.Load(o.Data, o.Seed)
+	}
+	cfg := dataset.DefaultPlantedConfig()
+	cfg.Nodes, cfg.Seed = o.Nodes, o.Seed
+	return dataset.PlantedPartition(cfg)
+}
+
+func run(w io.Writer, o *options) error {
+	fanouts, err := o.check()
+	if err != nil {
+		return err
+	}
+	ds, err := o.load()
+	if err != nil {
+		return err
+	}
+	setup.Describe(w, ds)
+	feats := tensor.New(tensor.WithShape(ds.Features.Rows, ds.Features.Cols), tensor.WithBacking(ds.Features.ToDense()))
+	widths := []int{ds.Features.Cols}
+	for range len(fanouts) - 1 {
+		widths = append(widths, o.Hidden)
+	}
+	mode := nn.NewMode()
+	m := &sage.Stack{Widths: append(widths, ds.NumClasses), Dropout: o.Dropout, Mode: mode, Name: "sage"}
+	s, err := train.NewShared(o.LR, o.WeightDecay)
+	if err != nil {
+		return err
+	}
+	sampler, err := sampling.NewMultiLayer(ds.Graph, fanouts, sampling.Options{})
+	if err != nil {
+		return err
+	}
+	if err := bindAll(m, s, sampler, ds, feats); err != nil {
+		return err
+	}
+	if o.Load != "" {
+		if err := nn.LoadParams(o.Load, s.Nodes()); err != nil {
+			return err
+		}
+	}
+	if o.Epochs > 0 {
+		loader, err := sampling.NewLoader(sampler, ds.Train, sampling.LoaderOptions{BatchSize: o.Batch, Shuffle: true, Seed: o.Seed})
+		if err != nil {
+			return err
+		}
+		_, err = train.FitBatches(m, s, loader, feats, ds.Labels, o.Epochs, mode, func(e train.BatchEpoch) {
+			fmt.Fprintf(w, "epoch %3d  loss %.4f  train acc %.4f  %d batches  %.1f batches/s  rebuild %.0f%%  sampling wait %.0f%%\n",
+				e.Epoch, e.Loss, e.TrainAcc, e.Batches, float64(e.Batches)/e.Time.Seconds(),
+				100*e.Build.Seconds()/e.Time.Seconds(), 100*e.Sample.Seconds()/e.Time.Seconds())
+		})
+		if err != nil {
+			return err
+		}
+	}
+	logits, err := train.Inference(m, s, ds.Graph, feats, o.Chunk, mode)
+	if err != nil {
+		return err
+	}
+	for _, split := range []struct {
+		name  string
+		nodes []int32
+	}{{"train", ds.Train}, {"val", ds.Val}, {"test", ds.Test}} {
+		acc, err := nn.Accuracy(logits, ds.Labels, split.nodes)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%s accuracy: %.4f\n", split.name, acc)
+	}
+	if o.Save != "" {
+		if err := nn.SaveParams(o.Save, s.Nodes()); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "saved parameters to %s\n", o.Save)
+	}
+	return nil
+}
+
+// bindAll builds the model once on a one-node batch so that s holds every
+// parameter (for -load) before training.
+func bindAll(m *sage.Stack, s *train.Shared, sampler *sampling.MultiLayer, ds *dataset.Dataset, feats *tensor.Dense) error {
+	if len(ds.Train) == 0 {
+		return fmt.Errorf("the dataset has no training nodes")
+	}
+	mb, err := sampler.Sample(ds.Train[:1], 0)
+	if err != nil {
+		return err
+	}
+	_, err = train.BuildBatch(m, s, mb, feats)
+	return err
+}
