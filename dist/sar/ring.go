@@ -1,6 +1,7 @@
 package sar
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/gnngo/gnn/dist/comm"
@@ -55,13 +56,13 @@ func (p *pass[T]) fetch(g *Graph, k int) ([]T, error) {
 	if k == 0 {
 		return gather(p.x, g.shards[g.rank].src, p.xw), nil
 	}
-	send := encode(gather(p.x, g.need[to], p.xw))
+	send := message(gather(p.x, g.need[to], p.xw))
 	g.sent.Add(int64(len(send)))
 	b, err := g.c.SendRecv(send, to, from, p.tag)
 	if err != nil {
 		return nil, fmt.Errorf("fetching rows from rank %d: %w", from, err)
 	}
-	rows, err := decode[T](b)
+	rows, err := unmessage[T](b)
 	if err != nil {
 		return nil, fmt.Errorf("rows from rank %d: %w", from, err)
 	}
@@ -79,13 +80,13 @@ func (p *pass[T]) push(g *Graph, k int, grad []T) error {
 		scatterAdd(p.dx, g.shards[g.rank].src, grad, p.gw)
 		return nil
 	}
-	send := encode(grad)
+	send := message(grad)
 	g.sent.Add(int64(len(send)))
 	b, err := g.c.SendRecv(send, from, to, p.tag+1)
 	if err != nil {
 		return fmt.Errorf("returning gradients to rank %d: %w", from, err)
 	}
-	back, err := decode[T](b)
+	back, err := unmessage[T](b)
 	if err != nil {
 		return fmt.Errorf("gradients from rank %d: %w", to, err)
 	}
@@ -235,6 +236,30 @@ func scatterAdd[T num.Float](dx []T, idx []int32, rows []T, w int) {
 			d[k] += v
 		}
 	}
+}
+
+// message is a point-to-point payload: the element count (8 bytes, little
+// endian), then the elements. The header also keeps every payload
+// non-empty: comm's Open MPI SendRecv skips the payload exchange when a
+// rank has nothing to send and nothing to receive, while the partners
+// that do have data wait for it (seen at 8 ranks), so no rank may have
+// both.
+func message[T num.Float](v []T) []byte {
+	b := make([]byte, 8, 8+len(v)*8)
+	binary.LittleEndian.PutUint64(b, uint64(len(v)))
+	return append(b, encode(v)...)
+}
+
+// unmessage decodes a message, checking its element count.
+func unmessage[T num.Float](b []byte) ([]T, error) {
+	if len(b) < 8 {
+		return nil, fmt.Errorf("a message of %d bytes has no header", len(b))
+	}
+	v, err := decode[T](b[8:])
+	if err == nil && uint64(len(v)) != binary.LittleEndian.Uint64(b) {
+		err = fmt.Errorf("a message announces %d values but holds %d", binary.LittleEndian.Uint64(b), len(v))
+	}
+	return v, err
 }
 
 func encode[T num.Float](v []T) []byte {
