@@ -24,6 +24,20 @@ import (
 // every rank builds the same parameters.
 type model func(eg *gorgonia.ExprGraph, g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error)
 
+// twoLayers applies l1, then l2, to x on g and returns the output and both
+// layers' parameters: the models' common body.
+func twoLayers(g nn.Graph, x *gorgonia.Node, l1, l2 nn.Layer) (*gorgonia.Node, gorgonia.Nodes, error) {
+	h, err := l1.Forward(g, x)
+	if err != nil {
+		return nil, nil, err
+	}
+	y, err := l2.Forward(g, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	return y, append(l1.Learnables(), l2.Learnables()...), nil
+}
+
 // result is what a model computed: its output rows and the gradients of
 // sum(out ⊙ R) with respect to the input rows and each parameter.
 type result struct {

@@ -23,15 +23,7 @@ func gatModel(in, hidden, out int, residual bool) model {
 		if err != nil {
 			return nil, nil, err
 		}
-		h, err := l1.Forward(g, x)
-		if err != nil {
-			return nil, nil, err
-		}
-		y, err := l2.Forward(g, h)
-		if err != nil {
-			return nil, nil, err
-		}
-		return y, append(l1.Learnables(), l2.Learnables()...), nil
+		return twoLayers(g, x, l1, l2)
 	}
 }
 

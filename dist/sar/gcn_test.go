@@ -24,15 +24,7 @@ func gcnModel(norm gcn.Norm, in, hidden, out int) model {
 		if err != nil {
 			return nil, nil, err
 		}
-		h, err := l1.Forward(g, x)
-		if err != nil {
-			return nil, nil, err
-		}
-		y, err := l2.Forward(g, h)
-		if err != nil {
-			return nil, nil, err
-		}
-		return y, append(l1.Learnables(), l2.Learnables()...), nil
+		return twoLayers(g, x, l1, l2)
 	}
 }
 

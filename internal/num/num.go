@@ -1,5 +1,6 @@
 // Package num holds the numeric type constraint shared by gnn's generic
-// kernels, and the exponential of their softmaxes (ExpSum).
+// kernels, the exponential of their softmaxes (ExpSum) and the degree
+// normalisation (DegreeFactor).
 package num
 
 // Float is the element type of every gnn kernel: one generic implementation
