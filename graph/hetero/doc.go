@@ -17,6 +17,10 @@
 // type in increasing homogeneous ID (DGL's to_heterogeneous), so the two
 // are inverse.
 //
+// Load reads a heterograph from a directory of text files: a schema.txt
+// naming the node types (count, optional feature file) and the edge types
+// (one edge file each, in graph.ReadEdgeList's format with per-type IDs).
+//
 // A Graph is immutable. Invalid input (unknown types, sizes that disagree
 // with a relation's graph, duplicate relations, bad type columns) is
 // reported as an error naming what was wrong; nothing is silently fixed.
