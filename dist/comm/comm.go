@@ -65,6 +65,10 @@ type Comm interface {
 	// it prints "rank R: err" to stderr and every process exits non-zero; in
 	// the in-process engine it ends the calling goroutine, and every other
 	// rank's pending and later calls return an *AbortError naming rank R.
+	// Call it from the rank's own goroutine (the function given to
+	// RunInProcess or RunMPI), never from inside a Gorgonia op: ending the
+	// TapeMachine's worker goroutine leaves its RunAll waiting forever.
+	// Returning an error from the rank's function aborts the job too.
 	Abort(err error)
 }
 

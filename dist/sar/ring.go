@@ -22,8 +22,13 @@ type pass[T num.Float] struct {
 	visit func(j int, rows []T) ([]T, error)
 }
 
-// run performs the pass in g's mode. Any error aborts the whole job
-// (comm.Abort), so that no rank is left waiting for this one.
+// run performs the pass in g's mode. An error is returned, not turned
+// into comm.Abort here: the pass runs inside an op's Do, on the goroutine
+// of Gorgonia's TapeMachine, and the in-process engine's Abort ends the
+// calling goroutine (runtime.Goexit), which would leave RunAll waiting for
+// it forever. The error reaches the rank's function through RunAll, and the
+// job runner (comm.RunInProcess, comm.RunMPI) then releases or aborts
+// every other rank, so none is left waiting for this one.
 func (p *pass[T]) run(g *Graph) error {
 	var err error
 	if g.mode == OneShot {
@@ -33,7 +38,6 @@ func (p *pass[T]) run(g *Graph) error {
 	}
 	if err != nil {
 		err = fmt.Errorf("sar: rank %d: %w", g.rank, err)
-		g.c.Abort(err)
 	}
 	return err
 }
