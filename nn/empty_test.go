@@ -11,11 +11,15 @@ import (
 
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/appnp"
+	"github.com/gnngo/gnn/nn/cheb"
 	"github.com/gnngo/gnn/nn/gat"
 	"github.com/gnngo/gnn/nn/gatv2"
 	"github.com/gnngo/gnn/nn/gcn"
 	"github.com/gnngo/gnn/nn/gin"
 	"github.com/gnngo/gnn/nn/sage"
+	"github.com/gnngo/gnn/nn/sgc"
+	"github.com/gnngo/gnn/nn/tag"
 )
 
 // emptyLayer is a layer under test on graphs without edges.
@@ -145,6 +149,63 @@ func emptyLayers() []emptyLayer {
 			},
 		})
 	}
+	// The diffusion layers: every propagation step over no edges is zero.
+	ls = append(ls,
+		emptyLayer{name: "sgc", in: in,
+			new: func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (func(nn.Graph, *gorgonia.Node) (*gorgonia.Node, error), gorgonia.Nodes, error) {
+				l, err := sgc.New(eg, in, out, sgc.WithK(2), sgc.WithAllowZeroInDegree(true), sgc.WithDtype(dt), sgc.WithName("sgc"))
+				if err != nil {
+					return nil, nil, err
+				}
+				return l.Forward, l.Learnables(), nil
+			},
+			want: func(x []float64, n int, p map[string][]float64) []float64 { return rowsPlus(x, nil, n, in, p["bias"]) },
+		},
+		emptyLayer{name: "tag", in: in, // hop 0 (x itself) meets the first in rows of the weight
+			new: func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (func(nn.Graph, *gorgonia.Node) (*gorgonia.Node, error), gorgonia.Nodes, error) {
+				l, err := tag.New(eg, in, out, tag.WithK(2), tag.WithDtype(dt), tag.WithName("tag"))
+				if err != nil {
+					return nil, nil, err
+				}
+				return l.Forward, l.Learnables(), nil
+			},
+			want: func(x []float64, n int, p map[string][]float64) []float64 {
+				return rowsPlus(x, p["weight"], n, in, p["bias"])
+			},
+		},
+		emptyLayer{name: "cheb", in: in, // λ_max 2: the second term -Â x is zero; ReLU
+			new: func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (func(nn.Graph, *gorgonia.Node) (*gorgonia.Node, error), gorgonia.Nodes, error) {
+				l, err := cheb.New(eg, in, out, 2, cheb.WithDtype(dt), cheb.WithName("cheb"))
+				if err != nil {
+					return nil, nil, err
+				}
+				return l.Forward, l.Learnables(), nil
+			},
+			want: func(x []float64, n int, p map[string][]float64) []float64 {
+				r := rowsPlus(x, p["weight"], n, in, p["bias"])
+				for i, v := range r {
+					r[i] = max(v, 0)
+				}
+				return r
+			},
+		},
+		emptyLayer{name: "appnp", in: in, // K steps of (1-α)·0 + α x
+			new: func(eg *gorgonia.ExprGraph, dt tensor.Dtype) (func(nn.Graph, *gorgonia.Node) (*gorgonia.Node, error), gorgonia.Nodes, error) {
+				l, err := appnp.New(3, 0.25, appnp.WithName("appnp"))
+				if err != nil {
+					return nil, nil, err
+				}
+				return l.Forward, nil, nil
+			},
+			want: func(x []float64, n int, p map[string][]float64) []float64 {
+				r := make([]float64, len(x))
+				for i, v := range x {
+					r[i] = 0.25 * v
+				}
+				return r
+			},
+		},
+	)
 	return ls
 }
 
