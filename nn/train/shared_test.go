@@ -1,0 +1,140 @@
+package train_test
+
+import (
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/dataset"
+	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/sage"
+	"github.com/gnngo/gnn/nn/train"
+	"github.com/gnngo/gnn/sampling"
+)
+
+// fitBatchesRun trains a two-layer GraphSAGE with dropout for two epochs of
+// mini-batches on a small planted graph with GOMAXPROCS procs, and returns
+// the per-epoch losses and the final shared parameter values.
+func fitBatchesRun(t *testing.T, procs int) ([]float64, [][]float32) {
+	t.Helper()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	cfg := dataset.DefaultPlantedConfig()
+	cfg.Nodes, cfg.Classes, cfg.Features = 1500, 5, 16
+	ds, err := dataset.PlantedPartition(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	feats := tensor.New(tensor.WithShape(ds.Features.Rows, ds.Features.Cols), tensor.WithBacking(ds.Features.ToDense()))
+	sampler, err := sampling.NewMultiLayer(ds.Graph, []int{8, 4}, sampling.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loader, err := sampling.NewLoader(sampler, ds.Train, sampling.LoaderOptions{BatchSize: 30, Shuffle: true, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mode := nn.NewMode()
+	m := &sage.Stack{Widths: []int{cfg.Features, 24, cfg.Classes}, Dropout: 0.5, Mode: mode}
+	s, err := train.NewShared(0.01, 5e-4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist, err := train.FitBatches(m, s, loader, feats, ds.Labels, 2, mode, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hist) != 2 || hist[0].Batches < 3 {
+		t.Fatalf("history %+v, want 2 epochs of at least 3 batches", hist)
+	}
+	var losses []float64
+	for _, e := range hist {
+		losses = append(losses, e.Loss)
+	}
+	var values [][]float32
+	for _, p := range s.Nodes() {
+		values = append(values, slices.Clone(p.Value().Data().([]float32)))
+	}
+	return losses, values
+}
+
+// TestFitBatchesGOMAXPROCS checks that mini-batch training (sampling,
+// prefetching, dropout, the fused ops, Adam) gives bit-identical losses and
+// parameters whatever GOMAXPROCS is.
+func TestFitBatchesGOMAXPROCS(t *testing.T) {
+	loss1, val1 := fitBatchesRun(t, 1)
+	loss2, val2 := fitBatchesRun(t, 2)
+	if !slices.Equal(loss1, loss2) {
+		t.Fatalf("epoch losses %v with GOMAXPROCS 1, %v with 2", loss1, loss2)
+	}
+	for i := range val1 {
+		if !slices.Equal(val1[i], val2[i]) {
+			t.Fatalf("parameter %d differs between GOMAXPROCS 1 and 2", i)
+		}
+	}
+}
+
+// param returns a parameter node named name holding a float32 tensor of
+// the given shape on a new graph.
+func param(name string, dt tensor.Dtype, shape ...int) *gorgonia.Node {
+	return nn.Param(gorgonia.NewGraph(), name, nn.Zeros(dt, shape...))
+}
+
+func TestSharedErrors(t *testing.T) {
+	if _, err := train.NewShared(0, 0); err == nil || !strings.Contains(err.Error(), "learning rate 0") {
+		t.Errorf("learning rate 0: %v", err)
+	}
+	if _, err := train.NewShared(0.1, -1); err == nil || !strings.Contains(err.Error(), "weight decay -1") {
+		t.Errorf("weight decay -1: %v", err)
+	}
+	s, err := train.NewShared(0.1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Bind(gorgonia.Nodes{param("w", tensor.Float32, 2, 3), param("b", tensor.Float32, 3)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		p    *gorgonia.Node
+		want string
+	}{
+		{param("w", tensor.Float32, 3, 2), `parameter "w" is float32 (3, 2) on this graph but float32 (2, 3) in the shared model`},
+		{param("w", tensor.Float64, 2, 3), `parameter "w" is float64 (2, 3) on this graph but float32 (2, 3)`},
+		{param("b", tensor.Float32, 4), `parameter "b" is float32 (4) on this graph but float32 (3)`},
+	} {
+		if err := s.Bind(gorgonia.Nodes{c.p}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Bind %v %v: error %v, want %q", c.p.Name(), c.p.Shape(), err, c.want)
+		}
+	}
+	if got := s.Names(); !slices.Equal(got, []string{"w", "b"}) {
+		t.Errorf("names %v after refused binds, want [w b]", got)
+	}
+
+	// Step: the parameters must be exactly the shared ones.
+	eg := gorgonia.NewGraph()
+	w := nn.Param(eg, "w", nn.Zeros(tensor.Float32, 2, 3))
+	b := nn.Param(eg, "b", nn.Zeros(tensor.Float32, 3))
+	other := nn.Param(eg, "c", nn.Zeros(tensor.Float32, 3))
+	if err := s.Bind(gorgonia.Nodes{w, b}); err != nil {
+		t.Fatal(err)
+	}
+	loss := gorgonia.Must(gorgonia.Sum(gorgonia.Must(gorgonia.Add(gorgonia.Must(gorgonia.Sum(w, 0)), b))))
+	for _, c := range []struct {
+		params gorgonia.Nodes
+		want   string
+	}{
+		{gorgonia.Nodes{w}, "step over 1 parameters, the shared model has 2"},
+		{gorgonia.Nodes{w, w}, `parameter "w" is not bound or given twice`},
+		{gorgonia.Nodes{w, other}, `parameter "c" is not bound or given twice`},
+	} {
+		if _, err := s.Step(loss, c.params); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Step over %v: error %v, want %q", c.params, err, c.want)
+		}
+	}
+	if _, err := s.Step(loss, gorgonia.Nodes{b, w}); err != nil {
+		t.Errorf("Step in another order: %v", err)
+	}
+}
