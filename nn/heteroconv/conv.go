@@ -49,7 +49,9 @@ func New(mods map[hetero.EdgeType]nn.Layer, agg mp.CrossReducer) (*Conv, error) 
 // and the outputs of each destination type are combined, in edge-type
 // order, with the reducer (DGL's HeteroGraphConv.forward). Layers given
 // for relations that h lacks are not used, so one Conv serves a
-// heterograph's relation subgraphs. It returns an error naming the
+// heterograph's relation subgraphs. Relations into a node type with no
+// nodes are not run either: their output would be empty, which Gorgonia
+// cannot hold, so such a type has no entry in the result. It returns an error naming the
 // relation when one of h's relations with input has no layer, when a
 // layer fails, or when the outputs for a type cannot be combined.
 func (c *Conv) Forward(h *hetero.Graph, x map[string]*gorgonia.Node) (map[string]*gorgonia.Node, error) {
@@ -65,7 +67,7 @@ func (c *Conv) Forward(h *hetero.Graph, x map[string]*gorgonia.Node) (map[string
 	var order []string
 	for j, t := range h.EdgeTypes() {
 		in, ok := x[t.Src]
-		if !ok {
+		if !ok || h.RelationAt(j).NumDst() == 0 {
 			continue
 		}
 		i, found := slices.BinarySearchFunc(c.types, t, hetero.EdgeType.Compare)

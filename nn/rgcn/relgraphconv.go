@@ -97,7 +97,7 @@ func (l *RelGraphConv) Learnables() gorgonia.Nodes {
 
 // Forward applies the layer to node features x (NumNodes x in) over the
 // relations rel and returns (NumNodes x out) features. It returns an error
-// when rel is nil, has another number of relations than the layer, or x has
+// when rel is nil or has no nodes, has another number of relations than the layer, or x has
 // the wrong shape or dtype.
 func (l *RelGraphConv) Forward(rel *Relations, x *gorgonia.Node) (*gorgonia.Node, error) {
 	name := l.cfg.name
@@ -106,6 +106,9 @@ func (l *RelGraphConv) Forward(rel *Relations, x *gorgonia.Node) (*gorgonia.Node
 	}
 	if rel.NumRelations() != l.numRels {
 		return nil, fmt.Errorf("rgcn: %s: %d relations, but the layer was built for %d", name, rel.NumRelations(), l.numRels)
+	}
+	if rel.NumNodes() == 0 {
+		return nil, fmt.Errorf("rgcn: %s: the relations have no destination nodes: the result would be empty, which Gorgonia cannot hold", name)
 	}
 	if x == nil {
 		return nil, fmt.Errorf("rgcn: %s: nil features", name)
