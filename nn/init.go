@@ -54,6 +54,26 @@ func Zeros(dt tensor.Dtype, shape ...int) *tensor.Dense {
 	return tensor.New(tensor.WithShape(shape...), tensor.Of(dt))
 }
 
+// Values looks a parameter's value up by its full name; nil means unknown.
+// A layer given Values (train.Shared's Value, for a model rebuilt on every
+// mini-batch graph) starts a parameter from the tensor found instead of
+// drawing a fresh one, so that no initialisation is drawn only to be
+// replaced.
+type Values func(name string) *tensor.Dense
+
+// Initial returns values' tensor for name when values is not nil and holds
+// one of dtype dt and the given shape, and draw's tensor otherwise (a
+// tensor of another dtype or shape is left for the caller's binding to
+// report).
+func Initial(values Values, name string, dt tensor.Dtype, shape []int, draw func() (*tensor.Dense, error)) (*tensor.Dense, error) {
+	if values != nil {
+		if v := values(name); v != nil && v.Dtype() == dt && v.Shape().Eq(tensor.Shape(shape)) {
+			return v, nil
+		}
+	}
+	return draw()
+}
+
 // Param adds a learnable tensor to eg with the given name and value.
 func Param(eg *gorgonia.ExprGraph, name string, v *tensor.Dense) *gorgonia.Node {
 	return gorgonia.NodeFromAny(eg, v, gorgonia.WithName(name))

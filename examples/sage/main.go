@@ -116,11 +116,11 @@ func run(w io.Writer, o *options) error {
 		widths = append(widths, o.Hidden)
 	}
 	mode := nn.NewMode()
-	m := &sage.Stack{Widths: append(widths, ds.NumClasses), Dropout: o.Dropout, Mode: mode, Name: "sage"}
 	s, err := train.NewShared(o.LR, o.WeightDecay)
 	if err != nil {
 		return err
 	}
+	m := &sage.Stack{Widths: append(widths, ds.NumClasses), Dropout: o.Dropout, Mode: mode, Name: "sage", Values: s.Value}
 	sampler, err := sampling.NewMultiLayer(ds.Graph, fanouts, sampling.Options{})
 	if err != nil {
 		return err

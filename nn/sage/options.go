@@ -44,6 +44,7 @@ type config struct {
 	seedSet  bool
 	seed     uint64
 	dtype    tensor.Dtype
+	values   nn.Values
 }
 
 // WithAggregator sets the aggregator (default Mean).
@@ -93,6 +94,13 @@ func WithName(name string) Option {
 // WithSeed sets the seed of initialisation and dropout (default: derived from the layer name, so unseeded layers differ).
 func WithSeed(seed uint64) Option {
 	return func(c *config) error { c.seed, c.seedSet = seed, true; return nil }
+}
+
+// WithValues makes the layer start each parameter from values' tensor of
+// its name when it has the layer's dtype and the parameter's shape, instead
+// of drawing one (see nn.Values).
+func WithValues(values nn.Values) Option {
+	return func(c *config) error { c.values = values; return nil }
 }
 
 // WithDtype sets the parameters' dtype (default float32).

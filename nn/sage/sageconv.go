@@ -49,18 +49,26 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error)
 	}
 	l := &SAGEConv{in: in, out: out, cfg: c}
 	param := func(suffix string, k uint64, shape ...int) (*gorgonia.Node, error) {
-		v, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, k), math.Sqrt2, shape...)
+		name := c.name + "." + suffix
+		v, err := nn.Initial(c.values, name, c.dtype, shape, func() (*tensor.Dense, error) {
+			return nn.Glorot(c.dtype, nn.ParamSeed(c.seed, k), math.Sqrt2, shape...)
+		})
 		if err != nil {
 			return nil, err
 		}
-		return nn.Param(eg, c.name+"."+suffix, v), nil
+		return nn.Param(eg, name, v), nil
+	}
+	zeros := func(suffix string, n int) *gorgonia.Node {
+		name := c.name + "." + suffix
+		v, _ := nn.Initial(c.values, name, c.dtype, []int{n}, func() (*tensor.Dense, error) { return nn.Zeros(c.dtype, n), nil })
+		return nn.Param(eg, name, v)
 	}
 	var err error
 	if c.agg == Pool {
 		if l.pool, err = param("fc_pool.weight", 2, in, in); err != nil {
 			return nil, err
 		}
-		l.poolBias = nn.Param(eg, c.name+".fc_pool.bias", nn.Zeros(c.dtype, in))
+		l.poolBias = zeros("fc_pool.bias", in)
 	}
 	if c.agg != GCN {
 		if l.self, err = param("fc_self.weight", 1, in, out); err != nil {
@@ -71,7 +79,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error)
 		return nil, err
 	}
 	if c.bias {
-		l.b = nn.Param(eg, c.name+".bias", nn.Zeros(c.dtype, out))
+		l.b = zeros("bias", out)
 	}
 	return l, nil
 }

@@ -23,6 +23,10 @@ type Stack struct {
 	Dropout    float64
 	Mode       *nn.Mode
 	Name       string // "sage" when empty
+	// Values, when set, gives the layers their parameters' current values
+	// (nn.Values; set it to the train.Shared's Value) so that a rebuild
+	// draws no initialisation only for Shared to replace it.
+	Values nn.Values
 }
 
 // NumLayers returns len(Widths)-1.
@@ -40,7 +44,7 @@ func (s *Stack) Layer(eg *gorgonia.ExprGraph, l int, g nn.Graph, x *gorgonia.Nod
 	if dt == (tensor.Dtype{}) {
 		dt = tensor.Float32
 	}
-	opts := []Option{WithAggregator(s.Aggregator), WithDtype(dt), WithName(fmt.Sprintf("%s%d", name, l+1))}
+	opts := []Option{WithAggregator(s.Aggregator), WithDtype(dt), WithName(fmt.Sprintf("%s%d", name, l+1)), WithValues(s.Values)}
 	if l < s.NumLayers()-1 {
 		opts = append(opts, WithActivation(nn.ReLU))
 	}

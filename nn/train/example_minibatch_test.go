@@ -34,12 +34,12 @@ func ExampleFitBatches() {
 		panic(err)
 	}
 	// The model is rebuilt on every batch's graph; s keeps its parameters
-	// and Adam state.
-	model := &sage.Stack{Widths: []int{f.Cols, 32, ds.NumClasses}}
+	// and Adam state, and the rebuilt layers start from s's values.
 	s, err := train.NewShared(0.01, 0)
 	if err != nil {
 		panic(err)
 	}
+	model := &sage.Stack{Widths: []int{f.Cols, 32, ds.NumClasses}, Values: s.Value}
 	hist, err := train.FitBatches(model, s, loader, feats, ds.Labels, 10, nil, nil)
 	if err != nil {
 		panic(err)

@@ -40,11 +40,11 @@ func BenchmarkBatchStep(b *testing.B) {
 		}
 		edges := mb.NumEdges()
 		b.Run(fmt.Sprintf("edges=%d", edges), func(b *testing.B) {
-			m := &sage.Stack{Widths: []int{cfg.Features, 256, cfg.Classes}}
 			s, err := NewShared(0.003, 0)
 			if err != nil {
 				b.Fatal(err)
 			}
+			m := &sage.Stack{Widths: []int{cfg.Features, 256, cfg.Classes}, Values: s.Value}
 			var build time.Duration
 			b.ReportAllocs()
 			b.ResetTimer()

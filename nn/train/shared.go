@@ -71,6 +71,17 @@ func (s *Shared) Bind(params gorgonia.Nodes) error {
 	return nil
 }
 
+// Value returns the shared tensor of the parameter name, or nil when no
+// parameter of that name is bound yet. It is an nn.Values: a model that
+// takes its initial values from it on every rebuild (sage.Stack's Values)
+// draws no initialisation that Bind would discard.
+func (s *Shared) Value(name string) *tensor.Dense {
+	if i, ok := s.index[name]; ok {
+		return s.values[i]
+	}
+	return nil
+}
+
 // Names returns the names of the shared parameters, in the order they were
 // first bound.
 func (s *Shared) Names() []string { return slices.Clone(s.names) }

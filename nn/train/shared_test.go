@@ -17,9 +17,11 @@ import (
 )
 
 // fitBatchesRun trains a two-layer GraphSAGE with dropout for two epochs of
-// mini-batches on a small planted graph with GOMAXPROCS procs, and returns
-// the per-epoch losses and the final shared parameter values.
-func fitBatchesRun(t *testing.T, procs int) ([]float64, [][]float32) {
+// mini-batches on a small planted graph with GOMAXPROCS procs, the layers
+// taking their values from the shared model on rebuilds when values is
+// set, and returns the per-epoch losses and the final shared parameter
+// values.
+func fitBatchesRun(t *testing.T, procs int, values bool) ([]float64, [][]float32) {
 	t.Helper()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 	cfg := dataset.DefaultPlantedConfig()
@@ -38,10 +40,13 @@ func fitBatchesRun(t *testing.T, procs int) ([]float64, [][]float32) {
 		t.Fatal(err)
 	}
 	mode := nn.NewMode()
-	m := &sage.Stack{Widths: []int{cfg.Features, 24, cfg.Classes}, Dropout: 0.5, Mode: mode}
 	s, err := train.NewShared(0.01, 5e-4)
 	if err != nil {
 		t.Fatal(err)
+	}
+	m := &sage.Stack{Widths: []int{cfg.Features, 24, cfg.Classes}, Dropout: 0.5, Mode: mode}
+	if values {
+		m.Values = s.Value
 	}
 	hist, err := train.FitBatches(m, s, loader, feats, ds.Labels, 2, mode, nil)
 	if err != nil {
@@ -54,26 +59,60 @@ func fitBatchesRun(t *testing.T, procs int) ([]float64, [][]float32) {
 	for _, e := range hist {
 		losses = append(losses, e.Loss)
 	}
-	var values [][]float32
+	var final [][]float32
 	for _, p := range s.Nodes() {
-		values = append(values, slices.Clone(p.Value().Data().([]float32)))
+		final = append(final, slices.Clone(p.Value().Data().([]float32)))
 	}
-	return losses, values
+	return losses, final
 }
 
 // TestFitBatchesGOMAXPROCS checks that mini-batch training (sampling,
 // prefetching, dropout, the fused ops, Adam) gives bit-identical losses and
 // parameters whatever GOMAXPROCS is.
 func TestFitBatchesGOMAXPROCS(t *testing.T) {
-	loss1, val1 := fitBatchesRun(t, 1)
-	loss2, val2 := fitBatchesRun(t, 2)
-	if !slices.Equal(loss1, loss2) {
-		t.Fatalf("epoch losses %v with GOMAXPROCS 1, %v with 2", loss1, loss2)
+	loss1, val1 := fitBatchesRun(t, 1, false)
+	loss2, val2 := fitBatchesRun(t, 2, false)
+	sameRun(t, "GOMAXPROCS 1", "GOMAXPROCS 2", loss1, loss2, val1, val2)
+}
+
+// TestFitBatchesValues checks that layers starting from the shared values
+// on every rebuild (sage.Stack's Values = Shared.Value, which skips the
+// initial draw) train exactly as layers whose fresh draw Bind replaces.
+func TestFitBatchesValues(t *testing.T) {
+	loss1, val1 := fitBatchesRun(t, 2, false)
+	loss2, val2 := fitBatchesRun(t, 2, true)
+	sameRun(t, "drawn then bound", "from Shared.Value", loss1, loss2, val1, val2)
+}
+
+// sameRun fails unless two runs' losses and parameters are identical.
+func sameRun(t *testing.T, a, b string, lossA, lossB []float64, valA, valB [][]float32) {
+	t.Helper()
+	if !slices.Equal(lossA, lossB) {
+		t.Fatalf("epoch losses %v (%s), %v (%s)", lossA, a, lossB, b)
 	}
-	for i := range val1 {
-		if !slices.Equal(val1[i], val2[i]) {
-			t.Fatalf("parameter %d differs between GOMAXPROCS 1 and 2", i)
+	for i := range valA {
+		if !slices.Equal(valA[i], valB[i]) {
+			t.Fatalf("parameter %d differs between %s and %s", i, a, b)
 		}
+	}
+}
+
+// TestSharedValue checks that Value returns the bound tensors by name and
+// nil for unknown names.
+func TestSharedValue(t *testing.T) {
+	s, err := train.NewShared(0.1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Value("w") != nil {
+		t.Fatal("Value of an unbound name is not nil")
+	}
+	w := param("w", tensor.Float32, 2, 3)
+	if err := s.Bind(gorgonia.Nodes{w}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Value("w") != w.Value() || s.Value("b") != nil {
+		t.Fatalf("Value(w) = %v, Value(b) = %v", s.Value("w"), s.Value("b"))
 	}
 }
 
