@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -37,11 +38,15 @@ type options struct {
 	Batch   int
 	Nodes   int
 	Chunk   int
+	// The generated graph's shape (without -data).
+	Classes, Features, TrainPerClass int
+	Degree                           float64
+	Infer                            bool
 }
 
 func main() {
 	o := options{Flags: setup.Flags{Epochs: 20, LR: 0.003, Hidden: 256, Dropout: 0.5, WeightDecay: 5e-4, Seed: 1},
-		Fanouts: "15,10,5", Batch: 64, Nodes: 5000, Chunk: 4096}
+		Fanouts: "15,10,5", Batch: 64, Nodes: 5000, Chunk: 4096, Infer: true}
 	o.register(flag.CommandLine)
 	setup.Main("sage", func() error {
 		if err := o.Parse(flag.CommandLine, os.Args[1:]); err != nil {
@@ -57,6 +62,11 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.Batch, "batch", o.Batch, "training nodes per mini-batch")
 	fs.IntVar(&o.Nodes, "nodes", o.Nodes, "nodes of the generated planted-partition graph (without -data)")
 	fs.IntVar(&o.Chunk, "chunk", o.Chunk, "nodes per chunk of layer-wise inference")
+	fs.IntVar(&o.Classes, "classes", 0, "classes of the generated graph (0: the planted default, 7)")
+	fs.IntVar(&o.Features, "features", 0, "features of the generated graph (0: the planted default, 128)")
+	fs.Float64Var(&o.Degree, "degree", 0, "mean degree of the generated graph (0: the planted default, 3.9)")
+	fs.IntVar(&o.TrainPerClass, "train-per-class", 0, "training nodes per class of the generated graph (0: the planted default, 20)")
+	fs.BoolVar(&o.Infer, "infer", o.Infer, "evaluate by layer-wise inference after training (-infer=false: only train)")
 }
 
 // check rejects what sage cannot use, naming the flag, and returns the
@@ -85,6 +95,23 @@ func (o *options) check() ([]int, error) {
 		return nil, fmt.Errorf("-nodes %d: want a positive number of nodes", o.Nodes)
 	case o.Chunk <= 0:
 		return nil, fmt.Errorf("-chunk %d: want a positive number of nodes", o.Chunk)
+	case o.Classes < 0:
+		return nil, fmt.Errorf("-classes %d: want a positive number (0: default)", o.Classes)
+	case o.Features < 0:
+		return nil, fmt.Errorf("-features %d: want a positive number (0: default)", o.Features)
+	case !(o.Degree >= 0) || math.IsInf(o.Degree, 0):
+		return nil, fmt.Errorf("-degree %v: want a positive number (0: default)", o.Degree)
+	case o.TrainPerClass < 0:
+		return nil, fmt.Errorf("-train-per-class %d: want a positive number (0: default)", o.TrainPerClass)
+	case !o.Infer && (o.Save == "" && o.Epochs == 0):
+		return nil, fmt.Errorf("-infer=false with -epochs 0 and no -save does nothing")
+	}
+	if o.Data != "" {
+		for _, name := range []string{"nodes", "classes", "features", "degree", "train-per-class"} {
+			if o.Given(name) {
+				return nil, fmt.Errorf("-%s shapes the generated graph and does not apply to -data", name)
+			}
+		}
 	}
 	return fanouts, nil
 }
@@ -97,6 +124,18 @@ func (o *options) load() (*dataset.Dataset, error) {
 	}
 	cfg := dataset.DefaultPlantedConfig()
 	cfg.Nodes, cfg.Seed = o.Nodes, o.Seed
+	if o.Classes > 0 {
+		cfg.Classes = o.Classes
+	}
+	if o.Features > 0 {
+		cfg.Features = o.Features
+	}
+	if o.Degree > 0 {
+		cfg.MeanDegree = o.Degree
+	}
+	if o.TrainPerClass > 0 {
+		cfg.TrainPerClass = o.TrainPerClass
+	}
 	return dataset.PlantedPartition(cfg)
 }
 
@@ -139,13 +178,16 @@ func run(w io.Writer, o *options) error {
 			return err
 		}
 		_, err = train.FitBatches(m, s, loader, feats, ds.Labels, o.Epochs, mode, func(e train.BatchEpoch) {
-			fmt.Fprintf(w, "epoch %3d  loss %.4f  train acc %.4f  %d batches  %.1f batches/s  rebuild %.0f%%  sampling wait %.0f%%\n",
-				e.Epoch, e.Loss, e.TrainAcc, e.Batches, float64(e.Batches)/e.Time.Seconds(),
+			fmt.Fprintf(w, "epoch %3d  loss %.4f  train acc %.4f  %d batches  %.2f batches/s  %.0f ms per 1000 seeds  rebuild %.0f%%  sampling wait %.0f%%\n",
+				e.Epoch, e.Loss, e.TrainAcc, e.Batches, float64(e.Batches)/e.Time.Seconds(), 1e6*e.Time.Seconds()/float64(len(ds.Train)),
 				100*e.Build.Seconds()/e.Time.Seconds(), 100*e.Sample.Seconds()/e.Time.Seconds())
 		})
 		if err != nil {
 			return err
 		}
+	}
+	if !o.Infer {
+		return save(w, o, s)
 	}
 	logits, err := train.Inference(m, s, ds.Graph, feats, o.Chunk, mode)
 	if err != nil {
@@ -161,6 +203,11 @@ func run(w io.Writer, o *options) error {
 		}
 		fmt.Fprintf(w, "%s accuracy: %.4f\n", split.name, acc)
 	}
+	return save(w, o, s)
+}
+
+// save writes the parameters to -save, if given.
+func save(w io.Writer, o *options, s *train.Shared) error {
 	if o.Save != "" {
 		if err := nn.SaveParams(o.Save, s.Nodes()); err != nil {
 			return err

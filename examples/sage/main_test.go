@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,7 +13,7 @@ import (
 // runArgs runs the command with args and returns its output.
 func runArgs(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	o := options{Fanouts: "10,5", Batch: 32, Nodes: 1500, Chunk: 500}
+	o := options{Fanouts: "10,5", Batch: 32, Nodes: 1500, Chunk: 500, Infer: true}
 	o.Epochs, o.LR, o.Hidden, o.Dropout, o.WeightDecay, o.Seed = 8, 0.01, 32, 0.5, 5e-4, 1
 	fs := flag.NewFlagSet("sage", flag.ContinueOnError)
 	o.register(fs)
@@ -60,6 +61,10 @@ func TestTrainSaveLoad(t *testing.T) {
 // TestFlagErrors checks that bad flags are refused, naming the flag.
 func TestFlagErrors(t *testing.T) {
 	t.Parallel()
+	params := filepath.Join(t.TempDir(), "sage.params")
+	if err := os.WriteFile(params, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -69,11 +74,38 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"-batch", "0"}, "-batch"},
 		{[]string{"-nodes", "0"}, "-nodes"},
 		{[]string{"-chunk", "-1"}, "-chunk"},
+		{[]string{"-classes", "-1"}, "-classes"},
+		{[]string{"-features", "-1"}, "-features"},
+		{[]string{"-degree", "NaN"}, "-degree"},
+		{[]string{"-train-per-class", "-3"}, "-train-per-class"},
+		{[]string{"-data", "x", "-train-per-class", "3"}, "-train-per-class"},
+		{[]string{"-load", params, "-infer=false", "-epochs", "0"}, "-infer"},
 		{[]string{"-patience", "5"}, "-patience"},
 		{[]string{"-lr", "-1"}, "-lr"},
 	} {
 		if _, err := runArgs(t, c.args...); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: got error %v, want one naming %s", c.args, err, c.want)
 		}
+	}
+}
+
+// TestGeneratedShape checks that the generated graph's flags shape it (3
+// classes of 40 training nodes, scaled down to 111 to fit 1500 nodes with
+// the default validation and test sets: 4 batches of 32);
+// -infer=false trains without evaluating.
+func TestGeneratedShape(t *testing.T) {
+	t.Parallel()
+	out, err := runArgs(t, "-classes", "3", "-features", "8", "-degree", "6", "-train-per-class", "40", "-epochs", "1", "-infer=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "classes 3") && !strings.Contains(out, "3 classes") {
+		t.Errorf("no 3 classes in:\n%s", out)
+	}
+	if !strings.Contains(out, " 4 batches ") || !strings.Contains(out, "ms per 1000 seeds") {
+		t.Errorf("want one epoch of 4 batches with ms per 1000 seeds, got:\n%s", out)
+	}
+	if accuracies.MatchString(out) {
+		t.Errorf("-infer=false printed accuracies:\n%s", out)
 	}
 }
