@@ -5,9 +5,12 @@
 // layer's first), the model runs on the sampled blocks, and after training
 // the whole graph is evaluated one layer at a time in chunks of nodes
 // (layer-wise inference). With no -data it trains on a generated
-// planted-partition graph of -nodes nodes; with -data on a Planetoid
+// planted-partition graph of -nodes nodes (-classes, -features, -degree
+// and -train-per-class shape it: an ogbn-products-sized run is in
+// README.md); with -data on a Planetoid
 // folder (Cora, CiteSeer, PubMed) or an OGB one. It prints one line per
-// epoch with batches/s, then the accuracies of layer-wise inference, ending
+// epoch with batches/s and the time per 1,000 training nodes, then (unless
+// -infer=false) the accuracies of layer-wise inference, ending
 // with "test accuracy: 0.8123". -save writes the trained parameters; -load
 // reads them back, to evaluate (-epochs 0) or to train on from there.
 package main
