@@ -7,7 +7,9 @@
 // has_topic, affiliated_with and their reverses) with a planted class per
 // paper; paper features are noisy class centres, the other node types
 // learn an embedding, as in DGL's ogbn-mag example. -scale multiplies the
-// node counts. It prints one line per epoch, then "test accuracy: 0.8123",
+// node counts. -data DIR trains instead on a heterograph in
+// hetero.LoadDataset's text format with exactly one labelled node type and
+// its train, val and test splits. It prints one line per epoch, then "test accuracy: 0.8123",
 // the test accuracy at the epoch of best validation accuracy.
 package main
 
@@ -21,6 +23,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/examples/internal/setup"
+	"github.com/gnngo/gnn/graph/hetero"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/rgcn"
 	"github.com/gnngo/gnn/nn/train"
@@ -28,8 +31,10 @@ import (
 
 // options are rgcn's own flags.
 type options struct {
-	Bases int // 0: a full weight per relation
-	Scale int
+	Bases    int // 0: a full weight per relation
+	Scale    int
+	Features int // 0: the default shape's
+	Classes  int // 0: the default shape's
 }
 
 func main() {
@@ -38,6 +43,8 @@ func main() {
 	f.Register(flag.CommandLine)
 	flag.IntVar(&o.Bases, "bases", o.Bases, "basis decomposition with this many bases (0: one full weight per relation)")
 	flag.IntVar(&o.Scale, "scale", o.Scale, "multiply the generated graph's node counts by this")
+	flag.IntVar(&o.Features, "features", o.Features, "paper feature width of the generated graph (0: 32)")
+	flag.IntVar(&o.Classes, "classes", o.Classes, "number of paper classes of the generated graph (0: 6)")
 	setup.Main("rgcn", func() error {
 		if err := f.Parse(flag.CommandLine, os.Args[1:]); err != nil {
 			return err
@@ -50,28 +57,83 @@ func run(w io.Writer, f *setup.Flags, o options) error {
 	if err := f.Check(); err != nil {
 		return err
 	}
+	if o.Bases < 0 || o.Scale <= 0 || o.Features < 0 || o.Classes < 0 {
+		return fmt.Errorf("-bases %d -scale %d -features %d -classes %d: want a positive scale and no negative count", o.Bases, o.Scale, o.Features, o.Classes)
+	}
+	var d *hetero.Dataset
+	var title string
 	if f.Data != "" {
-		return fmt.Errorf("-data %s: rgcn trains on a generated heterograph only; loading one is not supported yet", f.Data)
+		var err error
+		if d, err = hetero.LoadDataset(f.Data); err != nil {
+			return fmt.Errorf("-data %s: %w", f.Data, err)
+		}
+		title = f.Data
+	} else {
+		shape := smallMag
+		if o.Features > 0 {
+			shape.Features = o.Features
+		}
+		if o.Classes > 0 {
+			shape.Classes = o.Classes
+		}
+		shape.Papers *= o.Scale
+		shape.Authors *= o.Scale
+		shape.Institutions *= o.Scale
+		shape.Fields *= o.Scale
+		m, err := generateMag(shape, f.Seed)
+		if err != nil {
+			return err
+		}
+		d = m.dataset(shape.Features)
+		title = "generated ogbn-mag shape"
 	}
-	if o.Bases < 0 || o.Scale <= 0 {
-		return fmt.Errorf("-bases %d -scale %d: want bases >= 0 and a positive scale", o.Bases, o.Scale)
+	return train1(w, f, o, d, title)
+}
+
+// dataset returns m in the form hetero.LoadDataset gives.
+func (m *mag) dataset(features int) *hetero.Dataset {
+	return &hetero.Dataset{
+		Graph:    m.Graph,
+		Features: map[string]*hetero.Features{"paper": {Rows: len(m.Labels), Cols: features, Data: float32s(m.Features)}},
+		Labels:   map[string][]int32{"paper": m.Labels},
+		Splits:   map[string][3][]int32{"paper": {m.Train, m.Val, m.Test}},
 	}
-	shape := smallMag
-	shape.Papers *= o.Scale
-	shape.Authors *= o.Scale
-	shape.Institutions *= o.Scale
-	shape.Fields *= o.Scale
-	m, err := generateMag(shape, f.Seed)
-	if err != nil {
-		return err
+}
+
+// train1 trains the model on d's one labelled node type.
+func train1(w io.Writer, f *setup.Flags, o options, d *hetero.Dataset, title string) error {
+	h := d.Graph
+	if len(d.Labels) != 1 {
+		return fmt.Errorf("%d node types have labels; rgcn classifies exactly one", len(d.Labels))
 	}
-	h := m.Graph
+	var target string
+	var targetLabels []int32
+	for nt, l := range d.Labels {
+		target, targetLabels = nt, l
+	}
+	splits := d.Splits[target]
+	for k, ids := range splits {
+		if len(ids) == 0 {
+			return fmt.Errorf("node type %q has no %s split", target, hetero.SplitNames[k])
+		}
+	}
+	classes := 0
+	for _, c := range targetLabels {
+		classes = max(classes, int(c)+1)
+	}
+	// The input width is the labelled type's feature width (-hidden when
+	// it has none); a type with features of another width goes through a
+	// learnt projection, a type without features learns an embedding.
+	in := f.Hidden
+	if x, ok := d.Features[target]; ok {
+		in = x.Cols
+	}
 	hom, err := h.ToHomogeneous()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "dataset generated ogbn-mag shape: %s; %d features, %d classes, train/val/test %d/%d/%d\n",
-		h, shape.Features, shape.Classes, len(m.Train), len(m.Val), len(m.Test))
+	fmt.Fprintf(w, "dataset %s: %s; %d input features, %d classes (%s), train/val/test %d/%d/%d\n",
+		title, h, in, classes, target, len(splits[0]), len(splits[1]), len(splits[2]))
 	numRels := h.NumEdgeTypes()
 	norm, err := rgcn.RightNorm(hom.Graph, hom.EdgeType, numRels)
 	if err != nil {
@@ -84,39 +146,55 @@ func run(w io.Writer, f *setup.Flags, o options) error {
 
 	eg := gorgonia.NewGraph()
 	mode := nn.NewMode()
-	// Inputs in homogeneous order: paper features, learnt embeddings of
-	// the other types.
-	var parts, embeds gorgonia.Nodes
-	paper := -1
+	// Inputs in homogeneous order, type by type.
+	var parts, learnt gorgonia.Nodes
+	targetID := -1
 	for i, nt := range h.NodeTypes() {
 		n := h.NodeCount(i)
-		if nt == "paper" {
-			paper = i
-			parts = append(parts, gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(n, shape.Features), gorgonia.WithName("paper.feat"),
-				gorgonia.WithValue(tensor.New(tensor.WithShape(n, shape.Features), tensor.WithBacking(float32s(m.Features))))))
+		if nt == target {
+			targetID = i
+		}
+		x, ok := d.Features[nt]
+		if !ok {
+			v, err := nn.Glorot(tensor.Float32, nn.ParamSeed(f.Seed, uint64(i)), 1, n, in)
+			if err != nil {
+				return err
+			}
+			e := nn.Param(eg, nt+".embed", v)
+			parts, learnt = append(parts, e), append(learnt, e)
 			continue
 		}
-		v, err := nn.Glorot(tensor.Float32, nn.ParamSeed(f.Seed, uint64(i)), 1, n, shape.Features)
-		if err != nil {
+		feat := gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(n, x.Cols), gorgonia.WithName(nt+".feat"),
+			gorgonia.WithValue(tensor.New(tensor.WithShape(n, x.Cols), tensor.WithBacking(x.Data))))
+		if x.Cols != in {
+			v, err := nn.Glorot(tensor.Float32, nn.ParamSeed(f.Seed, uint64(i)), 1, x.Cols, in)
+			if err != nil {
+				return err
+			}
+			p := nn.Param(eg, nt+".proj", v)
+			learnt = append(learnt, p)
+			if feat, err = nn.MatMul(feat, p); err != nil {
+				return err
+			}
+		}
+		parts = append(parts, feat)
+	}
+	x := parts[0]
+	if len(parts) > 1 {
+		if x, err = gorgonia.Concat(0, parts...); err != nil {
 			return err
 		}
-		e := nn.Param(eg, nt+".embed", v)
-		parts, embeds = append(parts, e), append(embeds, e)
-	}
-	x, err := gorgonia.Concat(0, parts...)
-	if err != nil {
-		return err
 	}
 	var opts []rgcn.Option
 	if o.Bases > 0 {
 		opts = append(opts, rgcn.WithBasis(o.Bases))
 	}
-	l1, err := rgcn.New(eg, shape.Features, f.Hidden, numRels, append(opts, rgcn.WithName("rgcn1"), rgcn.WithSeed(f.Seed),
+	l1, err := rgcn.New(eg, in, f.Hidden, numRels, append(opts, rgcn.WithName("rgcn1"), rgcn.WithSeed(f.Seed),
 		rgcn.WithActivation(nn.ReLU), rgcn.WithDropout(f.Dropout, mode))...)
 	if err != nil {
 		return err
 	}
-	l2, err := rgcn.New(eg, f.Hidden, shape.Classes, numRels, append(opts, rgcn.WithName("rgcn2"), rgcn.WithSeed(f.Seed+1))...)
+	l2, err := rgcn.New(eg, f.Hidden, classes, numRels, append(opts, rgcn.WithName("rgcn2"), rgcn.WithSeed(f.Seed+1))...)
 	if err != nil {
 		return err
 	}
@@ -128,11 +206,11 @@ func run(w io.Writer, f *setup.Flags, o options) error {
 	if err != nil {
 		return err
 	}
-	// Labels and splits in homogeneous IDs: papers are rows
-	// NodeOffsets[paper] onwards.
-	off := int32(hom.NodeOffsets[paper])
+	// Labels and splits in homogeneous IDs: the target type's rows are
+	// NodeOffsets[targetID] onwards.
+	off := int32(hom.NodeOffsets[targetID])
 	labels := make([]int32, hom.Graph.NumSrc())
-	copy(labels[off:], m.Labels)
+	copy(labels[off:], targetLabels)
 	shift := func(ids []int32) []int32 {
 		out := make([]int32, len(ids))
 		for i, v := range ids {
@@ -140,14 +218,14 @@ func run(w io.Writer, f *setup.Flags, o options) error {
 		}
 		return out
 	}
-	tr, va, te := shift(m.Train), shift(m.Val), shift(m.Test)
+	tr, va, te := shift(splits[0]), shift(splits[1]), shift(splits[2])
 	loss, err := nn.CrossEntropy(logits, labels, tr)
 	if err != nil {
 		return err
 	}
-	return f.Finish(w, "R-GCN on a generated ogbn-mag-shaped graph", &train.Task{
+	return f.Finish(w, "R-GCN on "+title, &train.Task{
 		Logits: logits, Loss: loss, Mode: mode,
-		Groups: []train.Group{{Params: append(append(embeds, l1.Learnables()...), l2.Learnables()...), WeightDecay: f.WeightDecay}},
+		Groups: []train.Group{{Params: append(append(learnt, l1.Learnables()...), l2.Learnables()...), WeightDecay: f.WeightDecay}},
 		Labels: labels, Train: tr, Val: va, Test: te,
 	})
 }

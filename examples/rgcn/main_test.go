@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -47,6 +49,7 @@ func TestFlagErrors(t *testing.T) {
 		{func(f *setup.Flags, o *options) { f.Data = "x" }, "-data x"},
 		{func(f *setup.Flags, o *options) { o.Bases = -1 }, "-bases -1"},
 		{func(f *setup.Flags, o *options) { o.Scale = 0 }, "-scale 0"},
+		{func(f *setup.Flags, o *options) { o.Classes = -2 }, "-classes -2"},
 		{func(f *setup.Flags, o *options) { f.Hidden = 0 }, "-hidden 0"},
 	} {
 		f, o := defaults(), options{Scale: 1}
@@ -55,5 +58,43 @@ func TestFlagErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("err = %v, want it to contain %q", err, c.want)
 		}
+	}
+}
+
+// TestTextData trains on the text-format heterograph shipped with
+// graph/hetero: its labelled type is user, whose splits hold one node
+// each; and refuses that graph without its labels.
+func TestTextData(t *testing.T) {
+	const dir = "../../graph/hetero/testdata/small"
+	f, o := defaults(), options{Scale: 1}
+	f.Data, f.Epochs = dir, 5
+	var out bytes.Buffer
+	if err := run(&out, &f, o); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "2 classes (user), train/val/test 1/1/1") || testLine.FindString(out.String()) == "" {
+		t.Errorf("output:\n%s", out.String())
+	}
+	if n := strings.Count(out.String(), "\nepoch "); n != 5 {
+		t.Errorf("%d epoch lines, want 5", n)
+	}
+
+	bare := t.TempDir()
+	for _, name := range []string{"follows.txt", "plays.txt", "makes.txt", "user.feat", "game.feat"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(bare, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	schema := "node user 3 user.feat\nnode game 2 game.feat\nnode studio 1\nedge user follows user follows.txt\nedge user plays game plays.txt\nedge studio makes game makes.txt\n"
+	if err := os.WriteFile(filepath.Join(bare, "schema.txt"), []byte(schema), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.Data = bare
+	if err := run(&bytes.Buffer{}, &f, o); err == nil || !strings.Contains(err.Error(), "0 node types have labels") {
+		t.Errorf("graph without labels: err = %v", err)
 	}
 }

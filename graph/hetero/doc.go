@@ -19,7 +19,9 @@
 //
 // Load reads a heterograph from a directory of text files: a schema.txt
 // naming the node types (count, optional feature file) and the edge types
-// (one edge file each, in graph.ReadEdgeList's format with per-type IDs).
+// (one edge file each, in graph.ReadEdgeList's format with per-type IDs);
+// LoadDataset also reads the label file and train/val/test split files
+// the schema may give a node type.
 //
 // A Graph is immutable. Invalid input (unknown types, sizes that disagree
 // with a relation's graph, duplicate relations, bad type columns) is

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/gnngo/gnn/graph"
@@ -22,8 +23,12 @@ import (
 //	node paper 736389 paper.feat    # type, count, optional feature file
 //	node author 1134649
 //	edge author writes paper writes.txt
+//	label paper paper.label           # type, label file (ReadLabels)
+//	split paper train train.txt       # type, train|val|test, ID file (ReadNodeIDs)
 //
-// File names are plain names in the schema's directory.
+// A label or split line names a node type declared on an earlier line, a
+// split one whose labels are declared on an earlier line. File names are
+// plain names in the schema's directory.
 type Schema struct {
 	Nodes []NodeSpec
 	Edges []EdgeSpec
@@ -34,7 +39,14 @@ type NodeSpec struct {
 	Name     string
 	Count    int
 	Features string // "" when the type has no features
+	Labels   string // "" when the type has no labels
+	// Splits holds the train, val and test ID files, "" for none.
+	Splits [3]string
 }
+
+// SplitNames are the names of the splits of a schema's split lines, in
+// the order of NodeSpec.Splits.
+var SplitNames = [3]string{"train", "val", "test"}
 
 // EdgeSpec is an edge type of a Schema and its edge file.
 type EdgeSpec struct {
@@ -51,12 +63,15 @@ const (
 // ReadSchema reads a Schema. It returns an error naming the line and
 // quoting it when a line is not a node or edge entry with the right number
 // of fields, a count is not an integer in [0, graph.MaxNodes], a name is
-// empty or holds a path separator, a file name is "." or "..", a type is
-// declared twice, or an edge type names a node type the schema does not
-// declare.
+// empty or holds a path separator, a file name is "." or "..", a type,
+// label file or split is declared twice, an edge type names a node type
+// the schema does not declare, a label line one not declared before it,
+// or a split line one without labels or a split other than train, val or
+// test.
 func ReadSchema(r io.Reader) (*Schema, error) {
 	s := &Schema{}
 	nodes := map[string]int{}
+	nodeIndex := map[string]int{}
 	edges := map[EdgeType]int{}
 	edgeLines := []int{}
 	err := scanLines(r, maxSchemaLine, func(line int, text []byte) error {
@@ -87,6 +102,7 @@ func ReadSchema(r io.Reader) (*Schema, error) {
 				return bad("node type %q was declared on line %d", n.Name, j)
 			}
 			nodes[n.Name] = line
+			nodeIndex[n.Name] = len(s.Nodes)
 			s.Nodes = append(s.Nodes, n)
 		case "edge":
 			if len(f) != 5 {
@@ -106,8 +122,43 @@ func ReadSchema(r io.Reader) (*Schema, error) {
 			edges[e.Type] = line
 			s.Edges = append(s.Edges, e)
 			edgeLines = append(edgeLines, line)
+		case "label", "split":
+			want := 3
+			if string(f[0]) == "split" {
+				want = 4
+			}
+			if len(f) != want {
+				return bad("entries are \"label TYPE FILE\" and \"split TYPE train|val|test FILE\", got %d fields", len(f))
+			}
+			i, ok := nodeIndex[string(f[1])]
+			if !ok {
+				return bad("node type %q is not declared on an earlier line", quote(f[1]))
+			}
+			n := &s.Nodes[i]
+			file, err := fileName(f[len(f)-1])
+			if err != nil {
+				return bad("%v", err)
+			}
+			if want == 3 {
+				if n.Labels != "" {
+					return bad("node type %q already has labels", n.Name)
+				}
+				n.Labels = file
+				return nil
+			}
+			if n.Labels == "" {
+				return bad("node type %q has no labels declared on an earlier line", n.Name)
+			}
+			k := slices.Index(SplitNames[:], string(f[2]))
+			if k < 0 {
+				return bad("split %q is not train, val or test", quote(f[2]))
+			}
+			if n.Splits[k] != "" {
+				return bad("node type %q already has a %s split", n.Name, SplitNames[k])
+			}
+			n.Splits[k] = file
 		default:
-			return bad("unknown entry %q; want node or edge", quote(f[0]))
+			return bad("unknown entry %q; want node, edge, label or split", quote(f[0]))
 		}
 		return nil
 	})
@@ -224,43 +275,90 @@ func ReadFeatures(r io.Reader, rows int) (*Features, error) {
 	return f, nil
 }
 
-// Load reads the heterograph in dir: its schema.txt (see Schema), each
-// relation's edge file (graph.ReadEdgeList's format, "src dst" a line, IDs
-// per type, the counts declared in the schema) and each node type's
-// feature file (ReadFeatures). It returns the graph and the features by
-// node type, or an error naming the file, and the line, at fault.
+// Dataset is a heterograph read by LoadDataset with its features, labels
+// and splits, each by node type; a type without them has no entry.
+type Dataset struct {
+	Graph    *Graph
+	Features map[string]*Features
+	Labels   map[string][]int32
+	// Splits holds each type's train, val and test node IDs (nil for a
+	// split the schema does not give), in the order of SplitNames.
+	Splits map[string][3][]int32
+}
+
+// Load reads the heterograph in dir and its features; see LoadDataset.
 func Load(dir string) (*Graph, map[string]*Features, error) {
-	s, err := withFile(filepath.Join(dir, "schema.txt"), func(r io.Reader) (*Schema, error) { return ReadSchema(r) })
+	d, err := LoadDataset(dir)
 	if err != nil {
 		return nil, nil, err
 	}
+	return d.Graph, d.Features, nil
+}
+
+// LoadDataset reads the heterograph in dir: its schema.txt (see Schema),
+// each relation's edge file (graph.ReadEdgeList's format, "src dst" a
+// line, IDs per type, the counts declared in the schema), each node
+// type's feature file (ReadFeatures), label file (ReadLabels) and split
+// files (ReadNodeIDs). It returns an error naming the file, and the line,
+// at fault, or the node when two splits of a type share it.
+func LoadDataset(dir string) (*Dataset, error) {
+	s, err := withFile(filepath.Join(dir, "schema.txt"), func(r io.Reader) (*Schema, error) { return ReadSchema(r) })
+	if err != nil {
+		return nil, err
+	}
+	d := &Dataset{Features: map[string]*Features{}, Labels: map[string][]int32{}, Splits: map[string][3][]int32{}}
 	counts := map[string]int{}
-	feats := map[string]*Features{}
 	for _, n := range s.Nodes {
 		counts[n.Name] = n.Count
-		if n.Features == "" {
+		if n.Features != "" {
+			f, err := withFile(filepath.Join(dir, n.Features), func(r io.Reader) (*Features, error) { return ReadFeatures(r, n.Count) })
+			if err != nil {
+				return nil, err
+			}
+			d.Features[n.Name] = f
+		}
+		if n.Labels == "" {
 			continue
 		}
-		f, err := withFile(filepath.Join(dir, n.Features), func(r io.Reader) (*Features, error) { return ReadFeatures(r, n.Count) })
+		l, err := withFile(filepath.Join(dir, n.Labels), func(r io.Reader) ([]int32, error) { return ReadLabels(r, n.Count) })
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		feats[n.Name] = f
+		d.Labels[n.Name] = l
+		var splits [3][]int32
+		in := map[int32]int{}
+		for k, file := range n.Splits {
+			if file == "" {
+				continue
+			}
+			ids, err := withFile(filepath.Join(dir, file), func(r io.Reader) ([]int32, error) { return ReadNodeIDs(r, n.Count) })
+			if err != nil {
+				return nil, err
+			}
+			for _, v := range ids {
+				if j, dup := in[v]; dup {
+					return nil, fmt.Errorf("%s: node %d of type %q is in both the %s split (%s) and the %s split (%s)",
+						dir, v, n.Name, SplitNames[j], n.Splits[j], SplitNames[k], file)
+				}
+				in[v] = k
+			}
+			splits[k] = ids
+		}
+		d.Splits[n.Name] = splits
 	}
 	rels := map[EdgeType]*graph.Graph{}
 	for _, e := range s.Edges {
 		opts := graph.EdgeListOptions{Bipartite: true, NumSrc: counts[e.Type.Src], NumDst: counts[e.Type.Dst]}
 		g, err := withFile(filepath.Join(dir, e.File), func(r io.Reader) (*graph.Graph, error) { return graph.ReadEdgeList(r, opts) })
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w (edge type %s)", err, e.Type)
+			return nil, fmt.Errorf("%w (edge type %s)", err, e.Type)
 		}
 		rels[e.Type] = g
 	}
-	h, err := New(counts, rels)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", dir, err)
+	if d.Graph, err = New(counts, rels); err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	return h, feats, nil
+	return d, nil
 }
 
 // withFile opens path and reads it with read, prefixing errors with the
