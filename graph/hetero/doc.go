@@ -21,7 +21,9 @@
 // naming the node types (count, optional feature file) and the edge types
 // (one edge file each, in graph.ReadEdgeList's format with per-type IDs);
 // LoadDataset also reads the label file and train/val/test split files
-// the schema may give a node type.
+// the schema may give a node type. WriteBinary and ReadBinary store a
+// heterograph in a checksummed binary format whose relations are in
+// graph.WriteBinary's.
 //
 // A Graph is immutable. Invalid input (unknown types, sizes that disagree
 // with a relation's graph, duplicate relations, bad type columns) is
