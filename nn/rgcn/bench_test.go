@@ -1,6 +1,7 @@
 package rgcn_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -9,6 +10,8 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/testkit/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/testgraphs"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/rgcn"
 	"github.com/gnngo/gnn/ops"
@@ -105,6 +108,7 @@ func BenchmarkRelGraphConv(b *testing.B) {
 // the norm and sum at the destinations, plus the self-loop and bias. This
 // is DGL's RelGraphConv with sorted edge types (gather_mm / segment_mm);
 // it is here to show what the per-relation path saves in memory.
+// TestPerEdgeMatchesLayer checks that both compute the same layer.
 func BenchmarkRelGraphConvPerEdge(b *testing.B) {
 	g, et, norm, xv := benchGraph(b)
 	const f = benchFeats
@@ -120,60 +124,132 @@ func BenchmarkRelGraphConvPerEdge(b *testing.B) {
 				gorgonia.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(v))))
 		}
 		x := benchInput(eg, xv)
-		edges, err := ops.CopyU(g, x) // E x in
-		if err != nil {
-			b.Fatal(err)
-		}
-		var params, msgs gorgonia.Nodes
-		start := 0
-		for rel := range int32(benchRels) {
-			end, _ := slices.BinarySearch(et, rel+1)
-			w := param("w"+string(rune('0'+rel)), f, f)
-			params = append(params, w)
-			er, err := gorgonia.Slice(edges, gorgonia.S(start, end))
-			if err != nil {
-				b.Fatal(err)
-			}
-			mr, err := nn.MatMul(er, w)
-			if err != nil {
-				b.Fatal(err)
-			}
-			msgs = append(msgs, mr)
-			start = end
-		}
-		m, err := gorgonia.Concat(0, msgs...) // E x out
-		if err != nil {
-			b.Fatal(err)
-		}
-		nv := make([]float32, len(norm))
-		for i, v := range norm {
-			nv[i] = float32(v)
-		}
-		c := gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(len(nv), 1), gorgonia.WithName("norm"),
-			gorgonia.WithValue(tensor.New(tensor.WithShape(len(nv), 1), tensor.WithBacking(nv))))
-		if m, err = gorgonia.BroadcastHadamardProd(m, c, nil, []byte{1}); err != nil {
-			b.Fatal(err)
-		}
-		h, err := ops.CopyESum(g, m)
-		if err != nil {
-			b.Fatal(err)
+		var ws gorgonia.Nodes
+		for r := range benchRels {
+			ws = append(ws, param(fmt.Sprintf("w%d", r), f, f))
 		}
 		loop, bias := param("loop", f, f), param("bias", f)
-		params = append(params, loop, bias)
-		y, err := nn.MatMul(x, loop)
+		h, err := perEdge(g, et, norm, x, ws, loop, bias)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if h, err = gorgonia.Add(h, y); err != nil {
-			b.Fatal(err)
-		}
-		if h, err = nn.AddBias(h, bias); err != nil {
-			b.Fatal(err)
-		}
+		params := append(ws, loop, bias)
 		cost, err := gorgonia.Sum(h)
 		if err != nil {
 			b.Fatal(err)
 		}
 		runPasses(b, cost, params)
 	})
+}
+
+// perEdge is RelGraphConv with full weights ws, self-loop and bias
+// computed per edge over the homogeneous graph g whose edges' relations
+// et are in increasing order: gather each edge's source row, multiply
+// each relation's run of edges by its weight, scale by the norm, sum at
+// the destinations.
+func perEdge(g *graph.Graph, et []int32, norm []float64, x *gorgonia.Node, ws gorgonia.Nodes, loop, bias *gorgonia.Node) (*gorgonia.Node, error) {
+	edges, err := ops.CopyU(g, x) // E x in
+	if err != nil {
+		return nil, err
+	}
+	var msgs gorgonia.Nodes
+	start := 0
+	for r, w := range ws {
+		end, _ := slices.BinarySearch(et, int32(r)+1)
+		if end == start {
+			continue
+		}
+		er, err := gorgonia.Slice(edges, gorgonia.S(start, end))
+		if err != nil {
+			return nil, err
+		}
+		mr, err := nn.MatMul(er, w)
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, mr)
+		start = end
+	}
+	m := msgs[0]
+	if len(msgs) > 1 {
+		if m, err = gorgonia.Concat(0, msgs...); err != nil { // E x out
+			return nil, err
+		}
+	}
+	dt := x.Dtype()
+	c := gorgonia.NewMatrix(x.Graph(), dt, gorgonia.WithShape(len(norm), 1), gorgonia.WithName("norm"),
+		gorgonia.WithValue(normColumn(dt, norm)))
+	if m, err = gorgonia.BroadcastHadamardProd(m, c, nil, []byte{1}); err != nil {
+		return nil, err
+	}
+	h, err := ops.CopyESum(g, m)
+	if err != nil {
+		return nil, err
+	}
+	y, err := nn.MatMul(x, loop)
+	if err != nil {
+		return nil, err
+	}
+	if h, err = gorgonia.Add(h, y); err != nil {
+		return nil, err
+	}
+	return nn.AddBias(h, bias)
+}
+
+func normColumn(dt tensor.Dtype, v []float64) *tensor.Dense {
+	if dt == tensor.Float64 {
+		return tensor.New(tensor.WithShape(len(v), 1), tensor.WithBacking(slices.Clone(v)))
+	}
+	f := make([]float32, len(v))
+	for i, x := range v {
+		f[i] = float32(x)
+	}
+	return tensor.New(tensor.WithShape(len(v), 1), tensor.WithBacking(f))
+}
+
+// TestPerEdgeMatchesLayer checks the benchmarks' per-edge path against
+// RelGraphConv with the same parameters, so the two compute one model.
+func TestPerEdgeMatchesLayer(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	g := testgraphs.Random(t, rng, numNodes, numNodes, numEdges)
+	et := make([]int32, g.NumEdges())
+	for e := range et {
+		et[e] = int32(e * numRels / len(et))
+	}
+	norm, err := rgcn.RightNorm(g, et, numRels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := rgcn.Group(g, et, numRels, norm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eg := gorgonia.NewGraph()
+	l, err := rgcn.New(eg, in, out, numRels, rgcn.WithDtype(tensor.Float64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := l.Learnables()
+	for _, p := range ps {
+		gradcheck.Set(p, gradcheck.Draw(rng, p.Shape().TotalSize()))
+	}
+	x := gradcheck.Input(eg, tensor.Float64, "x", []int{numNodes, in}, gradcheck.Draw(rng, numNodes*in))
+	want, err := l.Forward(rel, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws gorgonia.Nodes
+	for r := range numRels {
+		w, err := gorgonia.Slice(ps[0], gorgonia.S(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, w)
+	}
+	got, err := perEdge(g, et, norm, x, ws, ps[1], ps[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := gradcheck.Run(t, want, got)
+	gradcheck.Expect(t, "per-edge output", v[1], v[0], 1e-9)
 }
