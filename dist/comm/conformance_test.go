@@ -22,6 +22,7 @@ var conformance = []check{
 	{"RankSize", checkRankSize},
 	{"Ring", checkRing},
 	{"ConcurrentStreams", checkConcurrentStreams},
+	{"RingWithSilentRank", checkRingWithSilentRank},
 	{"AllToAllV", checkAllToAllV_},
 	{"AllReduceSum", checkAllReduceSum},
 	{"AllReduceMaxMin", checkAllReduceMaxMin},
@@ -82,6 +83,32 @@ func ring(c Comm, tag, rounds int) error {
 }
 
 func checkRing(c Comm) error { return ring(c, 0, 2*c.Size()+1) }
+
+// checkRingWithSilentRank runs the ring with rank 0 sending and receiving
+// nothing in every round while the others exchange bytes: a rank with no
+// payload either way must not leave its partners waiting (the MPI engine
+// once skipped the exchange there, and 3 or more ranks hung).
+func checkRingWithSilentRank(c Comm) error {
+	n, r := c.Size(), c.Rank()
+	msg := func(src, dst, round int) []byte {
+		if src == 0 || dst == 0 || src == dst {
+			return nil
+		}
+		return []byte{byte(src), byte(dst), byte(round)}
+	}
+	for round := range 2 * n {
+		k := round % n
+		dst, src := (r+k)%n, (r-k+n)%n
+		got, err := c.SendRecv(msg(r, dst, round), dst, src, 20)
+		if err != nil {
+			return err
+		}
+		if want := msg(src, r, round); !bytes.Equal(got, want) {
+			return fmt.Errorf("round %d: got %v from rank %d, want %v", round, got, src, want)
+		}
+	}
+	return nil
+}
 
 func checkConcurrentStreams(c Comm) error {
 	var wg sync.WaitGroup

@@ -21,6 +21,12 @@ static int gnn_sendrecv(void *sbuf, int scount, int dst, void *rbuf, int rcount,
 	return MPI_Sendrecv(sbuf, scount, MPI_BYTE, dst, tag, rbuf, rcount, MPI_BYTE, src, tag,
 		MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
+static int gnn_send(void *buf, int count, int dst, int tag) {
+	return MPI_Send(buf, count, MPI_BYTE, dst, tag, MPI_COMM_WORLD);
+}
+static int gnn_recv(void *buf, int count, int src, int tag) {
+	return MPI_Recv(buf, count, MPI_BYTE, src, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
 static int gnn_alltoall_i64(int64_t *s, int64_t *r) {
 	return MPI_Alltoall(s, 1, MPI_INT64_T, r, 1, MPI_INT64_T, MPI_COMM_WORLD);
 }
@@ -56,6 +62,9 @@ import (
 
 // maxChunk is the most bytes one MPI call moves: MPI-3.1 counts are C ints.
 const maxChunk = 1 << 30
+
+// chunks returns how many MPI calls move n bytes, maxChunk at a time.
+func chunks(n int) int { return (n + maxChunk - 1) / maxChunk }
 
 var mpiState struct {
 	once     sync.Once
@@ -190,10 +199,30 @@ func (c *mpiComm) SendRecv(send []byte, dst, src, tag int) ([]byte, error) {
 		return nil, fmt.Errorf("comm: SendRecv: rank %d announced %d bytes", src, sizes[1])
 	}
 	recv := make([]byte, sizes[1])
-	for off := 0; off < len(send) || off < len(recv); off += maxChunk {
+	// The payloads go in chunks of at most maxChunk bytes. How many chunks
+	// travel from this rank to dst depends only on len(send), which dst has
+	// just learnt, and how many come from src only on len(recv): each pair
+	// agrees on its own count, but the two pairs of one call may not (a rank
+	// sending nothing still has to receive what src sends, and the other way
+	// round). So chunk i is a Sendrecv while both directions have one, and a
+	// plain Send or Recv once only one of them has; an empty payload posts
+	// nothing, and its partner posts nothing for it either.
+	sendChunks, recvChunks := chunks(len(send)), chunks(len(recv))
+	for i := range max(sendChunks, recvChunks) {
+		off := i * maxChunk
 		s := send[min(off, len(send)):min(off+maxChunk, len(send))]
 		r := recv[min(off, len(recv)):min(off+maxChunk, len(recv))]
-		if err := mpiError("MPI_Sendrecv", C.gnn_sendrecv(ptr(s), C.int(len(s)), C.int(dst), ptr(r), C.int(len(r)), C.int(src), C.int(tag))); err != nil {
+		var rc C.int
+		call := "MPI_Sendrecv"
+		switch {
+		case i < sendChunks && i < recvChunks:
+			rc = C.gnn_sendrecv(ptr(s), C.int(len(s)), C.int(dst), ptr(r), C.int(len(r)), C.int(src), C.int(tag))
+		case i < sendChunks:
+			call, rc = "MPI_Send", C.gnn_send(ptr(s), C.int(len(s)), C.int(dst), C.int(tag))
+		default:
+			call, rc = "MPI_Recv", C.gnn_recv(ptr(r), C.int(len(r)), C.int(src), C.int(tag))
+		}
+		if err := mpiError(call, rc); err != nil {
 			return nil, err
 		}
 	}
