@@ -12,11 +12,14 @@
 //
 // The graph is homogeneous, with a relation per edge: Group splits it once
 // into one graph per relation (ToHomogeneous of a hetero.Graph gives the
-// relation column). Forward then runs, for each relation, one dense
-// product x W_r and one fused weighted sum (ops.UMulESum, or ops.CopyUSum
-// without norm) over that relation's edges: no tensor with a row per edge
-// is formed, forward or backward (DGL's low-memory path, its gather_mm
-// idea grouped by relation).
+// relation column). When in >= out Forward runs, for each relation, one
+// dense product x W_r and one fused weighted sum (ops.UMulESum, or
+// ops.CopyUSum without norm) over that relation's edges; when in < out it
+// sums first, A_r x per relation, and multiplies the (N, R·in)
+// concatenation by the stacked (R·in, out) weights once, which holds
+// R·in instead of R·out columns per node. Either way no tensor with a row
+// per edge is formed, forward or backward (DGL's low-memory path, its
+// gather_mm idea grouped by relation).
 //
 // Shapes: x (N, in); output (N, out).
 package rgcn

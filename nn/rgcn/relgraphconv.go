@@ -96,9 +96,10 @@ func (l *RelGraphConv) Learnables() gorgonia.Nodes {
 }
 
 // Forward applies the layer to node features x (NumNodes x in) over the
-// relations rel and returns (NumNodes x out) features. It returns an error
-// when rel is nil or has no nodes, has another number of relations than the layer, or x has
-// the wrong shape or dtype.
+// relations rel and returns (NumNodes x out) features (see the package
+// doc for the order of products and sums). It returns an error when rel
+// is nil, has no nodes or another number of relations than the layer, or
+// x has the wrong shape or dtype.
 func (l *RelGraphConv) Forward(rel *Relations, x *gorgonia.Node) (*gorgonia.Node, error) {
 	name := l.cfg.name
 	if rel == nil {
@@ -141,25 +142,42 @@ func (l *RelGraphConv) forward(rel *Relations, x *gorgonia.Node) (*gorgonia.Node
 		h, err = gorgonia.Add(h, y)
 		return err
 	}
-	for r, w := range ws {
-		// One dense product per relation, then a fused sum over its edges.
-		y, err := nn.MatMul(x, w)
+	if l.in < l.out {
+		// Aggregate first: [A_1 x | ... | A_R x] (N x R·in) times the
+		// stacked weights (R·in x out) is the same sum with one N x out
+		// product instead of R of them.
+		var aggs gorgonia.Nodes
+		for r := range ws {
+			y, err := l.aggregate(rel, r, x)
+			if err != nil {
+				return nil, fmt.Errorf("relation %d: %w", r, err)
+			}
+			aggs = append(aggs, y)
+		}
+		a, err := concat(1, aggs)
 		if err != nil {
-			return nil, fmt.Errorf("relation %d: %w", r, err)
-		}
-		if rel.norms != nil {
-			c := gorgonia.NewMatrix(x.Graph(), l.cfg.dtype, gorgonia.WithShape(len(rel.norms[r]), 1),
-				gorgonia.WithName(fmt.Sprintf("%s.norm%d_%d", l.cfg.name, r, rel.graphs[r].ID())),
-				gorgonia.WithValue(column(l.cfg.dtype, rel.norms[r])))
-			y, err = ops.UMulESum(rel.graphs[r], y, c)
-		} else {
-			y, err = ops.CopyUSum(rel.graphs[r], y)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("relation %d: %w", r, err)
-		}
-		if err := add(y); err != nil {
 			return nil, err
+		}
+		w, err := concat(0, ws)
+		if err != nil {
+			return nil, err
+		}
+		if h, err = nn.MatMul(a, w); err != nil {
+			return nil, err
+		}
+	} else {
+		for r, w := range ws {
+			// One dense product per relation, then a fused sum over its edges.
+			y, err := nn.MatMul(x, w)
+			if err != nil {
+				return nil, fmt.Errorf("relation %d: %w", r, err)
+			}
+			if y, err = l.aggregate(rel, r, y); err != nil {
+				return nil, fmt.Errorf("relation %d: %w", r, err)
+			}
+			if err := add(y); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if l.loop != nil {
@@ -187,6 +205,17 @@ func (l *RelGraphConv) forward(rel *Relations, x *gorgonia.Node) (*gorgonia.Node
 		}
 	}
 	return h, nil
+}
+
+// aggregate returns the fused (normed) sum of y over relation r's edges.
+func (l *RelGraphConv) aggregate(rel *Relations, r int, y *gorgonia.Node) (*gorgonia.Node, error) {
+	if rel.norms == nil {
+		return ops.CopyUSum(rel.graphs[r], y)
+	}
+	c := gorgonia.NewMatrix(y.Graph(), l.cfg.dtype, gorgonia.WithShape(len(rel.norms[r]), 1),
+		gorgonia.WithName(fmt.Sprintf("%s.norm%d_%d", l.cfg.name, r, rel.graphs[r].ID())),
+		gorgonia.WithValue(column(l.cfg.dtype, rel.norms[r])))
+	return ops.UMulESum(rel.graphs[r], y, c)
 }
 
 // relationWeights returns W_r, an (in, out) node, for every relation.

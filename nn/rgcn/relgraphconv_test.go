@@ -1,6 +1,7 @@
 package rgcn_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -17,8 +18,20 @@ import (
 const (
 	numNodes, numEdges = 7, 20
 	numRels            = 3
-	in, out            = 4, 6
 )
+
+// in and out are the layer sizes of the tests; forEachShape also runs a
+// test with them swapped, since Forward aggregates first when in < out
+// and multiplies first otherwise.
+var in, out = 4, 6
+
+func forEachShape(t *testing.T, test func(t *testing.T)) {
+	for _, d := range [][2]int{{4, 6}, {6, 4}} {
+		in, out = d[0], d[1]
+		t.Run(fmt.Sprintf("in%d_out%d", in, out), test)
+	}
+	in, out = 4, 6
+}
 
 // fixture draws a graph whose relation 2 has no edges.
 func fixture(t testing.TB) (*rgcn.Relations, []int32, []float64) {
@@ -78,7 +91,9 @@ func relationWeight(t *testing.T, reg string, ps [][]float64, r int) []float64 {
 }
 
 // TestForwardDense compares the layer with the dense per-relation formula.
-func TestForwardDense(t *testing.T) {
+func TestForwardDense(t *testing.T) { forEachShape(t, testForwardDense) }
+
+func testForwardDense(t *testing.T) {
 	rel, etypes, norm := fixture(t)
 	for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
 		for _, c := range configs {
@@ -147,7 +162,9 @@ func edgeEnds(rel *rgcn.Relations, etypes []int32, e int) (int, int) {
 	return int(s[k]), int(d[k])
 }
 
-func TestGradients(t *testing.T) {
+func TestGradients(t *testing.T) { forEachShape(t, testGradients) }
+
+func testGradients(t *testing.T) {
 	rel, _, _ := fixture(t)
 	for _, c := range configs {
 		t.Run(c.name, func(t *testing.T) {
