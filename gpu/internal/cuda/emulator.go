@@ -1,0 +1,105 @@
+//go:build gnncuda
+
+package cuda
+
+/*
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/gnngo/gnn/gpu/kernels"
+)
+
+// EmulatorMemory is the device memory an emulator context reserves
+// (virtual address space; pages are committed as they are written).
+const EmulatorMemory = 16 << 30
+
+// OpenEmulator returns a context whose kernels are the .cu files of
+// package kernels compiled for the host, run one thread at a time on the
+// calling goroutine, and whose device memory is an arena of host memory
+// that is mapped PROT_NONE except during copies and kernels: a host read
+// or write of device memory outside them faults, as it would on a GPU.
+func OpenEmulator() (*Context, error) {
+	a, err := newArena(EmulatorMemory)
+	if err != nil {
+		return nil, err
+	}
+	return &Context{name: "emulator", sms: 1, emu: a, kernels: kernels.EmuKernels()}, nil
+}
+
+// arena is the emulator's device memory: one reserved mapping, carved into
+// blocks of power-of-two sizes of at least minBlock bytes, reused through
+// free lists per size. Only [base, base+top) has ever been handed out, and
+// only that range is opened for copies and kernels.
+type arena struct {
+	base, size, top C.size_t
+	freeList        map[int][]C.size_t // block size class -> offsets
+	live            map[C.size_t]int   // offset -> size class
+	asked           map[C.size_t]int   // offset -> bytes requested
+}
+
+// minBlock is the smallest block, and the alignment of every block.
+const minBlock = 256
+
+func newArena(size int) (*arena, error) {
+	base := C.gnn_emu_reserve(C.size_t(size))
+	if base == 0 {
+		return nil, fmt.Errorf("cuda: the emulator cannot reserve %d bytes of address space", size)
+	}
+	return &arena{base: C.size_t(base), size: C.size_t(size), freeList: map[int][]C.size_t{}, live: map[C.size_t]int{}, asked: map[C.size_t]int{}}, nil
+}
+
+func (a *arena) release() { C.gnn_emu_release(C.uintptr_t(a.base), a.size) }
+
+// class returns the size class (log2 of the block size) of n bytes.
+func class(n int) int {
+	if n <= minBlock {
+		return bits.Len(minBlock - 1)
+	}
+	return bits.Len(uint(n - 1))
+}
+
+func (a *arena) alloc(n int) (Ptr, error) {
+	k := class(n)
+	var off C.size_t
+	if l := a.freeList[k]; len(l) > 0 {
+		off = l[len(l)-1]
+		a.freeList[k] = l[:len(l)-1]
+	} else {
+		sz := C.size_t(1) << k
+		if a.top+sz > a.size {
+			return 0, fmt.Errorf("cuda: emulator out of device memory allocating %d bytes (%d of %d in use)", n, a.top, a.size)
+		}
+		off = a.top
+		a.top += sz
+	}
+	a.live[off] = k
+	a.asked[off] = n
+	return Ptr(a.base + off), nil
+}
+
+func (a *arena) free(p Ptr) error {
+	off := C.size_t(p) - a.base
+	k, ok := a.live[off]
+	if C.size_t(p) < a.base || !ok {
+		return fmt.Errorf("cuda: Free of %#x, which the emulator did not allocate or already freed", uintptr(p))
+	}
+	delete(a.live, off)
+	delete(a.asked, off)
+	a.freeList[k] = append(a.freeList[k], off)
+	return nil
+}
+
+// check returns an error unless [p, p+n) lies within the arena's used
+// part: copies out of range would otherwise corrupt the host.
+func (a *arena) check(p Ptr, n int, what string) error {
+	lo := C.size_t(p)
+	if lo < a.base || lo+C.size_t(n) > a.base+a.top {
+		return fmt.Errorf("cuda: emulator %s [%#x, +%d) is outside device memory", what, uintptr(p), n)
+	}
+	return nil
+}

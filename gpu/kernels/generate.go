@@ -1,0 +1,3 @@
+package kernels
+
+//go:generate go run ./internal/kgen/cmd/kgen
