@@ -4,16 +4,76 @@
 
 #include "emu_table.h"
 
+extern "C" void gnn_emu_gnn_sddmm_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_sddmm_f32[];
+extern "C" void gnn_emu_gnn_sddmm_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_sddmm_f64[];
+extern "C" void gnn_emu_gnn_sddmm_grad_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_sddmm_grad_f32[];
+extern "C" void gnn_emu_gnn_sddmm_grad_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_sddmm_grad_f64[];
 extern "C" void gnn_emu_gnn_smoke_axpy(void **, const unsigned *, const unsigned *);
 extern "C" const int gnn_emu_sizes_gnn_smoke_axpy[];
 extern "C" void gnn_emu_gnn_smoke_iota(void **, const unsigned *, const unsigned *);
 extern "C" const int gnn_emu_sizes_gnn_smoke_iota[];
 extern "C" void gnn_emu_gnn_copy_u32(void **, const unsigned *, const unsigned *);
 extern "C" const int gnn_emu_sizes_gnn_copy_u32[];
+extern "C" void gnn_emu_gnn_edge_softmax_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_edge_softmax_f32[];
+extern "C" void gnn_emu_gnn_edge_softmax_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_edge_softmax_f64[];
+extern "C" void gnn_emu_gnn_edge_softmax_grad_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_edge_softmax_grad_f32[];
+extern "C" void gnn_emu_gnn_edge_softmax_grad_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_edge_softmax_grad_f64[];
+extern "C" void gnn_emu_gnn_gat_attention_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_gat_attention_f32[];
+extern "C" void gnn_emu_gnn_gat_attention_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_gat_attention_f64[];
+extern "C" void gnn_emu_gnn_gat_attention_grad_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_gat_attention_grad_f32[];
+extern "C" void gnn_emu_gnn_gat_attention_grad_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_gat_attention_grad_f64[];
+extern "C" void gnn_emu_gnn_spmm_sum_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_spmm_sum_f32[];
+extern "C" void gnn_emu_gnn_spmm_sum_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_spmm_sum_f64[];
+extern "C" void gnn_emu_gnn_spmm_extreme_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_spmm_extreme_f32[];
+extern "C" void gnn_emu_gnn_spmm_extreme_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_spmm_extreme_f64[];
+extern "C" void gnn_emu_gnn_spmm_grad_u_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_spmm_grad_u_f32[];
+extern "C" void gnn_emu_gnn_spmm_grad_u_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_spmm_grad_u_f64[];
+extern "C" void gnn_emu_gnn_spmm_grad_e_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_spmm_grad_e_f32[];
+extern "C" void gnn_emu_gnn_spmm_grad_e_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_spmm_grad_e_f64[];
 
 extern "C" const gnn_emu_entry gnn_emu_table[] = {
+	{"gnn_sddmm_f32", gnn_emu_gnn_sddmm_f32, gnn_emu_sizes_gnn_sddmm_f32},
+	{"gnn_sddmm_f64", gnn_emu_gnn_sddmm_f64, gnn_emu_sizes_gnn_sddmm_f64},
+	{"gnn_sddmm_grad_f32", gnn_emu_gnn_sddmm_grad_f32, gnn_emu_sizes_gnn_sddmm_grad_f32},
+	{"gnn_sddmm_grad_f64", gnn_emu_gnn_sddmm_grad_f64, gnn_emu_sizes_gnn_sddmm_grad_f64},
 	{"gnn_smoke_axpy", gnn_emu_gnn_smoke_axpy, gnn_emu_sizes_gnn_smoke_axpy},
 	{"gnn_smoke_iota", gnn_emu_gnn_smoke_iota, gnn_emu_sizes_gnn_smoke_iota},
 	{"gnn_copy_u32", gnn_emu_gnn_copy_u32, gnn_emu_sizes_gnn_copy_u32},
+	{"gnn_edge_softmax_f32", gnn_emu_gnn_edge_softmax_f32, gnn_emu_sizes_gnn_edge_softmax_f32},
+	{"gnn_edge_softmax_f64", gnn_emu_gnn_edge_softmax_f64, gnn_emu_sizes_gnn_edge_softmax_f64},
+	{"gnn_edge_softmax_grad_f32", gnn_emu_gnn_edge_softmax_grad_f32, gnn_emu_sizes_gnn_edge_softmax_grad_f32},
+	{"gnn_edge_softmax_grad_f64", gnn_emu_gnn_edge_softmax_grad_f64, gnn_emu_sizes_gnn_edge_softmax_grad_f64},
+	{"gnn_gat_attention_f32", gnn_emu_gnn_gat_attention_f32, gnn_emu_sizes_gnn_gat_attention_f32},
+	{"gnn_gat_attention_f64", gnn_emu_gnn_gat_attention_f64, gnn_emu_sizes_gnn_gat_attention_f64},
+	{"gnn_gat_attention_grad_f32", gnn_emu_gnn_gat_attention_grad_f32, gnn_emu_sizes_gnn_gat_attention_grad_f32},
+	{"gnn_gat_attention_grad_f64", gnn_emu_gnn_gat_attention_grad_f64, gnn_emu_sizes_gnn_gat_attention_grad_f64},
+	{"gnn_spmm_sum_f32", gnn_emu_gnn_spmm_sum_f32, gnn_emu_sizes_gnn_spmm_sum_f32},
+	{"gnn_spmm_sum_f64", gnn_emu_gnn_spmm_sum_f64, gnn_emu_sizes_gnn_spmm_sum_f64},
+	{"gnn_spmm_extreme_f32", gnn_emu_gnn_spmm_extreme_f32, gnn_emu_sizes_gnn_spmm_extreme_f32},
+	{"gnn_spmm_extreme_f64", gnn_emu_gnn_spmm_extreme_f64, gnn_emu_sizes_gnn_spmm_extreme_f64},
+	{"gnn_spmm_grad_u_f32", gnn_emu_gnn_spmm_grad_u_f32, gnn_emu_sizes_gnn_spmm_grad_u_f32},
+	{"gnn_spmm_grad_u_f64", gnn_emu_gnn_spmm_grad_u_f64, gnn_emu_sizes_gnn_spmm_grad_u_f64},
+	{"gnn_spmm_grad_e_f32", gnn_emu_gnn_spmm_grad_e_f32, gnn_emu_sizes_gnn_spmm_grad_e_f32},
+	{"gnn_spmm_grad_e_f64", gnn_emu_gnn_spmm_grad_e_f64, gnn_emu_sizes_gnn_spmm_grad_e_f64},
 	{0, 0, 0},
 };

@@ -14,6 +14,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"go/format"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -195,7 +196,11 @@ func SourcesGo(recs map[string]Record, nvcc string) []byte {
 		fmt.Fprintf(&b, "\t%q: {%q, %q},\n", n, recs[n].Source, recs[n].PTX)
 	}
 	b.WriteString("}\n")
-	return b.Bytes()
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		panic(err) // the generated Go is fixed text with quoted strings
+	}
+	return src
 }
 
 // NVCCVersion returns the release line of `nvcc --version`.

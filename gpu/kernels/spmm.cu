@@ -1,0 +1,210 @@
+// spmm.cu: generalized sparse-dense matrix products (package ops/spmm on
+// the device) and their gradients.
+//
+// One thread per (row, output element): a warp reads 32 consecutive
+// elements of each gathered row, so loads coalesce for rows of 32 or more
+// elements, and each thread reduces its element over the row's edges in
+// the view's order (increasing edge ID), in registers: no atomics, the
+// same bits on every run. Views are int32 CSR arrays (ptr, idx, eid): the
+// rows of ptr, the other endpoint in idx, the edge ID in eid.
+#include "common.h"
+
+// Operators, numbered as package binop.
+#define OP_COPY_L 0
+#define OP_COPY_R 1
+#define OP_ADD 2
+#define OP_SUB 3
+#define OP_MUL 4
+#define OP_DIV 5
+#define OP_DOT 6
+
+// Reducers, numbered as spmm.Reduce.
+#define RED_SUM 0
+#define RED_MEAN 1
+#define RED_MAX 2
+#define RED_MIN 3
+
+template <typename T>
+__device__ __forceinline__ T gnn_binary(int op, T l, T r) {
+	switch (op) {
+	case OP_COPY_L: return l;
+	case OP_COPY_R: return r;
+	case OP_ADD: return l + r;
+	case OP_SUB: return l - r;
+	case OP_MUL: return l * r;
+	default: return l / r;
+	}
+}
+
+template <typename T>
+__device__ void spmm_sum(T *__restrict__ out, const int *__restrict__ ptr, const int *__restrict__ idx,
+			 const int *__restrict__ eid, const T *__restrict__ u, const T *__restrict__ e, int op,
+			 int mean, const T *__restrict__ scale, int rows, Bcast b) {
+	GNN_FOR(t, (long long)rows * b.outLen) {
+		long long v = t / b.outLen, k = t - v * b.outLen, lo, ro;
+		gnn_offsets(b, k, &lo, &ro);
+		int s = ptr[v], end = ptr[v + 1];
+		T acc = 0;
+		if (op == OP_COPY_L) {
+			for (int j = s; j < end; j++) acc += u[(long long)idx[j] * b.lhsLen + lo];
+		} else if (op == OP_COPY_R) {
+			for (int j = s; j < end; j++) acc += e[(long long)eid[j] * b.rhsLen + ro];
+		} else if (op == OP_MUL) {
+			for (int j = s; j < end; j++)
+				acc += u[(long long)idx[j] * b.lhsLen + lo] * e[(long long)eid[j] * b.rhsLen + ro];
+		} else {
+			for (int j = s; j < end; j++)
+				acc += gnn_binary(op, u[(long long)idx[j] * b.lhsLen + lo], e[(long long)eid[j] * b.rhsLen + ro]);
+		}
+		if (mean && end - s > 1) acc /= (T)(end - s);
+		if (scale) acc *= scale[v];
+		out[t] = acc;
+	}
+}
+
+extern "C" __global__ void gnn_spmm_sum_f32(float *out, const int *ptr, const int *idx, const int *eid, const float *u, const float *e, int op, int mean, const float *scale, int rows, Bcast b) {
+	spmm_sum(out, ptr, idx, eid, u, e, op, mean, scale, rows, b);
+}
+
+extern "C" __global__ void gnn_spmm_sum_f64(double *out, const int *ptr, const int *idx, const int *eid, const double *u, const double *e, int op, int mean, const double *scale, int rows, Bcast b) {
+	spmm_sum(out, ptr, idx, eid, u, e, op, mean, scale, rows, b);
+}
+
+// spmm_extreme is the Max (isMax) or Min reduction: a row starts from its
+// first edge's message and a later one replaces it only when strictly
+// greater (smaller), so ties go to the smallest edge ID and a NaN wins only
+// when it comes first. Rows without edges get 0 and arg -1.
+template <typename T>
+__device__ void spmm_extreme(T *__restrict__ out, long long *__restrict__ arg, const int *__restrict__ ptr,
+			     const int *__restrict__ idx, const int *__restrict__ eid, const T *__restrict__ u,
+			     const T *__restrict__ e, int op, int isMax, int rows, Bcast b) {
+	GNN_FOR(t, (long long)rows * b.outLen) {
+		long long v = t / b.outLen, k = t - v * b.outLen, lo, ro;
+		gnn_offsets(b, k, &lo, &ro);
+		int s = ptr[v], end = ptr[v + 1];
+		if (s == end) {
+			out[t] = 0;
+			if (arg) arg[t] = -1;
+			continue;
+		}
+		T l = op == OP_COPY_R ? (T)0 : u[(long long)idx[s] * b.lhsLen + lo];
+		T r = op == OP_COPY_L ? (T)0 : e[(long long)eid[s] * b.rhsLen + ro];
+		T best = gnn_binary(op, l, r);
+		long long at = eid[s];
+		for (int j = s + 1; j < end; j++) {
+			l = op == OP_COPY_R ? (T)0 : u[(long long)idx[j] * b.lhsLen + lo];
+			r = op == OP_COPY_L ? (T)0 : e[(long long)eid[j] * b.rhsLen + ro];
+			T m = gnn_binary(op, l, r);
+			if (isMax ? m > best : m < best) {
+				best = m;
+				at = eid[j];
+			}
+		}
+		out[t] = best;
+		if (arg) arg[t] = at;
+	}
+}
+
+extern "C" __global__ void gnn_spmm_extreme_f32(float *out, long long *arg, const int *ptr, const int *idx, const int *eid, const float *u, const float *e, int op, int isMax, int rows, Bcast b) {
+	spmm_extreme(out, arg, ptr, idx, eid, u, e, op, isMax, rows, b);
+}
+
+extern "C" __global__ void gnn_spmm_extreme_f64(double *out, long long *arg, const int *ptr, const int *idx, const int *eid, const double *u, const double *e, int op, int isMax, int rows, Bcast b) {
+	spmm_extreme(out, arg, ptr, idx, eid, u, e, op, isMax, rows, b);
+}
+
+// grad_weight returns the share of dOut[v, k] that edge id receives: 1 for
+// Sum, 1/deg(v) for Mean, and for Max and Min 1 when id won the element
+// and 0 otherwise.
+template <typename T>
+__device__ __forceinline__ T grad_share(int red, const int *dptr, const long long *arg, long long v, long long k,
+					int outLen, long long id, T g) {
+	if (red == RED_MEAN) {
+		int deg = dptr[v + 1] - dptr[v];
+		if (deg > 1) g /= (T)deg;
+	} else if (red == RED_MAX || red == RED_MIN) {
+		if (arg[v * outLen + k] != id) return 0;
+	}
+	return g;
+}
+
+// spmm_grad_u overwrites du, one (source row, lhs element j) per thread:
+// the sum over the output elements k that read element j, and over the
+// source's out-edges (the by-source view: sptr, sidx = destinations,
+// seid), of the message's derivative times dOut. dptr is the
+// by-destination row pointer, for the in-degrees of Mean.
+template <typename T>
+__device__ void spmm_grad_u(T *__restrict__ du, const int *__restrict__ sptr, const int *__restrict__ sidx,
+			    const int *__restrict__ seid, const int *__restrict__ dptr, const T *__restrict__ e,
+			    const T *__restrict__ dout, const long long *__restrict__ arg, int op, int red,
+			    int rows, Bcast b) {
+	GNN_FOR(t, (long long)rows * b.lhsLen) {
+		long long u = t / b.lhsLen, j = t - u * b.lhsLen;
+		int s = sptr[u], end = sptr[u + 1];
+		T acc = 0;
+		long long k0 = b.trivial ? j : 0, k1 = b.trivial ? j + 1 : b.outLen;
+		for (long long k = k0; k < k1; k++) {
+			long long lo, ro;
+			gnn_offsets(b, k, &lo, &ro);
+			if (lo != j) continue;
+			for (int p = s; p < end; p++) {
+				long long v = sidx[p], id = seid[p];
+				T g = grad_share(red, dptr, arg, v, k, b.outLen, id, dout[v * b.outLen + k]);
+				if (op == OP_MUL) g *= e[id * b.rhsLen + ro];
+				else if (op == OP_DIV) g /= e[id * b.rhsLen + ro];
+				acc += g;
+			}
+		}
+		du[t] = acc;
+	}
+}
+
+extern "C" __global__ void gnn_spmm_grad_u_f32(float *du, const int *sptr, const int *sidx, const int *seid, const int *dptr, const float *e, const float *dout, const long long *arg, int op, int red, int rows, Bcast b) {
+	spmm_grad_u(du, sptr, sidx, seid, dptr, e, dout, arg, op, red, rows, b);
+}
+
+extern "C" __global__ void gnn_spmm_grad_u_f64(double *du, const int *sptr, const int *sidx, const int *seid, const int *dptr, const double *e, const double *dout, const long long *arg, int op, int red, int rows, Bcast b) {
+	spmm_grad_u(du, sptr, sidx, seid, dptr, e, dout, arg, op, red, rows, b);
+}
+
+// spmm_grad_e overwrites de, one (edge, rhs element j) per thread: the sum
+// over the output elements k of the edge's destination that read element
+// j of the message's derivative times dOut. src and dst are the edges'
+// endpoints by edge ID.
+template <typename T>
+__device__ void spmm_grad_e(T *__restrict__ de, const int *__restrict__ src, const int *__restrict__ dst,
+			    const int *__restrict__ dptr, const T *__restrict__ u, const T *__restrict__ e,
+			    const T *__restrict__ dout, const long long *__restrict__ arg, int op, int red,
+			    long long edges, Bcast b) {
+	GNN_FOR(t, edges * b.rhsLen) {
+		long long id = t / b.rhsLen, j = t - id * b.rhsLen;
+		long long v = dst[id], su = src[id];
+		T acc = 0;
+		long long k0 = b.trivial ? j : 0, k1 = b.trivial ? j + 1 : b.outLen;
+		for (long long k = k0; k < k1; k++) {
+			long long lo, ro;
+			gnn_offsets(b, k, &lo, &ro);
+			if (ro != j) continue;
+			T g = grad_share(red, dptr, arg, v, k, b.outLen, id, dout[v * b.outLen + k]);
+			switch (op) {
+			case OP_SUB: g = -g; break;
+			case OP_MUL: g *= u[su * b.lhsLen + lo]; break;
+			case OP_DIV: {
+				T x = e[t];
+				g = -g * u[su * b.lhsLen + lo] / (x * x);
+				break;
+			}
+			}
+			acc += g;
+		}
+		de[t] = acc;
+	}
+}
+
+extern "C" __global__ void gnn_spmm_grad_e_f32(float *de, const int *src, const int *dst, const int *dptr, const float *u, const float *e, const float *dout, const long long *arg, int op, int red, long long edges, Bcast b) {
+	spmm_grad_e(de, src, dst, dptr, u, e, dout, arg, op, red, edges, b);
+}
+
+extern "C" __global__ void gnn_spmm_grad_e_f64(double *de, const int *src, const int *dst, const int *dptr, const double *u, const double *e, const double *dout, const long long *arg, int op, int red, long long edges, Bcast b) {
+	spmm_grad_e(de, src, dst, dptr, u, e, dout, arg, op, red, edges, b);
+}
