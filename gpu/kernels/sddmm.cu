@@ -63,7 +63,7 @@ __device__ void sddmm_grad(T *__restrict__ dx, const int *__restrict__ ptr, cons
 	GNN_FOR(t, rows * xlen) {
 		long long r = t / xlen, j = t - r * xlen;
 		long long s = ptr ? ptr[r] : r, end = ptr ? ptr[r + 1] : r + 1;
-		T acc = 0;
+		double acc = 0; // float64 sums: the reduction runs over edges and broadcast elements
 		int dot = op == OP_DOT;
 		long long k0 = b.trivial ? j : 0, k1 = b.trivial ? j + 1 : b.outLen;
 		for (long long k = k0; k < k1; k++) {
@@ -86,10 +86,10 @@ __device__ void sddmm_grad(T *__restrict__ dx, const int *__restrict__ ptr, cons
 					else { T xv = x[t]; g = -g * yv / (xv * xv); }
 					break;
 				}
-				acc += g;
+				acc += (double)g;
 			}
 		}
-		dx[t] = acc;
+		dx[t] = (T)acc;
 	}
 }
 

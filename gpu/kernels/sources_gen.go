@@ -8,8 +8,8 @@ const NVCCVersion = "Cuda compilation tools, release 11.8, V11.8.89"
 // PTXSources maps each .cu file to the SHA-256 of the sources its PTX
 // module was built from (the file and every header) and of the module.
 var PTXSources = map[string][2]string{
-	"sddmm.cu":   {"f7720757b045bb40fea39890380496d54fbf3a89b9f2e8fcd90f42767e2ef9ee", "ed4e989e25628fc3394b5055caf325c013291d6bc142ea6366abfab70da0c54d"},
+	"sddmm.cu":   {"bc393e6c26dabea9ae6e7ae219972311f6b2e47f42b4c4dd361d907687bb0bd3", "8aaefe7851a6d153e7ed56720762e0f2d324bd910f89852e829ed43055b095e7"},
 	"smoke.cu":   {"98ad927ce3e53b4ce1b4b0f0aa33f4481ec23a6a802ec92feca993904a422a76", "53594831f7190310f239e8647ce3efbb32f67ac60e60fcb933346c6780d0d436"},
 	"softmax.cu": {"dcafac2a34a36048d151eaef244cba49c9517a71a1a8dd2414cb0dd6d24224b9", "7a6d86f8a116fc28300939f03341e763989c31b401fada0c71958a02506e61dc"},
-	"spmm.cu":    {"531028cd3ae02f732357fdfc41d015cea7956b014be3bf993c2cbab9934948db", "39b5c8e62ea048f7927fe7f778a0a82d064963154c076bb63fe02aed3d8c5b94"},
+	"spmm.cu":    {"ce5d4275535ac37814ea02f7ac710a91e451799dc60a3f6322536506e3c24490", "f031ddd8f78d42cd9c827cdf5a9815bc886e3b73e55303a3e327d14df75e7d1b"},
 }

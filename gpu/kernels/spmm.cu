@@ -141,7 +141,7 @@ __device__ void spmm_grad_u(T *__restrict__ du, const int *__restrict__ sptr, co
 	GNN_FOR(t, (long long)rows * b.lhsLen) {
 		long long u = t / b.lhsLen, j = t - u * b.lhsLen;
 		int s = sptr[u], end = sptr[u + 1];
-		T acc = 0;
+		double acc = 0; // float64 sums: the reduction runs over edges and broadcast elements
 		long long k0 = b.trivial ? j : 0, k1 = b.trivial ? j + 1 : b.outLen;
 		for (long long k = k0; k < k1; k++) {
 			long long lo, ro;
@@ -152,10 +152,10 @@ __device__ void spmm_grad_u(T *__restrict__ du, const int *__restrict__ sptr, co
 				T g = grad_share(red, dptr, arg, v, k, b.outLen, id, dout[v * b.outLen + k]);
 				if (op == OP_MUL) g *= e[id * b.rhsLen + ro];
 				else if (op == OP_DIV) g /= e[id * b.rhsLen + ro];
-				acc += g;
+				acc += (double)g;
 			}
 		}
-		du[t] = acc;
+		du[t] = (T)acc;
 	}
 }
 
@@ -179,7 +179,7 @@ __device__ void spmm_grad_e(T *__restrict__ de, const int *__restrict__ src, con
 	GNN_FOR(t, edges * b.rhsLen) {
 		long long id = t / b.rhsLen, j = t - id * b.rhsLen;
 		long long v = dst[id], su = src[id];
-		T acc = 0;
+		double acc = 0; // float64 sums: the reduction runs over edges and broadcast elements
 		long long k0 = b.trivial ? j : 0, k1 = b.trivial ? j + 1 : b.outLen;
 		for (long long k = k0; k < k1; k++) {
 			long long lo, ro;
@@ -195,9 +195,9 @@ __device__ void spmm_grad_e(T *__restrict__ de, const int *__restrict__ src, con
 				break;
 			}
 			}
-			acc += g;
+			acc += (double)g;
 		}
-		de[t] = acc;
+		de[t] = (T)acc;
 	}
 }
 

@@ -20,9 +20,11 @@ const EmulatorMemory = 16 << 30
 
 // OpenEmulator returns a context whose kernels are the .cu files of
 // package kernels compiled for the host, run one thread at a time on the
-// calling goroutine, and whose device memory is an arena of host memory
-// that is mapped PROT_NONE except during copies and kernels: a host read
-// or write of device memory outside them faults, as it would on a GPU.
+// calling goroutine, and whose device memory is host memory that the host
+// cannot read: its device pointers point into a PROT_NONE mapping, so a
+// host read or write through one faults, as it would on a GPU. Copies and
+// kernels reach the same memory through a second, read-write mapping (the
+// launch translates each Ptr argument), so no call changes protections.
 func OpenEmulator() (*Context, error) {
 	a, err := newArena(EmulatorMemory)
 	if err != nil {
@@ -31,12 +33,12 @@ func OpenEmulator() (*Context, error) {
 	return &Context{name: "emulator", sms: 1, emu: a, kernels: kernels.EmuKernels()}, nil
 }
 
-// arena is the emulator's device memory: one reserved mapping, carved into
-// blocks of power-of-two sizes of at least minBlock bytes, reused through
-// free lists per size. Only [base, base+top) has ever been handed out, and
-// only that range is opened for copies and kernels.
+// arena is the emulator's device memory: one shared memory object mapped
+// at base (PROT_NONE; device pointers) and at alias (read-write), carved
+// into blocks of power-of-two sizes of at least minBlock bytes, reused
+// through free lists per size. [base, base+top) has been handed out.
 type arena struct {
-	base, size, top C.size_t
+	base, alias, size, top C.size_t
 	freeList        map[int][]C.size_t // block size class -> offsets
 	live            map[C.size_t]int   // offset -> size class
 	asked           map[C.size_t]int   // offset -> bytes requested
@@ -46,14 +48,30 @@ type arena struct {
 const minBlock = 256
 
 func newArena(size int) (*arena, error) {
-	base := C.gnn_emu_reserve(C.size_t(size))
+	var alias C.uintptr_t
+	base := C.gnn_emu_reserve(C.size_t(size), &alias)
 	if base == 0 {
-		return nil, fmt.Errorf("cuda: the emulator cannot reserve %d bytes of address space", size)
+		return nil, fmt.Errorf("cuda: the emulator cannot map %d bytes of shared memory", size)
 	}
-	return &arena{base: C.size_t(base), size: C.size_t(size), freeList: map[int][]C.size_t{}, live: map[C.size_t]int{}, asked: map[C.size_t]int{}}, nil
+	return &arena{base: C.size_t(base), alias: C.size_t(alias), size: C.size_t(size), freeList: map[int][]C.size_t{}, live: map[C.size_t]int{}, asked: map[C.size_t]int{}}, nil
 }
 
-func (a *arena) release() { C.gnn_emu_release(C.uintptr_t(a.base), a.size) }
+func (a *arena) release() {
+	C.gnn_emu_release(C.uintptr_t(a.base), C.uintptr_t(a.alias), a.size)
+}
+
+// host returns the read-write alias of device address p, which check has
+// accepted.
+func (a *arena) host(p Ptr) C.uintptr_t { return C.uintptr_t(C.size_t(p) - a.base + a.alias) }
+
+// kernelPtr returns the address a kernel uses for device address p: its
+// alias when p lies in the arena, p itself otherwise (the zero Ptr).
+func (a *arena) kernelPtr(p Ptr) Ptr {
+	if C.size_t(p) >= a.base && C.size_t(p) < a.base+a.size {
+		return Ptr(a.host(p))
+	}
+	return p
+}
 
 // class returns the size class (log2 of the block size) of n bytes.
 func class(n int) int {

@@ -55,6 +55,11 @@ func (c *Context) Launch(name string, grid, block Dim3, args ...any) error {
 	buf := stack[:0]
 	var offs [kernels.MaxParams]int32
 	for i, a := range args {
+		if p, ok := a.(Ptr); ok && c.emu != nil {
+			// The emulator's kernels use the read-write alias of device
+			// memory (c.emu's mappings do not change after OpenEmulator).
+			a = c.emu.kernelPtr(p)
+		}
 		var err error
 		var size int
 		buf, size, err = pack(buf, a)
@@ -75,14 +80,7 @@ func (c *Context) Launch(name string, grid, block Dim3, args ...any) error {
 	}
 	c.stats.Launches++
 	if c.emu != nil {
-		if C.gnn_emu_protect(C.uintptr_t(c.emu.base), c.emu.top, 1) != 0 {
-			return fmt.Errorf("cuda: emulator: mprotect failed")
-		}
-		err := kernels.EmuLaunch(k.Fn, g, b, buf, offs[:len(args)])
-		if C.gnn_emu_protect(C.uintptr_t(c.emu.base), c.emu.top, 0) != 0 && err == nil {
-			err = fmt.Errorf("cuda: emulator: mprotect failed")
-		}
-		return err
+		return kernels.EmuLaunch(k.Fn, g, b, buf, offs[:len(args)])
 	}
 	fn, err := c.function(name)
 	if err != nil {

@@ -80,7 +80,7 @@ func (c *Context) CopyToDevice(dst Ptr, src unsafe.Pointer, bytes int) error {
 		if err := c.emu.check(dst, bytes, "CopyToDevice destination"); err != nil {
 			return err
 		}
-		r = C.gnn_emu_h2d(c.emu.base, c.emu.top, C.uintptr_t(dst), src, C.size_t(bytes))
+		C.gnn_emu_h2d(c.emu.host(dst), src, C.size_t(bytes))
 	} else {
 		r = C.gnn_cu_htod(c.ctx, C.uint64_t(dst), src, C.size_t(bytes))
 	}
@@ -107,7 +107,7 @@ func (c *Context) CopyToHost(dst unsafe.Pointer, src Ptr, bytes int) error {
 		if err := c.emu.check(src, bytes, "CopyToHost source"); err != nil {
 			return err
 		}
-		r = C.gnn_emu_d2h(c.emu.base, c.emu.top, dst, C.uintptr_t(src), C.size_t(bytes))
+		C.gnn_emu_d2h(dst, c.emu.host(src), C.size_t(bytes))
 	} else {
 		r = C.gnn_cu_dtoh(c.ctx, dst, C.uint64_t(src), C.size_t(bytes))
 	}
@@ -137,7 +137,7 @@ func (c *Context) CopyDevice(dst, src Ptr, bytes int) error {
 		if err := c.emu.check(src, bytes, "CopyDevice source"); err != nil {
 			return err
 		}
-		r = C.gnn_emu_d2d(c.emu.base, c.emu.top, C.uintptr_t(dst), C.uintptr_t(src), C.size_t(bytes))
+		C.gnn_emu_copy(c.emu.host(dst), c.emu.host(src), C.size_t(bytes))
 	} else {
 		r = C.gnn_cu_dtod(c.ctx, C.uint64_t(dst), C.uint64_t(src), C.size_t(bytes))
 	}
@@ -163,7 +163,7 @@ func (c *Context) Zero(p Ptr, bytes int) error {
 		if err := c.emu.check(p, bytes, "Zero"); err != nil {
 			return err
 		}
-		r = C.gnn_emu_zero(c.emu.base, c.emu.top, C.uintptr_t(p), C.size_t(bytes))
+		C.gnn_emu_zero(c.emu.host(p), C.size_t(bytes))
 	} else {
 		r = C.gnn_cu_memset(c.ctx, C.uint64_t(p), C.size_t(bytes))
 	}
@@ -186,11 +186,7 @@ func (c *Context) copyArgs(op string, bytes int, ps ...Ptr) error {
 	return nil
 }
 
-// opError describes a failed copy: a driver error, or an mprotect failure
-// of the emulator.
+// opError describes a failed driver call.
 func (c *Context) opError(op string, r C.int) error {
-	if c.emu != nil {
-		return fmt.Errorf("cuda: emulator %s: mprotect failed", op)
-	}
 	return fmt.Errorf("cuda: %s: %w", op, driverError(r))
 }

@@ -1,11 +1,14 @@
 //go:build gnncuda
 
+#define _GNU_SOURCE
+
 // The C shim of package cuda: the CUDA driver API, loaded with dlopen, and
 // the emulator's protected arena. See shim.h.
 
 #include "shim.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -202,40 +205,36 @@ void *gnn_dl_open(const char *lib, const char **err) {
 
 void *gnn_dl_sym(void *lib, const char *name) { return dlsym(lib, name); }
 
-uintptr_t gnn_emu_reserve(size_t n) {
-	void *p = mmap(NULL, n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	return p == MAP_FAILED ? 0 : (uintptr_t)p;
+uintptr_t gnn_emu_reserve(size_t n, uintptr_t *alias) {
+	int fd = memfd_create("gnn-emulator", MFD_CLOEXEC);
+	if (fd < 0) return 0;
+	if (ftruncate(fd, (off_t)n) != 0) {
+		close(fd);
+		return 0;
+	}
+	void *view = mmap(NULL, n, PROT_NONE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+	void *rw = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+	close(fd);
+	if (view == MAP_FAILED || rw == MAP_FAILED) {
+		if (view != MAP_FAILED) munmap(view, n);
+		if (rw != MAP_FAILED) munmap(rw, n);
+		return 0;
+	}
+	*alias = (uintptr_t)rw;
+	return (uintptr_t)view;
 }
 
-void gnn_emu_release(uintptr_t base, size_t n) { munmap((void *)base, n); }
-
-int gnn_emu_protect(uintptr_t base, size_t n, int rw) {
-	if (n == 0) return 0;
-	return mprotect((void *)base, n, rw ? PROT_READ | PROT_WRITE : PROT_NONE);
+void gnn_emu_release(uintptr_t base, uintptr_t alias, size_t n) {
+	munmap((void *)base, n);
+	munmap((void *)alias, n);
 }
 
-// The copies open the arena's used part [base, base+len) for the copy only.
+// Copies take host addresses: the alias of device memory, or Go memory.
 
-int gnn_emu_h2d(uintptr_t base, size_t len, uintptr_t dst, const void *src, size_t n) {
-	if (gnn_emu_protect(base, len, 1)) return -1;
-	memcpy((void *)dst, src, n);
-	return gnn_emu_protect(base, len, 0);
-}
+void gnn_emu_h2d(uintptr_t dst, const void *src, size_t n) { memcpy((void *)dst, src, n); }
 
-int gnn_emu_d2h(uintptr_t base, size_t len, void *dst, uintptr_t src, size_t n) {
-	if (gnn_emu_protect(base, len, 1)) return -1;
-	memcpy(dst, (const void *)src, n);
-	return gnn_emu_protect(base, len, 0);
-}
+void gnn_emu_d2h(void *dst, uintptr_t src, size_t n) { memcpy(dst, (const void *)src, n); }
 
-int gnn_emu_d2d(uintptr_t base, size_t len, uintptr_t dst, uintptr_t src, size_t n) {
-	if (gnn_emu_protect(base, len, 1)) return -1;
-	memmove((void *)dst, (const void *)src, n);
-	return gnn_emu_protect(base, len, 0);
-}
+void gnn_emu_copy(uintptr_t dst, uintptr_t src, size_t n) { memmove((void *)dst, (const void *)src, n); }
 
-int gnn_emu_zero(uintptr_t base, size_t len, uintptr_t dst, size_t n) {
-	if (gnn_emu_protect(base, len, 1)) return -1;
-	memset((void *)dst, 0, n);
-	return gnn_emu_protect(base, len, 0);
-}
+void gnn_emu_zero(uintptr_t dst, size_t n) { memset((void *)dst, 0, n); }

@@ -33,11 +33,12 @@ void gnn_cu_error(int code, const char **name, const char **desc);
 void *gnn_dl_open(const char *lib, const char **err);
 void *gnn_dl_sym(void *lib, const char *name);
 
-// The emulator's memory: an mmap'd arena kept PROT_NONE between calls.
-uintptr_t gnn_emu_reserve(size_t n);
-void gnn_emu_release(uintptr_t base, size_t n);
-int gnn_emu_protect(uintptr_t base, size_t n, int rw);
-int gnn_emu_h2d(uintptr_t base, size_t len, uintptr_t dst, const void *src, size_t n);
-int gnn_emu_d2h(uintptr_t base, size_t len, void *dst, uintptr_t src, size_t n);
-int gnn_emu_d2d(uintptr_t base, size_t len, uintptr_t dst, uintptr_t src, size_t n);
-int gnn_emu_zero(uintptr_t base, size_t len, uintptr_t dst, size_t n);
+// The emulator's memory: one shared memory object mapped twice, PROT_NONE
+// at the addresses handed out as device pointers and read-write at an
+// alias that only copies and kernels use.
+uintptr_t gnn_emu_reserve(size_t n, uintptr_t *alias);
+void gnn_emu_release(uintptr_t base, uintptr_t alias, size_t n);
+void gnn_emu_h2d(uintptr_t dst, const void *src, size_t n);
+void gnn_emu_d2h(void *dst, uintptr_t src, size_t n);
+void gnn_emu_copy(uintptr_t dst, uintptr_t src, size_t n);
+void gnn_emu_zero(uintptr_t dst, size_t n);

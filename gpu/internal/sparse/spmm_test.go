@@ -113,12 +113,16 @@ func testSpMM[T num.Float](t *testing.T) {
 // spmmGradRef is the naive gradient of a SpMM: every edge e = (s -> v) and
 // output element k sends dOut[v, k] (over the in-degree for Mean; to the
 // arg edge only for Max and Min) through the message's derivative.
+//
+// It sums in float64 (the kernels' gradients do too), so that a float32
+// comparison measures the kernel's error rather than the reference's.
 func spmmGradRef[T num.Float](g *graph.Graph, op spmm.Op, red spmm.Reduce, u, e []T, p bcast.Plan, arg []int64, dOut []T) (du, de []T) {
+	var su, se []float64
 	if op.UsesLHS() {
-		du = make([]T, g.NumSrc()*p.LhsLen)
+		su = make([]float64, g.NumSrc()*p.LhsLen)
 	}
 	if op.UsesRHS() {
-		de = make([]T, g.NumEdges()*p.RhsLen)
+		se = make([]float64, g.NumEdges()*p.RhsLen)
 	}
 	lo, ro := offsets(p)
 	deg := g.InDegrees()
@@ -157,15 +161,27 @@ func spmmGradRef[T num.Float](g *graph.Graph, op spmm.Op, red spmm.Reduce, u, e 
 			case spmm.Div:
 				gu, ge = gr/xe, -gr*xu/(xe*xe)
 			}
-			if du != nil {
-				du[s*p.LhsLen+lo[k]] += gu
+			if su != nil {
+				su[s*p.LhsLen+lo[k]] += float64(gu)
 			}
-			if de != nil {
-				de[id*p.RhsLen+ro[k]] += ge
+			if se != nil {
+				se[id*p.RhsLen+ro[k]] += float64(ge)
 			}
 		}
 	}
-	return du, de
+	return round[T](su), round[T](se)
+}
+
+// round converts float64 sums to T; nil stays nil.
+func round[T num.Float](x []float64) []T {
+	if x == nil {
+		return nil
+	}
+	y := make([]T, len(x))
+	for i, v := range x {
+		y[i] = T(v)
+	}
+	return y
 }
 
 func TestSpMMScaledAndSugar(t *testing.T) {
