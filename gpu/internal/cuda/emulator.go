@@ -39,9 +39,9 @@ func OpenEmulator() (*Context, error) {
 // through free lists per size. [base, base+top) has been handed out.
 type arena struct {
 	base, alias, size, top C.size_t
-	freeList        map[int][]C.size_t // block size class -> offsets
-	live            map[C.size_t]int   // offset -> size class
-	asked           map[C.size_t]int   // offset -> bytes requested
+	freeList               map[int][]C.size_t // block size class -> offsets
+	live                   map[C.size_t]int   // offset -> size class
+	asked                  map[C.size_t]int   // offset -> bytes requested
 }
 
 // minBlock is the smallest block, and the alignment of every block.
