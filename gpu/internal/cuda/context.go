@@ -235,3 +235,19 @@ func driverError(r C.int) error {
 	}
 	return e
 }
+
+// SetCurrent makes the device's context current on the calling OS thread,
+// for libraries such as cuSPARSE that work in the current context. The
+// caller locks its goroutine to the thread (runtime.LockOSThread) for as
+// long as it relies on it. It does nothing for the emulator.
+func (c *Context) SetCurrent() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.usable(); err != nil || c.emu != nil {
+		return err
+	}
+	if r := C.gnn_cu_set_current(c.ctx); r != 0 {
+		return fmt.Errorf("cuda: cuCtxSetCurrent: %w", driverError(r))
+	}
+	return nil
+}

@@ -238,3 +238,5 @@ void gnn_emu_d2h(void *dst, uintptr_t src, size_t n) { memcpy(dst, (const void *
 void gnn_emu_copy(uintptr_t dst, uintptr_t src, size_t n) { memmove((void *)dst, (const void *)src, n); }
 
 void gnn_emu_zero(uintptr_t dst, size_t n) { memset((void *)dst, 0, n); }
+
+int gnn_cu_set_current(uintptr_t ctx) { return p_cuCtxSetCurrent(ctx); }

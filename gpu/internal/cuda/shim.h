@@ -26,6 +26,7 @@ int gnn_cu_dtod(uintptr_t ctx, uint64_t dst, uint64_t src, size_t n);
 int gnn_cu_memset(uintptr_t ctx, uint64_t dst, size_t n);
 int gnn_cu_launch(uintptr_t ctx, uintptr_t fn, const unsigned *grid, const unsigned *block, char *buf, const int *offs, int n);
 int gnn_cu_sync(uintptr_t ctx);
+int gnn_cu_set_current(uintptr_t ctx);
 int gnn_cu_mem_info(uintptr_t ctx, size_t *free, size_t *total);
 void gnn_cu_error(int code, const char **name, const char **desc);
 

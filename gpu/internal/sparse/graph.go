@@ -144,3 +144,8 @@ func (g *Graph) live() error {
 	}
 	return nil
 }
+
+// InEdges returns the device arrays of the in-edge view: int32 row
+// pointers (NumDst()+1), sources and edge IDs (NumEdges() each), for
+// libraries that take a CSR matrix, such as cuSPARSE.
+func (g *Graph) InEdges() (ptr, src, eid cuda.Ptr) { return g.in.ptr, g.in.idx, g.in.eid }
