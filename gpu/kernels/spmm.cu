@@ -46,11 +46,35 @@ __device__ void spmm_sum(T *__restrict__ out, const int *__restrict__ ptr, const
 		int s = ptr[v], end = ptr[v + 1];
 		T acc = 0;
 		if (op == OP_COPY_L) {
-			for (int j = s; j < end; j++) acc += u[(long long)idx[j] * b.lhsLen + lo];
+			// Four rows' loads are issued before their adds (in order), so
+			// that a thread keeps several gathers in flight.
+			int j = s;
+			for (; j + 4 <= end; j += 4) {
+				T a0 = u[(long long)idx[j] * b.lhsLen + lo];
+				T a1 = u[(long long)idx[j + 1] * b.lhsLen + lo];
+				T a2 = u[(long long)idx[j + 2] * b.lhsLen + lo];
+				T a3 = u[(long long)idx[j + 3] * b.lhsLen + lo];
+				acc += a0;
+				acc += a1;
+				acc += a2;
+				acc += a3;
+			}
+			for (; j < end; j++) acc += u[(long long)idx[j] * b.lhsLen + lo];
 		} else if (op == OP_COPY_R) {
 			for (int j = s; j < end; j++) acc += e[(long long)eid[j] * b.rhsLen + ro];
 		} else if (op == OP_MUL) {
-			for (int j = s; j < end; j++)
+			int j = s;
+			for (; j + 4 <= end; j += 4) {
+				T a0 = u[(long long)idx[j] * b.lhsLen + lo] * e[(long long)eid[j] * b.rhsLen + ro];
+				T a1 = u[(long long)idx[j + 1] * b.lhsLen + lo] * e[(long long)eid[j + 1] * b.rhsLen + ro];
+				T a2 = u[(long long)idx[j + 2] * b.lhsLen + lo] * e[(long long)eid[j + 2] * b.rhsLen + ro];
+				T a3 = u[(long long)idx[j + 3] * b.lhsLen + lo] * e[(long long)eid[j + 3] * b.rhsLen + ro];
+				acc += a0;
+				acc += a1;
+				acc += a2;
+				acc += a3;
+			}
+			for (; j < end; j++)
 				acc += u[(long long)idx[j] * b.lhsLen + lo] * e[(long long)eid[j] * b.rhsLen + ro];
 		} else {
 			for (int j = s; j < end; j++)
