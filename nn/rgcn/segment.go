@@ -1,0 +1,527 @@
+package rgcn
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/values"
+	"github.com/gnngo/gnn/nn/internal/gemm"
+	"github.com/gnngo/gnn/ops/spmm"
+)
+
+// SegmentMatMul builds the relational sum of R-GCN as one op over the
+// relations rel (DGL's gather_mm / segment_mm idea, grouped by relation):
+//
+//	out[v] = sum_r sum_{e = u -> v in relation r} c_e x[u] W_r  +  x[o+v] W_0  +  b
+//
+// for every destination v, with c_e the edge's norm (1 without norms), o
+// rel.DstOffset(), and W_0 and b left out when loop or bias is nil. x is
+// (NumSrc, in); w holds the relation weights, (R, in, out) full or
+// (R, B, in/B, out/B) block-diagonal (block k of W_r maps input columns
+// k·in/B.. to output columns k·out/B..); loop is (in, out) and bias (out).
+// The output is (NumDst, out).
+//
+// Each relation runs on only the rows it touches: its distinct sources are
+// gathered (read in place when they are consecutive), multiplied by W_r
+// (or, when that is cheaper, summed first at the relation's destinations
+// and multiplied there), summed over the relation's edges with the fused
+// weighted sum of ops/spmm, and added to its destinations' rows. A
+// block-diagonal W_r takes B products of (in/B, out/B). The scratch of one
+// relation is reused by the next and dropped after the call: no value with
+// a row per edge or per (relation, node) pair is kept, forward or
+// backward. The gradients are backward ops of the same kind (the
+// relations' reversed graphs, transposed products), summed relation after
+// relation in a fixed order, so results do not depend on GOMAXPROCS.
+//
+// It returns an error when rel or x is nil, a shape does not fit, or the
+// dtypes differ or are not float32 or float64.
+func SegmentMatMul(rel *Relations, x, w, loop, bias *gorgonia.Node) (*gorgonia.Node, error) {
+	if rel == nil {
+		return nil, fmt.Errorf("rgcn: SegmentMatMul: nil relations")
+	}
+	if rel.NumDst() == 0 {
+		return nil, fmt.Errorf("rgcn: SegmentMatMul: the relations have no destination nodes: the result would be empty, which Gorgonia cannot hold")
+	}
+	if x == nil || w == nil {
+		return nil, fmt.Errorf("rgcn: SegmentMatMul: nil features or weights")
+	}
+	xs, ws := x.Shape(), w.Shape()
+	if len(xs) != 2 || xs[0] != rel.NumSrc() {
+		return nil, fmt.Errorf("rgcn: SegmentMatMul: features %q have shape %v, want (%d, in)", x.Name(), xs, rel.NumSrc())
+	}
+	op := &segOp{rel: rel, in: xs[1]}
+	switch {
+	case len(ws) == 3 && ws[0] == len(rel.rels) && ws[1] == op.in:
+		op.out, op.blocks = ws[2], 1
+	case len(ws) == 4 && ws[0] == len(rel.rels) && ws[1] > 0 && ws[1]*ws[2] == op.in:
+		op.out, op.blocks = ws[1]*ws[3], ws[1]
+	default:
+		return nil, fmt.Errorf("rgcn: SegmentMatMul: weights %q have shape %v, want (%d, %d, out) or (%d, B, %d/B, out/B)",
+			w.Name(), ws, len(rel.rels), op.in, len(rel.rels), op.in)
+	}
+	inputs := gorgonia.Nodes{x, w}
+	if loop != nil {
+		if s := loop.Shape(); !s.Eq(tensor.Shape{op.in, op.out}) {
+			return nil, fmt.Errorf("rgcn: SegmentMatMul: self-loop weight %q has shape %v, want (%d, %d)", loop.Name(), s, op.in, op.out)
+		}
+		op.loop = true
+		inputs = append(inputs, loop)
+	}
+	if bias != nil {
+		if s := bias.Shape(); !s.Eq(tensor.Shape{op.out}) {
+			return nil, fmt.Errorf("rgcn: SegmentMatMul: bias %q has shape %v, want (%d)", bias.Name(), s, op.out)
+		}
+		op.bias = true
+		inputs = append(inputs, bias)
+	}
+	for _, n := range inputs {
+		if n.Dtype() != x.Dtype() || (n.Dtype() != tensor.Float32 && n.Dtype() != tensor.Float64) {
+			return nil, fmt.Errorf("rgcn: SegmentMatMul: %q is %v and %q %v; want all float32 or all float64", n.Name(), n.Dtype(), x.Name(), x.Dtype())
+		}
+	}
+	return opkit.Apply("rgcn", op, inputs...)
+}
+
+// segOp is SegmentMatMul.
+type segOp struct {
+	rel             *Relations
+	in, out, blocks int
+	loop, bias      bool
+}
+
+func (op *segOp) Name() string {
+	return fmt.Sprintf("segment_matmul(%dx%d/%d)", op.in, op.out, op.blocks)
+}
+
+func (op *segOp) Key() string {
+	return fmt.Sprintf("rel=%d,%d,%d,%d,%v,%v", op.rel.id, op.in, op.out, op.blocks, op.loop, op.bias)
+}
+
+func (op *segOp) weightShape() tensor.Shape {
+	r := len(op.rel.rels)
+	if op.blocks == 1 {
+		return tensor.Shape{r, op.in, op.out}
+	}
+	b := op.blocks
+	return tensor.Shape{r, b, op.in / b, op.out / b}
+}
+
+func (op *segOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	in := []tensor.Shape{{op.rel.numSrc, op.in}, op.weightShape()}
+	if op.loop {
+		in = append(in, tensor.Shape{op.in, op.out})
+	}
+	if op.bias {
+		in = append(in, tensor.Shape{op.out})
+	}
+	return in, tensor.Shape{op.rel.numDst, op.out}
+}
+
+func (op *segOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return segForward[float32](op, vals) },
+		func() (gorgonia.Value, error) { return segForward[float64](op, vals) })
+}
+
+// Grad builds the gradients of x, w, and the self-loop weight and bias
+// where present, each one backward op.
+func (op *segOp) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	out := make(gorgonia.Nodes, len(inputs))
+	for i := range inputs {
+		var args gorgonia.Nodes
+		switch i {
+		case 0:
+			args = gorgonia.Nodes{grad, inputs[1]}
+			if op.loop {
+				args = append(args, inputs[2])
+			}
+		case 3:
+			args = gorgonia.Nodes{grad}
+		case 2:
+			if !op.loop { // the bias
+				args = gorgonia.Nodes{grad}
+				break
+			}
+			args = gorgonia.Nodes{inputs[0], grad}
+		default:
+			args = gorgonia.Nodes{inputs[0], grad}
+		}
+		which := segInput(i)
+		if i == 2 && !op.loop {
+			which = segBias
+		}
+		g, err := opkit.Apply("rgcn", &segGradOp{fwd: op, which: which}, args...)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = g
+	}
+	return out, nil
+}
+
+// segInput names the input a segGradOp is the gradient of.
+type segInput int
+
+const (
+	segX    segInput = iota // inputs (dOut, w[, loop])
+	segW                    // inputs (x, dOut)
+	segLoop                 // inputs (x, dOut)
+	segBias                 // input dOut
+)
+
+// segGradOp is a gradient of fwd.
+type segGradOp struct {
+	fwd   *segOp
+	which segInput
+}
+
+func (op *segGradOp) Name() string {
+	return fmt.Sprintf("segment_matmul_grad%d(%dx%d/%d)", op.which, op.fwd.in, op.fwd.out, op.fwd.blocks)
+}
+
+func (op *segGradOp) Key() string { return op.fwd.Key() }
+
+func (op *segGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	f := op.fwd
+	in, _ := f.Shapes()
+	dOut := tensor.Shape{f.rel.numDst, f.out}
+	switch op.which {
+	case segX:
+		s := []tensor.Shape{dOut, in[1]}
+		if f.loop {
+			s = append(s, in[2])
+		}
+		return s, in[0]
+	case segW:
+		return []tensor.Shape{in[0], dOut}, in[1]
+	case segLoop:
+		return []tensor.Shape{in[0], dOut}, tensor.Shape{f.in, f.out}
+	}
+	return []tensor.Shape{dOut}, tensor.Shape{f.out}
+}
+
+func (op *segGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return segBackward[float32](op, vals) },
+		func() (gorgonia.Value, error) { return segBackward[float64](op, vals) })
+}
+
+var (
+	_ opkit.Forward = (*segOp)(nil)
+	_ opkit.Spec    = (*segGradOp)(nil)
+)
+
+// productFirst reports whether relation rl is cheaper multiplied first
+// (x[src] W_r, then summed over the edges at out columns) than summed
+// first (at in columns, then multiplied at the destinations). Both
+// directions of the gradient follow the same choice.
+func (op *segOp) productFirst(rl *relation) bool {
+	if forceOrder != 0 {
+		return forceOrder == 1
+	}
+	e := int64(rl.g.NumEdges())
+	ns, nd := int64(len(rl.src)), int64(len(rl.dst))
+	in, out, b := int64(op.in), int64(op.out), int64(op.blocks)
+	return ns*in*out/b+e*out <= e*in+nd*in*out/b
+}
+
+// forceOrder overrides productFirst in tests (1: product first, 2: sum
+// first).
+var forceOrder int
+
+// scratch holds one call's buffers, sized for the largest relation and
+// reused by each.
+type scratch[T num.Float] struct {
+	a, b, c []T
+}
+
+// take returns the first n elements of *buf, growing it as needed.
+func take[T num.Float](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	return (*buf)[:n]
+}
+
+// gather returns the rows ids of x (w columns each): a slice of x when the
+// IDs are a run, else a copy in buf.
+func gather[T num.Float](x []T, ids []int32, run bool, w int, buf *[]T) []T {
+	if len(ids) == 0 {
+		return x[:0]
+	}
+	if run {
+		lo := int(ids[0]) * w
+		return x[lo : lo+len(ids)*w]
+	}
+	out := take(buf, len(ids)*w)
+	for k, v := range ids {
+		copy(out[k*w:(k+1)*w], x[int(v)*w:(int(v)+1)*w])
+	}
+	return out
+}
+
+// scatterAdd adds row k of y to row ids[k] of out (w columns each).
+func scatterAdd[T num.Float](out, y []T, ids []int32, w int) {
+	for k, v := range ids {
+		o, r := out[int(v)*w:(int(v)+1)*w], y[k*w:(k+1)*w]
+		for j := range o {
+			o[j] += r[j]
+		}
+	}
+}
+
+// aggregate sets dst to the (normed) sum over rl's edges (reversed when
+// back is set) of the rows of u, w columns each.
+func aggregate[T num.Float](dst []T, rl *relation, back bool, u []T, w int) {
+	g := rl.g
+	if back {
+		g = g.Reverse()
+	}
+	nr := norms[T](rl)
+	if nr == nil {
+		spmm.Forward(dst, g, spmm.CopyU, spmm.Sum, u, nil, bcast.Same([]int{w}), nil)
+		return
+	}
+	p, err := bcast.New([]int{w}, []int{1}, false)
+	if err != nil {
+		panic(err) // (w) by (1) always broadcasts
+	}
+	spmm.Forward(dst, g, spmm.Mul, spmm.Sum, u, nr, p, nil)
+}
+
+// blockMode is the product blockMul computes.
+type blockMode int
+
+const (
+	blockProduct blockMode = iota // c (n, out) = a (n, in) W
+	blockTransB                   // c (n, in) = a (n, out) W^T
+	blockTransA                   // W-shaped c = a (n, in)^T b (n, out)
+)
+
+// blockMul computes mode's product with W, an (in, out) matrix when blocks
+// is 1 and otherwise blocks diagonal blocks of (in/blocks, out/blocks)
+// stored one after another; a block's columns of a, b and c are copied
+// to and from contiguous scratch.
+func blockMul[T num.Float](mode blockMode, c, a, b, w []T, n, in, out, blocks int, s *scratch[T]) {
+	if blocks == 1 {
+		switch mode {
+		case blockProduct:
+			gemm.Mul(c, a, w, n, in, out)
+		case blockTransB:
+			gemm.MulTransB(c, a, w, n, in, out)
+		case blockTransA:
+			gemm.MulTransA(c, a, b, n, in, out)
+		}
+		return
+	}
+	bi, bo := in/blocks, out/blocks
+	for k := range blocks {
+		var wk []T
+		if mode != blockTransA {
+			wk = w[k*bi*bo : (k+1)*bi*bo]
+		}
+		switch mode {
+		case blockProduct:
+			ak, ck := columns(a, n, in, k*bi, bi, &s.a), take(&s.b, n*bo)
+			gemm.Mul(ck, ak, wk, n, bi, bo)
+			setColumns(c, ck, n, out, k*bo, bo)
+		case blockTransB:
+			ak, ck := columns(a, n, out, k*bo, bo, &s.a), take(&s.b, n*bi)
+			gemm.MulTransB(ck, ak, wk, n, bi, bo)
+			setColumns(c, ck, n, in, k*bi, bi)
+		case blockTransA:
+			ak, bk := columns(a, n, in, k*bi, bi, &s.a), columns(b, n, out, k*bo, bo, &s.b)
+			gemm.MulTransA(c[k*bi*bo:(k+1)*bi*bo], ak, bk, n, bi, bo)
+		}
+	}
+}
+
+// columns copies columns lo to lo+w-1 of the (n, width) matrix x to buf.
+func columns[T num.Float](x []T, n, width, lo, w int, buf *[]T) []T {
+	out := take(buf, n*w)
+	for i := range n {
+		copy(out[i*w:(i+1)*w], x[i*width+lo:i*width+lo+w])
+	}
+	return out
+}
+
+// setColumns writes the (n, w) matrix y to columns lo.. of the (n, width)
+// matrix x.
+func setColumns[T num.Float](x, y []T, n, width, lo, w int) {
+	for i := range n {
+		copy(x[i*width+lo:i*width+lo+w], y[i*w:(i+1)*w])
+	}
+}
+
+// buffers of one call: g gathered rows, p products, z sums; s the block
+// scratch.
+type buffers[T num.Float] struct {
+	g, g2, p, z []T
+	s           scratch[T]
+}
+
+func segForward[T num.Float](op *segOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	x, w, loop, bias, err := segInputs[T](op, vals)
+	if err != nil {
+		return nil, err
+	}
+	rel := op.rel
+	t, out := values.Alloc[T](tensor.Shape{rel.numDst, op.out})
+	var bf buffers[T]
+	wl := len(w) / max(len(rel.rels), 1)
+	for r := range rel.rels {
+		rl := &rel.rels[r]
+		if rl.g.NumEdges() == 0 {
+			continue
+		}
+		ns, nd := len(rl.src), len(rl.dst)
+		wr := w[r*wl : (r+1)*wl]
+		xs := gather(x, rl.src, rl.srcRun, op.in, &bf.g)
+		z := take(&bf.z, nd*op.out)
+		if op.productFirst(rl) {
+			y := take(&bf.p, ns*op.out)
+			blockMul(blockProduct, y, xs, nil, wr, ns, op.in, op.out, op.blocks, &bf.s)
+			aggregate(z, rl, false, y, op.out)
+		} else {
+			a := take(&bf.p, nd*op.in)
+			aggregate(a, rl, false, xs, op.in)
+			blockMul(blockProduct, z, a, nil, wr, nd, op.in, op.out, op.blocks, &bf.s)
+		}
+		scatterAdd(out, z, rl.dst, op.out)
+	}
+	if loop != nil {
+		xd := x[rel.dstOff*op.in : (rel.dstOff+rel.numDst)*op.in]
+		y := take(&bf.z, rel.numDst*op.out)
+		gemm.Mul(y, xd, loop, rel.numDst, op.in, op.out)
+		for i, v := range y {
+			out[i] += v
+		}
+	}
+	if bias != nil {
+		for i := 0; i < len(out); i += op.out {
+			row := out[i : i+op.out]
+			for j, v := range bias {
+				row[j] += v
+			}
+		}
+	}
+	return t, nil
+}
+
+// segInputs returns x, w, and the self-loop weight and bias (nil when
+// absent) of a forward call.
+func segInputs[T num.Float](op *segOp, vals []gorgonia.Value) (x, w, loop, bias []T, err error) {
+	data := make([][]T, len(vals))
+	for i, v := range vals {
+		if data[i], err = values.Data[T](v); err != nil {
+			return nil, nil, nil, nil, err
+		}
+	}
+	x, w = data[0], data[1]
+	next := 2
+	if op.loop {
+		loop = data[next]
+		next++
+	}
+	if op.bias {
+		bias = data[next]
+	}
+	return x, w, loop, bias, nil
+}
+
+func segBackward[T num.Float](op *segGradOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	data := make([][]T, len(vals))
+	for i, v := range vals {
+		var err error
+		if data[i], err = values.Data[T](v); err != nil {
+			return nil, err
+		}
+	}
+	f := op.fwd
+	rel := f.rel
+	_, shape := op.Shapes()
+	t, res := values.Alloc[T](shape)
+	switch op.which {
+	case segX:
+		segGradX(f, res, data[0], data[1])
+		if f.loop {
+			// dx[o+v] += dOut[v] W_0^T
+			y := make([]T, rel.numDst*f.in)
+			gemm.MulTransB(y, data[0], data[2], rel.numDst, f.in, f.out)
+			dx := res[rel.dstOff*f.in : (rel.dstOff+rel.numDst)*f.in]
+			for i, v := range y {
+				dx[i] += v
+			}
+		}
+	case segW:
+		segGradW(f, res, data[0], data[1])
+	case segLoop:
+		xd := data[0][rel.dstOff*f.in : (rel.dstOff+rel.numDst)*f.in]
+		gemm.MulTransA(res, xd, data[1], rel.numDst, f.in, f.out)
+	case segBias:
+		for i := 0; i < len(data[0]); i += f.out {
+			for j, v := range data[0][i : i+f.out] {
+				res[j] += v
+			}
+		}
+	}
+	return t, nil
+}
+
+// segGradX adds to dx (zero, NumSrc x in) every relation's gradient of x:
+// A_r^T dOut W_r^T at the relation's sources.
+func segGradX[T num.Float](f *segOp, dx, dOut, w []T) {
+	rel := f.rel
+	var bf buffers[T]
+	wl := len(w) / max(len(rel.rels), 1)
+	for r := range rel.rels {
+		rl := &rel.rels[r]
+		if rl.g.NumEdges() == 0 {
+			continue
+		}
+		ns, nd := len(rl.src), len(rl.dst)
+		wr := w[r*wl : (r+1)*wl]
+		dz := gather(dOut, rl.dst, rl.dstRun, f.out, &bf.g)
+		dxs := take(&bf.z, ns*f.in)
+		if f.productFirst(rl) {
+			dy := take(&bf.p, ns*f.out)
+			aggregate(dy, rl, true, dz, f.out)
+			blockMul(blockTransB, dxs, dy, nil, wr, ns, f.in, f.out, f.blocks, &bf.s)
+		} else {
+			da := take(&bf.p, nd*f.in)
+			blockMul(blockTransB, da, dz, nil, wr, nd, f.in, f.out, f.blocks, &bf.s)
+			aggregate(dxs, rl, true, da, f.in)
+		}
+		scatterAdd(dx, dxs, rl.src, f.in)
+	}
+}
+
+// segGradW sets dw to every relation's weight gradient: (A_r x)^T dOut,
+// over the rows the relation touches (zero for a relation without edges).
+func segGradW[T num.Float](f *segOp, dw, x, dOut []T) {
+	rel := f.rel
+	var bf buffers[T]
+	wl := len(dw) / max(len(rel.rels), 1)
+	for r := range rel.rels {
+		rl := &rel.rels[r]
+		if rl.g.NumEdges() == 0 {
+			continue
+		}
+		ns, nd := len(rl.src), len(rl.dst)
+		dwr := dw[r*wl : (r+1)*wl]
+		xs := gather(x, rl.src, rl.srcRun, f.in, &bf.g)
+		dz := gather(dOut, rl.dst, rl.dstRun, f.out, &bf.g2)
+		if f.productFirst(rl) {
+			dy := take(&bf.p, ns*f.out)
+			aggregate(dy, rl, true, dz, f.out)
+			blockMul(blockTransA, dwr, xs, dy, nil, ns, f.in, f.out, f.blocks, &bf.s)
+		} else {
+			a := take(&bf.p, nd*f.in)
+			aggregate(a, rl, false, xs, f.in)
+			blockMul(blockTransA, dwr, a, dz, nil, nd, f.in, f.out, f.blocks, &bf.s)
+		}
+	}
+}
