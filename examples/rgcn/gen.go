@@ -32,12 +32,33 @@ var smallMag = magShape{
 	Homophily: 0.4, Noise: 3,
 }
 
+// ogbnMag has ogbn-mag's node counts, feature width and classes, and
+// whole out-degrees near its edge counts (cites 5.4M, writes 7.1M,
+// has_topic 7.5M, affiliated_with 1.0M): 1.94M nodes and 20.5M edges, 41M
+// with the reverses. magFraction scales it.
+var ogbnMag = magShape{
+	Papers: 736389, Authors: 1134649, Institutions: 8740, Fields: 59965,
+	Features: 128, Classes: 349,
+	CitesPer: 7, WritesPer: 6, TopicsPer: 10, AffiliationsPer: 1,
+	Homophily: 0.4, Noise: 3,
+}
+
+// magFraction returns ogbnMag with its node counts times f (at least one
+// node of each type).
+func magFraction(f float64) magShape {
+	s := ogbnMag
+	for _, n := range []*int{&s.Papers, &s.Authors, &s.Institutions, &s.Fields} {
+		*n = max(1, int(float64(*n)*f))
+	}
+	return s
+}
+
 // mag is a generated heterograph with a planted class per paper (the
 // label) and per node of the other types (hidden), the paper features and
 // a random split of the papers.
 type mag struct {
 	Graph            *hetero.Graph
-	Features         []float64 // Papers x Features, row-major
+	Features         []float32 // Papers x Features, row-major
 	Labels           []int32   // per paper
 	Train, Val, Test []int32   // paper IDs
 }
@@ -70,7 +91,7 @@ func generateMag(s magShape, seed uint64) (*mag, error) {
 		return int32(r.IntN(n))
 	}
 	edges := func(srcC []int32, per int, by [][]int32, n int) *graph.Graph {
-		var src, dst []int32
+		src, dst := make([]int32, 0, len(srcC)*per), make([]int32, 0, len(srcC)*per)
 		for u, c := range srcC {
 			for range per {
 				src, dst = append(src, int32(u)), append(dst, pick(by, n, c))
@@ -96,10 +117,10 @@ func generateMag(s magShape, seed uint64) (*mag, error) {
 	for i := range centres {
 		centres[i] = r.NormFloat64() / math.Sqrt(float64(s.Features))
 	}
-	feat := make([]float64, s.Papers*s.Features)
+	feat := make([]float32, s.Papers*s.Features)
 	for p, c := range paperC {
 		for j := range s.Features {
-			feat[p*s.Features+j] = centres[int(c)*s.Features+j] + s.Noise*r.NormFloat64()/math.Sqrt(float64(s.Features))
+			feat[p*s.Features+j] = float32(centres[int(c)*s.Features+j] + s.Noise*r.NormFloat64()/math.Sqrt(float64(s.Features)))
 		}
 	}
 	perm := r.Perm(s.Papers)

@@ -23,6 +23,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/examples/internal/setup"
+	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/hetero"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/rgcn"
@@ -33,18 +34,22 @@ import (
 type options struct {
 	Bases    int // 0: a full weight per relation
 	Scale    int
-	Features int // 0: the default shape's
-	Classes  int // 0: the default shape's
+	Features int     // 0: the default shape's
+	Classes  int     // 0: the default shape's
+	Mag      float64 // > 0: ogbn-mag's shape times this
+	Impl     string  // "segment" or "peredge"
 }
 
 func main() {
 	f := setup.Flags{Epochs: 60, LR: 0.01, Hidden: 16, Dropout: 0.5, WeightDecay: 5e-4, Seed: 1}
-	o := options{Scale: 1}
+	o := options{Scale: 1, Impl: "segment"}
 	f.Register(flag.CommandLine)
 	flag.IntVar(&o.Bases, "bases", o.Bases, "basis decomposition with this many bases (0: one full weight per relation)")
 	flag.IntVar(&o.Scale, "scale", o.Scale, "multiply the generated graph's node counts by this")
 	flag.IntVar(&o.Features, "features", o.Features, "paper feature width of the generated graph (0: 32)")
 	flag.IntVar(&o.Classes, "classes", o.Classes, "number of paper classes of the generated graph (0: 6)")
+	flag.Float64Var(&o.Mag, "mag", o.Mag, "generate ogbn-mag's shape (1.94M nodes, 20.5M edges plus reverses, 128 features, 349 classes) times this fraction instead of the small default (-scale 1 only)")
+	flag.StringVar(&o.Impl, "impl", o.Impl, "how the layers run: segment (one SegmentMatMul per layer) or peredge (a message tensor per edge over the homogeneous graph, for comparison; full weights only)")
 	setup.Main("rgcn", func() error {
 		if err := f.Parse(flag.CommandLine, os.Args[1:]); err != nil {
 			return err
@@ -60,6 +65,18 @@ func run(w io.Writer, f *setup.Flags, o options) error {
 	if o.Bases < 0 || o.Scale <= 0 || o.Features < 0 || o.Classes < 0 {
 		return fmt.Errorf("-bases %d -scale %d -features %d -classes %d: want a positive scale and no negative count", o.Bases, o.Scale, o.Features, o.Classes)
 	}
+	if !(o.Mag >= 0 && o.Mag <= 1) || (o.Mag > 0 && o.Scale != 1) {
+		return fmt.Errorf("-mag %v (with -scale %d): want a fraction in (0, 1], and -scale 1", o.Mag, o.Scale)
+	}
+	if o.Impl == "" {
+		o.Impl = "segment"
+	}
+	if o.Impl != "segment" && o.Impl != "peredge" {
+		return fmt.Errorf("-impl %q: want segment or peredge", o.Impl)
+	}
+	if o.Impl == "peredge" && o.Bases > 0 {
+		return fmt.Errorf("-impl peredge with -bases %d: the per-edge path takes full weights only", o.Bases)
+	}
 	var d *hetero.Dataset
 	var title string
 	if f.Data != "" {
@@ -70,6 +87,9 @@ func run(w io.Writer, f *setup.Flags, o options) error {
 		title = f.Data
 	} else {
 		shape := smallMag
+		if o.Mag > 0 {
+			shape = magFraction(o.Mag)
+		}
 		if o.Features > 0 {
 			shape.Features = o.Features
 		}
@@ -94,7 +114,7 @@ func run(w io.Writer, f *setup.Flags, o options) error {
 func (m *mag) dataset(features int) *hetero.Dataset {
 	return &hetero.Dataset{
 		Graph:    m.Graph,
-		Features: map[string]*hetero.Features{"paper": {Rows: len(m.Labels), Cols: features, Data: float32s(m.Features)}},
+		Features: map[string]*hetero.Features{"paper": {Rows: len(m.Labels), Cols: features, Data: m.Features}},
 		Labels:   map[string][]int32{"paper": m.Labels},
 		Splits:   map[string][3][]int32{"paper": {m.Train, m.Val, m.Test}},
 	}
@@ -198,42 +218,65 @@ func train1(w io.Writer, f *setup.Flags, o options, d *hetero.Dataset, title str
 	if err != nil {
 		return err
 	}
-	hid, err := l1.Forward(rel, x)
-	if err != nil {
-		return err
-	}
-	logits, err := l2.Forward(rel, hid)
-	if err != nil {
-		return err
-	}
-	// Labels and splits in homogeneous IDs: the target type's rows are
-	// NodeOffsets[targetID] onwards.
-	off := int32(hom.NodeOffsets[targetID])
-	labels := make([]int32, hom.Graph.NumSrc())
-	copy(labels[off:], targetLabels)
-	shift := func(ids []int32) []int32 {
-		out := make([]int32, len(ids))
-		for i, v := range ids {
-			out[i] = v + off
+	// The second layer writes only the labelled type's rows: the
+	// relations restricted to its destinations (homogeneous IDs
+	// NodeOffsets[targetID] onwards).
+	off, count := int(hom.NodeOffsets[targetID]), h.NodeCount(targetID)
+	var hid, logits *gorgonia.Node
+	if o.Impl == "peredge" {
+		hid, logits, err = perEdgeModel(eg, hom.Graph, hom.EdgeType, norm, x, l1, l2, f, mode, off, count)
+		if err != nil {
+			return err
 		}
-		return out
+	} else {
+		relOut, err := rel.DstRange(off, off+count)
+		if err != nil {
+			return err
+		}
+		if hid, err = l1.Forward(rel, x); err != nil {
+			return err
+		}
+		if logits, err = l2.Forward(relOut, hid); err != nil {
+			return err
+		}
 	}
-	tr, va, te := shift(splits[0]), shift(splits[1]), shift(splits[2])
-	loss, err := nn.CrossEntropy(logits, labels, tr)
+	tr, va, te := splits[0], splits[1], splits[2]
+	loss, err := nn.CrossEntropy(logits, targetLabels, tr)
 	if err != nil {
 		return err
 	}
 	return f.Finish(w, "R-GCN on "+title, &train.Task{
 		Logits: logits, Loss: loss, Mode: mode,
 		Groups: []train.Group{{Params: append(append(learnt, l1.Learnables()...), l2.Learnables()...), WeightDecay: f.WeightDecay}},
-		Labels: labels, Train: tr, Val: va, Test: te,
+		Labels: targetLabels, Train: tr, Val: va, Test: te,
 	})
 }
 
-func float32s(v []float64) []float32 {
-	out := make([]float32, len(v))
-	for i, x := range v {
-		out[i] = float32(x)
+// perEdgeModel runs the two layers' parameters the per-edge way (perEdge)
+// over the homogeneous graph g, with the first layer's ReLU and dropout,
+// and returns the hidden features and the labelled type's logits (rows off
+// to off+count-1 of the second layer's output).
+func perEdgeModel(eg *gorgonia.ExprGraph, g *graph.Graph, et []int32, norm []float64, x *gorgonia.Node,
+	l1, l2 *rgcn.RelGraphConv, f *setup.Flags, mode *nn.Mode, off, count int) (hid, logits *gorgonia.Node, err error) {
+	c := normColumn(eg, norm)
+	p1, p2 := l1.Learnables(), l2.Learnables()
+	if hid, err = perEdge(g, et, c, x, p1[0], p1[1], p1[2]); err != nil {
+		return nil, nil, err
 	}
-	return out
+	if hid, err = nn.ReLU(hid); err != nil {
+		return nil, nil, err
+	}
+	if f.Dropout > 0 {
+		if hid, err = nn.Dropout(hid, f.Dropout, f.Seed, mode); err != nil {
+			return nil, nil, err
+		}
+	}
+	out, err := perEdge(g, et, c, hid, p2[0], p2[1], p2[2])
+	if err != nil {
+		return nil, nil, err
+	}
+	if logits, err = gorgonia.Slice(out, gorgonia.S(off, off+count)); err != nil {
+		return nil, nil, err
+	}
+	return hid, logits, nil
 }

@@ -170,11 +170,22 @@ func (b *builder) add(rel *Relations, r int, src, dst []int32, norm []float64) e
 }
 
 // compactIDs returns the distinct IDs of ids in increasing order and sets
-// m[id] to each one's position.
+// m[id] to each one's position. When they fill at least half of the run
+// from the least to the greatest, it returns that whole run instead: rows
+// read or written in place cost less than gathering or scattering most of
+// them (on 50k nodes with random relations, gathering the distinct 72%
+// took longer than the products it saved).
 func compactIDs(ids []int32, m []int32) []int32 {
 	u := slices.Clone(ids)
 	slices.Sort(u)
 	u = slices.Clip(slices.Compact(u))
+	if n := len(u); n > 0 && 2*n >= int(u[n-1]-u[0])+1 && !isRun(u) {
+		lo := u[0]
+		u = make([]int32, int(u[n-1]-lo)+1)
+		for k := range u {
+			u[k] = lo + int32(k)
+		}
+	}
 	for k, v := range u {
 		m[v] = int32(k)
 	}

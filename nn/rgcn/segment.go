@@ -2,6 +2,7 @@ package rgcn
 
 import (
 	"fmt"
+	"sync"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -92,6 +93,7 @@ type segOp struct {
 	rel             *Relations
 	in, out, blocks int
 	loop, bias      bool
+	pool            sync.Pool // *buffers[T] of past calls
 }
 
 func (op *segOp) Name() string {
@@ -356,6 +358,14 @@ func setColumns[T num.Float](x, y []T, n, width, lo, w int) {
 	}
 }
 
+// getBuffers returns scratch from op's past calls, or new scratch.
+func getBuffers[T num.Float](op *segOp) *buffers[T] {
+	if b, ok := op.pool.Get().(*buffers[T]); ok {
+		return b
+	}
+	return new(buffers[T])
+}
+
 // buffers of one call: g gathered rows, p products, z sums; s the block
 // scratch.
 type buffers[T num.Float] struct {
@@ -370,7 +380,8 @@ func segForward[T num.Float](op *segOp, vals []gorgonia.Value) (gorgonia.Value, 
 	}
 	rel := op.rel
 	t, out := values.Alloc[T](tensor.Shape{rel.numDst, op.out})
-	var bf buffers[T]
+	bf := getBuffers[T](op)
+	defer op.pool.Put(bf)
 	wl := len(w) / max(len(rel.rels), 1)
 	for r := range rel.rels {
 		rl := &rel.rels[r]
@@ -475,7 +486,8 @@ func segBackward[T num.Float](op *segGradOp, vals []gorgonia.Value) (gorgonia.Va
 // A_r^T dOut W_r^T at the relation's sources.
 func segGradX[T num.Float](f *segOp, dx, dOut, w []T) {
 	rel := f.rel
-	var bf buffers[T]
+	bf := getBuffers[T](f)
+	defer f.pool.Put(bf)
 	wl := len(w) / max(len(rel.rels), 1)
 	for r := range rel.rels {
 		rl := &rel.rels[r]
@@ -503,7 +515,8 @@ func segGradX[T num.Float](f *segOp, dx, dOut, w []T) {
 // over the rows the relation touches (zero for a relation without edges).
 func segGradW[T num.Float](f *segOp, dw, x, dOut []T) {
 	rel := f.rel
-	var bf buffers[T]
+	bf := getBuffers[T](f)
+	defer f.pool.Put(bf)
 	wl := len(dw) / max(len(rel.rels), 1)
 	for r := range rel.rels {
 		rl := &rel.rels[r]
