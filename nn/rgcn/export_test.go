@@ -7,3 +7,11 @@ func SetOrder(o int) func() {
 	forceOrder = o
 	return func() { forceOrder = old }
 }
+
+// SetChunkRows sets how many rows SegmentMatMul multiplies at a time when
+// it sums first, and returns a function restoring it.
+func SetChunkRows(n int) func() {
+	old := chunkRows
+	chunkRows = n
+	return func() { chunkRows = old }
+}

@@ -93,7 +93,6 @@ type segOp struct {
 	rel             *Relations
 	in, out, blocks int
 	loop, bias      bool
-	pool            sync.Pool // *buffers[T] of past calls
 }
 
 func (op *segOp) Name() string {
@@ -358,9 +357,17 @@ func setColumns[T num.Float](x, y []T, n, width, lo, w int) {
 	}
 }
 
-// getBuffers returns scratch from op's past calls, or new scratch.
-func getBuffers[T num.Float](op *segOp) *buffers[T] {
-	if b, ok := op.pool.Get().(*buffers[T]); ok {
+// chunkRows is how many destination rows SegmentMatMul multiplies at a time
+// when a relation is summed first.
+var chunkRows = 16384
+
+// pool holds the scratch of past calls of every SegmentMatMul op, so a
+// model's layers share one set (ops run one at a time on a tape).
+var pool sync.Pool
+
+// getBuffers returns scratch of past calls, or new scratch.
+func getBuffers[T num.Float]() *buffers[T] {
+	if b, ok := pool.Get().(*buffers[T]); ok {
 		return b
 	}
 	return new(buffers[T])
@@ -380,8 +387,13 @@ func segForward[T num.Float](op *segOp, vals []gorgonia.Value) (gorgonia.Value, 
 	}
 	rel := op.rel
 	t, out := values.Alloc[T](tensor.Shape{rel.numDst, op.out})
-	bf := getBuffers[T](op)
-	defer op.pool.Put(bf)
+	bf := getBuffers[T]()
+	defer pool.Put(bf)
+	if loop != nil {
+		// The self-loop term first, written straight to the output.
+		xd := x[rel.dstOff*op.in : (rel.dstOff+rel.numDst)*op.in]
+		gemm.Mul(out, xd, loop, rel.numDst, op.in, op.out)
+	}
 	wl := len(w) / max(len(rel.rels), 1)
 	for r := range rel.rels {
 		rl := &rel.rels[r]
@@ -391,24 +403,24 @@ func segForward[T num.Float](op *segOp, vals []gorgonia.Value) (gorgonia.Value, 
 		ns, nd := len(rl.src), len(rl.dst)
 		wr := w[r*wl : (r+1)*wl]
 		xs := gather(x, rl.src, rl.srcRun, op.in, &bf.g)
-		z := take(&bf.z, nd*op.out)
 		if op.productFirst(rl) {
+			z := take(&bf.z, nd*op.out)
 			y := take(&bf.p, ns*op.out)
 			blockMul(blockProduct, y, xs, nil, wr, ns, op.in, op.out, op.blocks, &bf.s)
 			aggregate(z, rl, false, y, op.out)
-		} else {
-			a := take(&bf.p, nd*op.in)
-			aggregate(a, rl, false, xs, op.in)
-			blockMul(blockProduct, z, a, nil, wr, nd, op.in, op.out, op.blocks, &bf.s)
+			scatterAdd(out, z, rl.dst, op.out)
+			continue
 		}
-		scatterAdd(out, z, rl.dst, op.out)
-	}
-	if loop != nil {
-		xd := x[rel.dstOff*op.in : (rel.dstOff+rel.numDst)*op.in]
-		y := take(&bf.z, rel.numDst*op.out)
-		gemm.Mul(y, xd, loop, rel.numDst, op.in, op.out)
-		for i, v := range y {
-			out[i] += v
+		// Summed first: multiply and scatter the sums chunkRows rows at a
+		// time, so the scratch for the products stays small when out is
+		// wide (a classifier's last layer).
+		a := take(&bf.p, nd*op.in)
+		aggregate(a, rl, false, xs, op.in)
+		for lo := 0; lo < nd; lo += chunkRows {
+			hi := min(nd, lo+chunkRows)
+			zc := take(&bf.z, (hi-lo)*op.out)
+			blockMul(blockProduct, zc, a[lo*op.in:hi*op.in], nil, wr, hi-lo, op.in, op.out, op.blocks, &bf.s)
+			scatterAdd(out, zc, rl.dst[lo:hi], op.out)
 		}
 	}
 	if bias != nil {
@@ -486,8 +498,8 @@ func segBackward[T num.Float](op *segGradOp, vals []gorgonia.Value) (gorgonia.Va
 // A_r^T dOut W_r^T at the relation's sources.
 func segGradX[T num.Float](f *segOp, dx, dOut, w []T) {
 	rel := f.rel
-	bf := getBuffers[T](f)
-	defer f.pool.Put(bf)
+	bf := getBuffers[T]()
+	defer pool.Put(bf)
 	wl := len(w) / max(len(rel.rels), 1)
 	for r := range rel.rels {
 		rl := &rel.rels[r]
@@ -515,8 +527,8 @@ func segGradX[T num.Float](f *segOp, dx, dOut, w []T) {
 // over the rows the relation touches (zero for a relation without edges).
 func segGradW[T num.Float](f *segOp, dw, x, dOut []T) {
 	rel := f.rel
-	bf := getBuffers[T](f)
-	defer f.pool.Put(bf)
+	bf := getBuffers[T]()
+	defer pool.Put(bf)
 	wl := len(dw) / max(len(rel.rels), 1)
 	for r := range rel.rels {
 		rl := &rel.rels[r]

@@ -88,11 +88,16 @@ func segInputs(eg *gorgonia.ExprGraph, dt tensor.Dtype, r *rand.Rand, c segCase,
 	return x, w, loop, bias
 }
 
-// orders runs test with each relation multiplied first, summed first, and
-// by cost.
+// orders runs test with each relation multiplied first, summed first
+// (with the products of the sums 16384 rows at a time, and 2), and by
+// cost.
 func orders(t *testing.T, test func(t *testing.T)) {
-	for o, name := range []string{"cost", "product", "sum"} {
+	for o, name := range []string{"cost", "product", "sum", "sum-chunks"} {
 		t.Run(name, func(t *testing.T) {
+			if name == "sum-chunks" {
+				o = 2
+				defer rgcn.SetChunkRows(2)()
+			}
 			defer rgcn.SetOrder(o)()
 			test(t)
 		})
