@@ -24,3 +24,15 @@ type WeightedLayer interface {
 	Layer
 	ForwardWeighted(g Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error)
 }
+
+// BipartiteLayer is a Layer that also runs on a graph between two node
+// sets, taking the source nodes' features src (NumSrc rows) and the
+// destination nodes' features dst (NumDst rows) apart, with widths of
+// their own (DGL's (feat_src, feat_dst) pair). HeteroGraphConv uses it on
+// relations whose source and destination node types differ. SAGEConv and
+// GATConv are BipartiteLayers; GraphConv reads no destination features,
+// so its Forward with the source features serves such relations as is.
+type BipartiteLayer interface {
+	Layer
+	ForwardBipartite(g Graph, src, dst *gorgonia.Node) (*gorgonia.Node, error)
+}

@@ -74,7 +74,7 @@ func (c *Conv) Forward(h *hetero.Graph, x map[string]*gorgonia.Node) (map[string
 		if !found {
 			return nil, fmt.Errorf("heteroconv: relation %s has input features but no layer", t)
 		}
-		y, err := c.mods[i].Forward(h.RelationAt(j), in)
+		y, err := c.run(c.mods[i], h.RelationAt(j), t, in, x)
 		if err != nil {
 			return nil, fmt.Errorf("heteroconv: relation %s: %w", t, err)
 		}
@@ -92,6 +92,22 @@ func (c *Conv) Forward(h *hetero.Graph, x map[string]*gorgonia.Node) (map[string
 		res[nt] = y
 	}
 	return res, nil
+}
+
+// run applies layer l to relation t's graph g with source features in: on
+// a relation between two node types, a BipartiteLayer also gets the
+// destination type's features (as DGL passes a (src, dst) pair), and
+// fails without them; another layer reads the source features only.
+func (c *Conv) run(l nn.Layer, g nn.Graph, t hetero.EdgeType, in *gorgonia.Node, x map[string]*gorgonia.Node) (*gorgonia.Node, error) {
+	b, ok := l.(nn.BipartiteLayer)
+	if !ok || t.Src == t.Dst {
+		return l.Forward(g, in)
+	}
+	dst, ok := x[t.Dst]
+	if !ok {
+		return nil, fmt.Errorf("the layer reads destination features, but node type %q has none", t.Dst)
+	}
+	return b.ForwardBipartite(g, in, dst)
 }
 
 // Learnables returns the relation layers' parameters in edge-type order,

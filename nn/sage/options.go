@@ -45,6 +45,21 @@ type config struct {
 	seed     uint64
 	dtype    tensor.Dtype
 	values   nn.Values
+	dstIn    int // 0: in
+}
+
+// WithDstIn sets the width of the destination features ForwardBipartite
+// takes (DGL's in_feats pair (in, n)), for relations between two node
+// types; the default is in. The self weight fc_self is then (n, out). The
+// gcn aggregator adds destination and source features, so it needs n = in.
+func WithDstIn(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("sage: destination width %d; want at least 1", n)
+		}
+		c.dstIn = n
+		return nil
+	}
 }
 
 // WithAggregator sets the aggregator (default Mean).

@@ -41,6 +41,12 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error)
 	if c.featDrop > 0 && c.mode == nil {
 		return nil, fmt.Errorf("sage: dropout needs WithMode")
 	}
+	if c.dstIn == 0 {
+		c.dstIn = in
+	}
+	if c.agg == GCN && c.dstIn != in {
+		return nil, fmt.Errorf("sage: the gcn aggregator adds destination features (%d wide) to source features (%d wide); they must have one width", c.dstIn, in)
+	}
 	if c.name == "" {
 		c.name = nn.UniqueName(eg, "sage")
 	}
@@ -71,7 +77,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error)
 		l.poolBias = zeros("fc_pool.bias", in)
 	}
 	if c.agg != GCN {
-		if l.self, err = param("fc_self.weight", 1, in, out); err != nil {
+		if l.self, err = param("fc_self.weight", 1, c.dstIn, out); err != nil {
 			return nil, err
 		}
 	}
@@ -101,7 +107,20 @@ func (l *SAGEConv) Learnables() gorgonia.Nodes {
 // returns destination features (NumDst x out). On a bipartite graph the
 // destination nodes must be the first NumDst source nodes.
 func (l *SAGEConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-	return l.forward(g, x, nil)
+	return l.forward(g, x, nil, nil)
+}
+
+// ForwardBipartite applies the layer to a graph between two node sets,
+// with source features src (NumSrc x in) and destination features dst
+// (NumDst x the WithDstIn width), as DGL's SAGEConv on a (feat_src,
+// feat_dst) pair: the self term reads dst instead of the first source
+// rows. It is how HeteroGraphConv runs the layer on a relation between two
+// node types.
+func (l *SAGEConv) ForwardBipartite(g nn.Graph, src, dst *gorgonia.Node) (*gorgonia.Node, error) {
+	if dst == nil {
+		return nil, fmt.Errorf("sage: %s: nil destination features", l.cfg.name)
+	}
+	return l.forward(g, src, dst, nil)
 }
 
 // ForwardWeighted is Forward with a weight per edge (a float vector of
@@ -111,15 +130,26 @@ func (l *SAGEConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*g
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("sage: nil edge weight")
 	}
-	return l.forward(g, x, edgeWeight)
+	return l.forward(g, x, nil, edgeWeight)
 }
 
-func (l *SAGEConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
+// forward runs the layer; xDst is nil for the first NumDst rows of x.
+func (l *SAGEConv) forward(g nn.Graph, x, xDst, ew *gorgonia.Node) (*gorgonia.Node, error) {
 	name := l.cfg.name
 	if nn.IsNil(g) || x == nil {
 		return nil, fmt.Errorf("sage: %s: Forward needs a graph and features", name)
 	}
-	if g.NumDst() > g.NumSrc() {
+	if xDst != nil {
+		if s := xDst.Shape(); len(s) != 2 || s[0] != g.NumDst() || s[1] != l.cfg.dstIn {
+			return nil, fmt.Errorf("sage: %s: destination features %q have shape %v, want (%d, %d)", name, xDst.Name(), s, g.NumDst(), l.cfg.dstIn)
+		}
+		if xDst.Dtype() != l.cfg.dtype {
+			return nil, fmt.Errorf("sage: %s: destination features have dtype %v, the layer %v", name, xDst.Dtype(), l.cfg.dtype)
+		}
+	} else if l.cfg.dstIn != l.in {
+		return nil, fmt.Errorf("sage: %s: the layer takes %d-wide destination features (WithDstIn); use ForwardBipartite", name, l.cfg.dstIn)
+	}
+	if xDst == nil && g.NumDst() > g.NumSrc() {
 		return nil, fmt.Errorf("sage: %s: graph has %d destination nodes but %d sources; the destinations must be the first NumDst sources", name, g.NumDst(), g.NumSrc())
 	}
 	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
@@ -128,14 +158,19 @@ func (l *SAGEConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, er
 	if x.Dtype() != l.cfg.dtype {
 		return nil, fmt.Errorf("sage: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
 	}
-	h := x
+	h, hDst := x, xDst
 	var err error
 	if l.cfg.featDrop > 0 {
 		if h, err = nn.Dropout(x, l.cfg.featDrop, l.cfg.seed*0x9e3779b97f4a7c15+1, l.cfg.mode); err != nil {
 			return nil, err
 		}
+		if xDst != nil {
+			if hDst, err = nn.Dropout(xDst, l.cfg.featDrop, l.cfg.seed*0x9e3779b97f4a7c15+2, l.cfg.mode); err != nil {
+				return nil, err
+			}
+		}
 	}
-	a := aggregation{g: g, ew: ew}
+	a := aggregation{g: g, ew: ew, dst: hDst}
 	var rst *gorgonia.Node
 	switch l.cfg.agg {
 	case Mean:
@@ -182,7 +217,7 @@ func (l *SAGEConv) mean(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error)
 			return nil, err
 		}
 	}
-	return l.plusSelf(a.g, h, neigh)
+	return l.plusSelf(a, h, neigh)
 }
 
 // gcn is (h_dst + sum(h_u)) / (deg + 1) W_neigh, multiplying by W_neigh
@@ -205,9 +240,14 @@ func (l *SAGEConv) gcn(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) 
 	if err != nil {
 		return nil, err
 	}
-	dst, err := nn.DstRows(a.g, src)
+	dst, err := a.dstRows(src)
 	if err != nil {
 		return nil, err
+	}
+	if a.dst != nil && early {
+		if dst, err = nn.MatMul(a.dst, l.neigh); err != nil {
+			return nil, err
+		}
 	}
 	if sum, err = gorgonia.Add(sum, dst); err != nil {
 		return nil, err
@@ -240,12 +280,12 @@ func (l *SAGEConv) pooled(a aggregation, h *gorgonia.Node) (*gorgonia.Node, erro
 	if m, err = nn.MatMul(m, l.neigh); err != nil {
 		return nil, err
 	}
-	return l.plusSelf(a.g, h, m)
+	return l.plusSelf(a, h, m)
 }
 
 // plusSelf returns h_dst W_self + neigh.
-func (l *SAGEConv) plusSelf(g nn.Graph, h, neigh *gorgonia.Node) (*gorgonia.Node, error) {
-	dst, err := nn.DstRows(g, h)
+func (l *SAGEConv) plusSelf(a aggregation, h, neigh *gorgonia.Node) (*gorgonia.Node, error) {
+	dst, err := a.dstRows(h)
 	if err != nil {
 		return nil, err
 	}
@@ -259,8 +299,18 @@ func (l *SAGEConv) plusSelf(g nn.Graph, h, neigh *gorgonia.Node) (*gorgonia.Node
 // aggregation reduces messages over the in-edges of g, each source row
 // multiplied by its edge's weight when ew is not nil.
 type aggregation struct {
-	g  nn.Graph
-	ew *gorgonia.Node
+	g   nn.Graph
+	ew  *gorgonia.Node
+	dst *gorgonia.Node // the destination features, or nil for rows of the sources
+}
+
+// dstRows returns the destination features: a.dst, or the first NumDst
+// rows of h.
+func (a aggregation) dstRows(h *gorgonia.Node) (*gorgonia.Node, error) {
+	if a.dst != nil {
+		return a.dst, nil
+	}
+	return nn.DstRows(a.g, h)
 }
 
 // reduce aggregates u; on a sharded graph only the unweighted mean (a
@@ -303,3 +353,5 @@ func invDegreePlusOne(g *graph.Graph, like *gorgonia.Node) *gorgonia.Node {
 }
 
 var _ nn.WeightedLayer = (*SAGEConv)(nil)
+
+var _ nn.BipartiteLayer = (*SAGEConv)(nil)
