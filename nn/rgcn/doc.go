@@ -11,15 +11,17 @@
 // (in/B, out/B) (block-diagonal decomposition, DGL's "bdd").
 //
 // The graph is homogeneous, with a relation per edge: Group splits it once
-// into one graph per relation (ToHomogeneous of a hetero.Graph gives the
-// relation column). When in >= out Forward runs, for each relation, one
-// dense product x W_r and one fused weighted sum (ops.UMulESum, or
-// ops.CopyUSum without norm) over that relation's edges; when in < out it
-// sums first, A_r x per relation, and multiplies the (N, R·in)
-// concatenation by the stacked (R·in, out) weights once, which holds
-// R·in instead of R·out columns per node. Either way no tensor with a row
-// per edge is formed, forward or backward (DGL's low-memory path, its
-// gather_mm idea grouped by relation).
+// into Relations, one compact graph per relation between the nodes it
+// reads and the nodes it writes (ToHomogeneous of a hetero.Graph gives the
+// relation column); DstRange keeps the destinations of one node type, for
+// a last layer that classifies that type only. Relations is an nn.Graph,
+// so RelGraphConv is an nn.Layer. Forward is one SegmentMatMul: for each
+// relation one dense product on only the rows it touches (multiplied
+// first, or summed first when that is cheaper, chosen by the relation's
+// sizes) and one fused weighted sum over its edges, then the self-loop and
+// bias; block-diagonal weights take B block products of (in/B, out/B). No
+// tensor with a row per edge, or per relation and node, is formed, forward
+// or backward (DGL's gather_mm / segment_mm idea, grouped by relation).
 //
 // Shapes: x (N, in); output (N, out).
 package rgcn
