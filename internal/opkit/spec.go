@@ -9,6 +9,8 @@ import (
 	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/device"
 )
 
 // Spec is what one gnn op says about itself. New turns a Spec into the
@@ -101,12 +103,31 @@ func (o *Op) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
 	return out.Clone(), nil
 }
 
-// Do checks the number of values and runs the Spec's Do.
+// Do checks the number of values and runs the Spec's Do or, when a device
+// backend is registered (a gnncuda build with a device open) and an input
+// is on the device, its DeviceDo.
 func (o *Op) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	if n := o.Arity(); len(vals) != n {
 		return nil, fmt.Errorf("%s: %s takes %d inputs, got %d", o.pkg, o.spec.Name(), n, len(vals))
 	}
+	if b := device.Current(); b != nil && device.Any(vals) {
+		return o.deviceDo(b, vals)
+	}
 	return o.spec.Do(vals)
+}
+
+// deviceDo runs the Spec's DeviceDo, or fails naming the op when it has
+// none.
+func (o *Op) deviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	d, ok := o.spec.(device.Spec)
+	if !ok {
+		return nil, fmt.Errorf("%s: %s has no device implementation, and an input is on the device", o.pkg, o.spec.Name())
+	}
+	v, err := d.DeviceDo(b, vals)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s on the device: %w", o.pkg, o.spec.Name(), err)
+	}
+	return v, nil
 }
 
 // String returns the Spec's name.

@@ -1,0 +1,153 @@
+package ops
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/device"
+	"github.com/gnngo/gnn/ops/spmm"
+)
+
+// The device implementations of this package's ops: each runs when an
+// input is on the device (see package internal/device) with the backend's
+// sparse kernels, on the same graph, shapes and broadcasting plan as Do.
+
+func (op *spmmOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	if op.red == spmm.Max || op.red == spmm.Min {
+		return nil, fmt.Errorf("%v reductions have no device implementation yet", op.red)
+	}
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	var u, e *tensor.Dense
+	switch op.op {
+	case spmm.CopyU:
+		u = in[0]
+	case spmm.CopyE:
+		e = in[0]
+	default:
+		u, e = in[0], in[1]
+	}
+	out, err := b.Alloc(in[0].Dtype(), withRows(op.g.NumDst(), op.plan.Out))
+	if err != nil {
+		return nil, err
+	}
+	return out, b.SpMM(out, op.g, op.op, op.red, u, e, op.plan)
+}
+
+func (op *sddmmOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	var rhs *tensor.Dense
+	if len(in) > 1 {
+		rhs = in[1]
+	}
+	out, err := b.Alloc(in[0].Dtype(), withRows(op.g.NumEdges(), op.outShape()))
+	if err != nil {
+		return nil, err
+	}
+	return out, b.SDDMM(out, op.g, op.op, in[0], op.lt, rhs, op.rt, op.plan)
+}
+
+// deviceFactors returns op's degree factors (the destination side's when
+// dst is set) on the device, uploaded once per graph, side, power and dtype.
+func (op *normSumOp) deviceFactors(b device.Backend, dt tensor.Dtype, dst bool) (*tensor.Dense, error) {
+	rows, power, side := op.g.NumSrc(), op.src, "src"
+	if dst {
+		rows, power, side = op.g.NumDst(), op.dst, "dst"
+	}
+	key := fmt.Sprintf("ops.degree/g=%d/%s/%v/%v", op.g.ID(), side, power, dt)
+	return b.Cached(key, tensor.Shape{rows}, func() any {
+		if dt == tensor.Float32 {
+			if dst {
+				return cachedFactors[float32](op.factors, true, op.g.CSC(), op.dst)
+			}
+			return cachedFactors[float32](op.factors, false, op.g.CSR(), op.src)
+		}
+		if dst {
+			return cachedFactors[float64](op.factors, true, op.g.CSC(), op.dst)
+		}
+		return cachedFactors[float64](op.factors, false, op.g.CSR(), op.src)
+	})
+}
+
+// DeviceDo scales the source rows, sums them over in-edges and scales the
+// sums, as Do.
+func (op *normSumOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	x, dt, w := in[0], in[0].Dtype(), bcast.Prod(op.row)
+	u := x
+	if op.src != 0 {
+		f, err := op.deviceFactors(b, dt, false)
+		if err != nil {
+			return nil, err
+		}
+		if u, err = b.Alloc(dt, x.Shape().Clone()); err != nil {
+			return nil, err
+		}
+		if err := b.ScaleRows(u, x, f, w); err != nil {
+			return nil, err
+		}
+	}
+	out, err := b.Alloc(dt, withRows(op.g.NumDst(), op.row))
+	if err != nil {
+		return nil, err
+	}
+	if err := b.SpMM(out, op.g, spmm.CopyU, spmm.Sum, u, nil, bcast.Same(op.row)); err != nil {
+		return nil, err
+	}
+	if op.dst != 0 {
+		f, err := op.deviceFactors(b, dt, true)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.ScaleRows(out, out, f, w); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (op *attentionOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	_, shape := op.Shapes()
+	out, err := b.Alloc(in[0].Dtype(), shape)
+	if err != nil {
+		return nil, err
+	}
+	return out, b.Attention(out, op.g, in[0], in[1], op.slope, bcast.Prod(op.feat))
+}
+
+func (op *attentionGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	_, shape := op.Shapes()
+	ds, err := b.Alloc(in[0].Dtype(), shape)
+	if err != nil {
+		return nil, err
+	}
+	f := op.fwd
+	return ds, b.AttentionBackward(ds, f.g, in[0], in[1], f.slope, in[2], in[3], bcast.Prod(f.feat))
+}
+
+var (
+	_ device.Spec = (*spmmOp)(nil)
+	_ device.Spec = (*sddmmOp)(nil)
+	_ device.Spec = (*normSumOp)(nil)
+	_ device.Spec = (*attentionOp)(nil)
+	_ device.Spec = (*attentionGradOp)(nil)
+)
