@@ -4,6 +4,58 @@
 
 #include "emu_table.h"
 
+extern "C" void gnn_emu_gnn_dense_matmul_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_matmul_f32[];
+extern "C" void gnn_emu_gnn_dense_matmul_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_matmul_f64[];
+extern "C" void gnn_emu_gnn_dense_add_rows_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_add_rows_f32[];
+extern "C" void gnn_emu_gnn_dense_add_rows_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_add_rows_f64[];
+extern "C" void gnn_emu_gnn_dense_sum_rows_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_sum_rows_f32[];
+extern "C" void gnn_emu_gnn_dense_sum_rows_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_sum_rows_f64[];
+extern "C" void gnn_emu_gnn_dense_add_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_add_f32[];
+extern "C" void gnn_emu_gnn_dense_add_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_add_f64[];
+extern "C" void gnn_emu_gnn_dense_scale_rows_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_scale_rows_f32[];
+extern "C" void gnn_emu_gnn_dense_scale_rows_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_scale_rows_f64[];
+extern "C" void gnn_emu_gnn_dense_activate_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_activate_f32[];
+extern "C" void gnn_emu_gnn_dense_activate_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_activate_f64[];
+extern "C" void gnn_emu_gnn_dense_activate_grad_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_activate_grad_f32[];
+extern "C" void gnn_emu_gnn_dense_activate_grad_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_activate_grad_f64[];
+extern "C" void gnn_emu_gnn_dense_dropout_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_dropout_f32[];
+extern "C" void gnn_emu_gnn_dense_dropout_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_dropout_f64[];
+extern "C" void gnn_emu_gnn_dense_xent_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_xent_f32[];
+extern "C" void gnn_emu_gnn_dense_xent_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_xent_f64[];
+extern "C" void gnn_emu_gnn_dense_xent_grad_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_xent_grad_f32[];
+extern "C" void gnn_emu_gnn_dense_xent_grad_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_xent_grad_f64[];
+extern "C" void gnn_emu_gnn_dense_sum_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_sum_f32[];
+extern "C" void gnn_emu_gnn_dense_sum_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_sum_f64[];
+extern "C" void gnn_emu_gnn_dense_mean_heads_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_mean_heads_f32[];
+extern "C" void gnn_emu_gnn_dense_mean_heads_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_mean_heads_f64[];
+extern "C" void gnn_emu_gnn_dense_head_dot_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_head_dot_f32[];
+extern "C" void gnn_emu_gnn_dense_head_dot_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_head_dot_f64[];
 extern "C" void gnn_emu_gnn_sddmm_f32(void **, const unsigned *, const unsigned *);
 extern "C" const int gnn_emu_sizes_gnn_sddmm_f32[];
 extern "C" void gnn_emu_gnn_sddmm_f64(void **, const unsigned *, const unsigned *);
@@ -52,6 +104,32 @@ extern "C" void gnn_emu_gnn_spmm_grad_e_f64(void **, const unsigned *, const uns
 extern "C" const int gnn_emu_sizes_gnn_spmm_grad_e_f64[];
 
 extern "C" const gnn_emu_entry gnn_emu_table[] = {
+	{"gnn_dense_matmul_f32", gnn_emu_gnn_dense_matmul_f32, gnn_emu_sizes_gnn_dense_matmul_f32},
+	{"gnn_dense_matmul_f64", gnn_emu_gnn_dense_matmul_f64, gnn_emu_sizes_gnn_dense_matmul_f64},
+	{"gnn_dense_add_rows_f32", gnn_emu_gnn_dense_add_rows_f32, gnn_emu_sizes_gnn_dense_add_rows_f32},
+	{"gnn_dense_add_rows_f64", gnn_emu_gnn_dense_add_rows_f64, gnn_emu_sizes_gnn_dense_add_rows_f64},
+	{"gnn_dense_sum_rows_f32", gnn_emu_gnn_dense_sum_rows_f32, gnn_emu_sizes_gnn_dense_sum_rows_f32},
+	{"gnn_dense_sum_rows_f64", gnn_emu_gnn_dense_sum_rows_f64, gnn_emu_sizes_gnn_dense_sum_rows_f64},
+	{"gnn_dense_add_f32", gnn_emu_gnn_dense_add_f32, gnn_emu_sizes_gnn_dense_add_f32},
+	{"gnn_dense_add_f64", gnn_emu_gnn_dense_add_f64, gnn_emu_sizes_gnn_dense_add_f64},
+	{"gnn_dense_scale_rows_f32", gnn_emu_gnn_dense_scale_rows_f32, gnn_emu_sizes_gnn_dense_scale_rows_f32},
+	{"gnn_dense_scale_rows_f64", gnn_emu_gnn_dense_scale_rows_f64, gnn_emu_sizes_gnn_dense_scale_rows_f64},
+	{"gnn_dense_activate_f32", gnn_emu_gnn_dense_activate_f32, gnn_emu_sizes_gnn_dense_activate_f32},
+	{"gnn_dense_activate_f64", gnn_emu_gnn_dense_activate_f64, gnn_emu_sizes_gnn_dense_activate_f64},
+	{"gnn_dense_activate_grad_f32", gnn_emu_gnn_dense_activate_grad_f32, gnn_emu_sizes_gnn_dense_activate_grad_f32},
+	{"gnn_dense_activate_grad_f64", gnn_emu_gnn_dense_activate_grad_f64, gnn_emu_sizes_gnn_dense_activate_grad_f64},
+	{"gnn_dense_dropout_f32", gnn_emu_gnn_dense_dropout_f32, gnn_emu_sizes_gnn_dense_dropout_f32},
+	{"gnn_dense_dropout_f64", gnn_emu_gnn_dense_dropout_f64, gnn_emu_sizes_gnn_dense_dropout_f64},
+	{"gnn_dense_xent_f32", gnn_emu_gnn_dense_xent_f32, gnn_emu_sizes_gnn_dense_xent_f32},
+	{"gnn_dense_xent_f64", gnn_emu_gnn_dense_xent_f64, gnn_emu_sizes_gnn_dense_xent_f64},
+	{"gnn_dense_xent_grad_f32", gnn_emu_gnn_dense_xent_grad_f32, gnn_emu_sizes_gnn_dense_xent_grad_f32},
+	{"gnn_dense_xent_grad_f64", gnn_emu_gnn_dense_xent_grad_f64, gnn_emu_sizes_gnn_dense_xent_grad_f64},
+	{"gnn_dense_sum_f32", gnn_emu_gnn_dense_sum_f32, gnn_emu_sizes_gnn_dense_sum_f32},
+	{"gnn_dense_sum_f64", gnn_emu_gnn_dense_sum_f64, gnn_emu_sizes_gnn_dense_sum_f64},
+	{"gnn_dense_mean_heads_f32", gnn_emu_gnn_dense_mean_heads_f32, gnn_emu_sizes_gnn_dense_mean_heads_f32},
+	{"gnn_dense_mean_heads_f64", gnn_emu_gnn_dense_mean_heads_f64, gnn_emu_sizes_gnn_dense_mean_heads_f64},
+	{"gnn_dense_head_dot_f32", gnn_emu_gnn_dense_head_dot_f32, gnn_emu_sizes_gnn_dense_head_dot_f32},
+	{"gnn_dense_head_dot_f64", gnn_emu_gnn_dense_head_dot_f64, gnn_emu_sizes_gnn_dense_head_dot_f64},
 	{"gnn_sddmm_f32", gnn_emu_gnn_sddmm_f32, gnn_emu_sizes_gnn_sddmm_f32},
 	{"gnn_sddmm_f64", gnn_emu_gnn_sddmm_f64, gnn_emu_sizes_gnn_sddmm_f64},
 	{"gnn_sddmm_grad_f32", gnn_emu_gnn_sddmm_grad_f32, gnn_emu_sizes_gnn_sddmm_grad_f32},

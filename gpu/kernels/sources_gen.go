@@ -8,6 +8,7 @@ const NVCCVersion = "Cuda compilation tools, release 11.8, V11.8.89"
 // PTXSources maps each .cu file to the SHA-256 of the sources its PTX
 // module was built from (the file and every header) and of the module.
 var PTXSources = map[string][2]string{
+	"dense.cu":   {"81626aee260a86dfd1cf8ee96bec62c51e3da678ff3ddc1c836cfd85eceb4fb5", "c8fbdf4abba40784919baa3ff04e249d6f54d0cd4292a0f86e1fbccab4802ab9"},
 	"sddmm.cu":   {"bc393e6c26dabea9ae6e7ae219972311f6b2e47f42b4c4dd361d907687bb0bd3", "8aaefe7851a6d153e7ed56720762e0f2d324bd910f89852e829ed43055b095e7"},
 	"smoke.cu":   {"98ad927ce3e53b4ce1b4b0f0aa33f4481ec23a6a802ec92feca993904a422a76", "53594831f7190310f239e8647ce3efbb32f67ac60e60fcb933346c6780d0d436"},
 	"softmax.cu": {"dcafac2a34a36048d151eaef244cba49c9517a71a1a8dd2414cb0dd6d24224b9", "7a6d86f8a116fc28300939f03341e763989c31b401fada0c71958a02506e61dc"},

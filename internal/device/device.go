@@ -42,6 +42,9 @@ type Memory interface {
 	// first call for key only: constants of an op (labels, degree factors)
 	// that cross once, not every step.
 	Cached(key string, shape tensor.Shape, host func() any) (*tensor.Dense, error)
+	// Recycle ends a step: the memory of every value Alloc, Zeros and
+	// Upload returned since the last Recycle is reused by later calls.
+	Recycle() error
 }
 
 // MatMulMode selects the product MatMul computes.

@@ -1,0 +1,42 @@
+// Package gpu runs gnn's training on an NVIDIA GPU, with the same user
+// code as on the CPU: open a device, place the graph and the input
+// tensors on it, and the layers' ops run there, because every gnn op
+// checks whether an input lives on the device (see internal/device).
+//
+//	dev, err := gpu.Open(0)          // or gpu.OpenEmulator()
+//	defer dev.Close()
+//	dev.PlaceGraph(g)                // structure uploaded once, cached
+//	dev.PlaceNode(x)                 // features: an input node's value, now on the device
+//	... build the model as for the CPU, train.Fit(task, cfg, nil) ...
+//	fmt.Println(dev.Stats())         // bytes copied each way
+//
+// Parameters stay on the host: the ops that read them upload them for the
+// step, train.Fit downloads their gradients and steps Gorgonia's solver on
+// the host. Per epoch only parameters, their gradients, the loss (and, for
+// Fit's accuracies, the logits) cross PCIe; node and edge tensors stay on
+// the device. Values the ops produce live until Recycle, which train.Fit
+// calls before every run of its machines.
+//
+// # Build tag
+//
+// The device path is built only with the gnncuda tag. Without it (every
+// default build) this package is a stub: Open and OpenEmulator return an
+// error saying the binary was built without -tags gnncuda, and nothing of
+// CUDA is loaded or linked. With it, the driver is loaded at run time
+// (dlopen of libcuda.so.1, gpu/internal/cuda), kernels are PTX embedded
+// in the binary (gpu/kernels), and OpenEmulator runs the same kernels
+// compiled for the host with device memory that faults when host code
+// reads it, which is how the device path is tested without a GPU.
+//
+// # Design
+//
+// A device value is a *tensor.Dense whose storage is device memory and
+// which Gorgonia sees as not natively accessible. Gorgonia's TapeMachine
+// passes such values between ops untouched (it sets their engine, keeps
+// their flags, and Reshape makes a shallow clone); the one Gorgonia op
+// that computes on them in GCN and GAT training is the Add of gradient
+// sums, which runs through the machine's engine: train.Fit installs
+// internal/device's Engine, whose Add is a device kernel. BindDualValues
+// adds gradients into host dual values, so on the device Fit reads the
+// gradient nodes instead.
+package gpu

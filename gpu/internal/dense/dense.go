@@ -1,0 +1,167 @@
+//go:build gnncuda
+
+package dense
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gnngo/gnn/gpu/internal/cuda"
+)
+
+// Dtype selects the float32 or float64 kernel.
+type Dtype int
+
+const (
+	F32 Dtype = iota
+	F64
+)
+
+func (t Dtype) suffix() string {
+	if t == F32 {
+		return "_f32"
+	}
+	return "_f64"
+}
+
+// launch runs kernel name+suffix over a grid for n work items.
+func launch(c *cuda.Context, name string, t Dtype, n int64, args ...any) error {
+	if n <= 0 {
+		return nil
+	}
+	return c.Launch(name+t.suffix(), c.Grid(n, cuda.Threads), cuda.Dim3{X: cuda.Threads, Y: 1, Z: 1}, args...)
+}
+
+// serial runs kernel name+suffix on one thread.
+func serial(c *cuda.Context, name string, t Dtype, args ...any) error {
+	one := cuda.Dim3{X: 1, Y: 1, Z: 1}
+	return c.Launch(name+t.suffix(), one, one, args...)
+}
+
+// MatMul mode: see MatMul.
+const (
+	Product = 0 // c (n x m) = a (n x k) b (k x m)
+	TransB  = 1 // c (n x k) = a (n x m) b (k x m)ᵀ
+	TransA  = 2 // c (k x m) = a (n x k)ᵀ b (n x m)
+)
+
+// MatMul computes the product of mode into c.
+func MatMul(c *cuda.Context, t Dtype, out, a, b cuda.Ptr, n, k, m int, mode int) error {
+	if n < 0 || k < 0 || m < 0 || mode < 0 || mode > 2 {
+		return fmt.Errorf("dense: MatMul of sizes %d, %d, %d, mode %d", n, k, m, mode)
+	}
+	rows, cols := n, m
+	switch mode {
+	case TransB:
+		cols = k
+	case TransA:
+		rows = k
+	}
+	return launch(c, "gnn_dense_matmul", t, int64(rows)*int64(cols), out, a, b, int64(n), int64(k), int64(m), int32(mode))
+}
+
+// AddRows sets y[r,:] = x[r,:] + b over n rows of w.
+func AddRows(c *cuda.Context, t Dtype, y, x, b cuda.Ptr, n, w int) error {
+	return launch(c, "gnn_dense_add_rows", t, int64(n)*int64(w), y, x, b, int64(n), int64(w))
+}
+
+// SumRows sets s[j] to the sum over the n rows of x (width w) of x[r,j].
+func SumRows(c *cuda.Context, t Dtype, s, x cuda.Ptr, n, w int) error {
+	return launch(c, "gnn_dense_sum_rows", t, int64(w), s, x, int64(n), int64(w))
+}
+
+// Add sets y = a + b over n elements.
+func Add(c *cuda.Context, t Dtype, y, a, b cuda.Ptr, n int) error {
+	return launch(c, "gnn_dense_add", t, int64(n), y, a, b, int64(n))
+}
+
+// ScaleRows sets y[r,:] = x[r,:] * f[r] over n rows of w.
+func ScaleRows(c *cuda.Context, t Dtype, y, x, f cuda.Ptr, n, w int) error {
+	return launch(c, "gnn_dense_scale_rows", t, int64(n)*int64(w), y, x, f, int64(n), int64(w))
+}
+
+// Activation functions of Activate.
+const (
+	ReLU = 0
+	ELU  = 1
+)
+
+// Activate sets y = fn(x) over n elements.
+func Activate(c *cuda.Context, t Dtype, fn int, y, x cuda.Ptr, n int) error {
+	return launch(c, "gnn_dense_activate", t, int64(n), y, x, int64(n), int32(fn))
+}
+
+// ActivateGrad sets dx from dy and at (the output for ReLU, the input for
+// ELU) over n elements.
+func ActivateGrad(c *cuda.Context, t Dtype, fn int, dx, at, dy cuda.Ptr, n int) error {
+	return launch(c, "gnn_dense_activate_grad", t, int64(n), dx, at, dy, int64(n), int32(fn))
+}
+
+// Dropout applies package nn's mask of (seed, step) with probability p
+// to n elements, or copies them when training is false.
+func Dropout(c *cuda.Context, t Dtype, y, x cuda.Ptr, n int, p float64, seed, step uint64, training bool) error {
+	if !(p >= 0 && p < 1) {
+		return fmt.Errorf("dense: dropout probability %v", p)
+	}
+	threshold := uint64(math.Round(p * (1 << 16)))
+	tr := int32(0)
+	items := int64(n)
+	if training {
+		tr, items = 1, (int64(n)+3)/4
+	}
+	return launch(c, "gnn_dense_dropout", t, items, y, x, int64(n), threshold, 1/(1-p), seed, step, tr)
+}
+
+// CrossEntropy sets terms[i] (float64) to the cross-entropy term of node
+// nodes[i] (int32) with labels (int32) of logits (rows of c), times inv.
+func CrossEntropy(c *cuda.Context, t Dtype, terms, logits, labels, nodes cuda.Ptr, count, classes int, inv float64) error {
+	return launch(c, "gnn_dense_xent", t, int64(count), terms, logits, labels, nodes, int64(count), int64(classes), inv)
+}
+
+// CrossEntropyGrad adds the gradient rows of the listed nodes, times
+// scale, to g; serial runs one thread (a node listed twice).
+func CrossEntropyGrad(c *cuda.Context, t Dtype, g, logits, labels, nodes cuda.Ptr, count, classes int, scale float64, serialRows bool) error {
+	args := []any{g, logits, labels, nodes, int64(count), int64(classes), scale}
+	if count == 0 {
+		return nil
+	}
+	if serialRows {
+		return serial(c, "gnn_dense_xent_grad", t, args...)
+	}
+	return launch(c, "gnn_dense_xent_grad", t, int64(count), args...)
+}
+
+// SumChunk is the number of elements each partial sum of Sum covers.
+const SumChunk = 4096
+
+// Sum sets partial[b] (float64) to the sum of x's elements [b*SumChunk,
+// (b+1)*SumChunk) over n elements: ceil(n/SumChunk) partials.
+func Sum(c *cuda.Context, t Dtype, partial, x cuda.Ptr, n int) error {
+	return launch(c, "gnn_dense_sum", t, (int64(n)+SumChunk-1)/SumChunk, partial, x, int64(n), int64(SumChunk))
+}
+
+// MeanHeads sets y (n, f) to the mean over h heads of x (n, h*f) or, with
+// grad, x to y/h for every head.
+func MeanHeads(c *cuda.Context, t Dtype, y, x cuda.Ptr, n, h, f int, grad bool) error {
+	g, items := int32(0), int64(n)*int64(f)
+	if grad {
+		g, items = 1, int64(n)*int64(h)*int64(f)
+	}
+	return launch(c, "gnn_dense_mean_heads", t, items, y, x, int64(n), int64(h), int64(f), g)
+}
+
+// HeadDot modes.
+const (
+	HeadFwd = 0 // out (n, h) = Σf p (n, h, f) q (h, f)
+	HeadDZ  = 1 // out (n, h, f) = q (n, h) p (h, f)
+	HeadDA  = 2 // out (h, f) = Σn q (n, h) p (n, h, f)
+)
+
+// HeadDot computes the attention head scores of mode.
+func HeadDot(c *cuda.Context, t Dtype, out, p, q cuda.Ptr, n, h, f int, mode int) error {
+	items := []int64{int64(n) * int64(h), int64(n) * int64(h) * int64(f), int64(h) * int64(f)}
+	if mode < 0 || mode > 2 {
+		return fmt.Errorf("dense: HeadDot mode %d", mode)
+	}
+	return launch(c, "gnn_dense_head_dot", t, items[mode], out, p, q, int64(n), int64(h), int64(f), int32(mode))
+}
