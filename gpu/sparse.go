@@ -7,6 +7,7 @@ import (
 
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/gpu/internal/sparse"
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/ops/sddmm"
@@ -14,30 +15,108 @@ import (
 )
 
 // placedGraph is a graph's structure on the device.
-type placedGraph struct{}
+type placedGraph = sparse.Graph
 
-// errSparse says the graph kernels are not wired in yet.
-var errSparse = fmt.Errorf("gpu: graph kernels (gpu/internal/sparse) are not available yet")
-
+// graph returns g's structure on the device, uploading it on first use;
+// its reverse shares the upload.
 func (d *Device) graph(g *graph.Graph) (*placedGraph, error) {
 	if g == nil {
 		return nil, fmt.Errorf("gpu: nil graph")
 	}
-	return nil, errSparse
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil, fmt.Errorf("gpu: device is closed")
+	}
+	if pg, ok := d.graphs[g.ID()]; ok {
+		return pg, nil
+	}
+	pg, err := sparse.Upload(d.c, g)
+	if err != nil {
+		return nil, fmt.Errorf("gpu: %w", err)
+	}
+	d.graphs[g.ID()] = pg
+	d.graphs[g.Reverse().ID()] = pg.Reverse()
+	return pg, nil
+}
+
+// buf returns a device tensor as a kernel buffer; nil gives the empty one.
+func buf(t *tensor.Dense) sparse.Buf {
+	if t == nil {
+		return sparse.Buf{}
+	}
+	return sparse.Buf{Ptr: ptr(t), Len: t.Shape().TotalSize()}
+}
+
+// operands checks the dtypes of the non-nil tensors and returns whether
+// they are float32.
+func operands(ts ...*tensor.Dense) (single bool, err error) {
+	var nn []*tensor.Dense
+	for _, t := range ts {
+		if t != nil {
+			nn = append(nn, t)
+		}
+	}
+	dt, err := dtype(nn...)
+	return dt == 0, err
 }
 
 func (b backend) SpMM(out *tensor.Dense, g *graph.Graph, op spmm.Op, red spmm.Reduce, u, e *tensor.Dense, p bcast.Plan) error {
-	return errSparse
+	single, err := operands(out, u, e)
+	if err != nil {
+		return err
+	}
+	pg, err := b.d.graph(g)
+	if err != nil {
+		return err
+	}
+	if single {
+		return sparse.SpMM[float32](pg, buf(out), op, red, buf(u), buf(e), p, sparse.Buf{})
+	}
+	return sparse.SpMM[float64](pg, buf(out), op, red, buf(u), buf(e), p, sparse.Buf{})
 }
 
 func (b backend) SDDMM(out *tensor.Dense, g *graph.Graph, op sddmm.Op, lhs *tensor.Dense, lt sddmm.Target, rhs *tensor.Dense, rt sddmm.Target, p bcast.Plan) error {
-	return errSparse
+	single, err := operands(out, lhs, rhs)
+	if err != nil {
+		return err
+	}
+	pg, err := b.d.graph(g)
+	if err != nil {
+		return err
+	}
+	if single {
+		return sparse.SDDMM[float32](pg, buf(out), op, buf(lhs), lt, buf(rhs), rt, p)
+	}
+	return sparse.SDDMM[float64](pg, buf(out), op, buf(lhs), lt, buf(rhs), rt, p)
 }
 
 func (b backend) Attention(out *tensor.Dense, g *graph.Graph, el, er *tensor.Dense, slope float64, width int) error {
-	return errSparse
+	single, err := operands(out, el, er)
+	if err != nil {
+		return err
+	}
+	pg, err := b.d.graph(g)
+	if err != nil {
+		return err
+	}
+	if single {
+		return sparse.Attention[float32](pg, buf(out), buf(el), buf(er), slope, width)
+	}
+	return sparse.Attention[float64](pg, buf(out), buf(el), buf(er), slope, width)
 }
 
 func (b backend) AttentionBackward(ds *tensor.Dense, g *graph.Graph, el, er *tensor.Dense, slope float64, y, dy *tensor.Dense, width int) error {
-	return errSparse
+	single, err := operands(ds, el, er, y, dy)
+	if err != nil {
+		return err
+	}
+	pg, err := b.d.graph(g)
+	if err != nil {
+		return err
+	}
+	if single {
+		return sparse.AttentionBackward[float32](pg, buf(ds), buf(el), buf(er), slope, buf(y), buf(dy), width)
+	}
+	return sparse.AttentionBackward[float64](pg, buf(ds), buf(el), buf(er), slope, buf(y), buf(dy), width)
 }
