@@ -29,11 +29,11 @@ func syncStep(s Sync, params gorgonia.Nodes, loss *float64) error {
 // evaluateSync is evaluate over the nodes of all ranks of s: each rank
 // counts its correct predictions and sums its validation losses, and the
 // ranks add them up.
-func evaluateSync(eval gorgonia.VM, t *Task, s Sync, e *Epoch) error {
+func evaluateSync(eval gorgonia.VM, t *Task, s Sync, dev *deviceRun, e *Epoch) error {
 	if s == nil {
-		return evaluate(eval, t, e)
+		return evaluate(eval, t, dev, e)
 	}
-	return runEval(eval, t, func(logits gorgonia.Value) error { return sumMetrics(logits, t, s, e) })
+	return runEval(eval, t, dev, func(logits gorgonia.Value) error { return sumMetrics(logits, t, s, e) })
 }
 
 // sumMetrics is metrics over the nodes of all ranks of s.

@@ -123,10 +123,29 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 	// Compile only what is needed, so that no gradient is computed for the
 	// input features or other constants.
 	roots := append(gorgonia.Nodes{t.Loss, t.Logits}, grads...)
-	vm := gorgonia.NewTapeMachine(eg.SubgraphRoots(roots...), gorgonia.BindDualValues(params...))
+	var dev *deviceRun
+	if b := onDevice(eg); b != nil {
+		if cfg.Sync != nil {
+			return nil, fmt.Errorf("train: data-parallel training (Config.Sync) on a device is not supported")
+		}
+		dev = &deviceRun{b: b, grads: grads}
+	}
+	var vm gorgonia.VM
+	if dev == nil {
+		vm = gorgonia.NewTapeMachine(eg.SubgraphRoots(roots...), gorgonia.BindDualValues(params...))
+	} else {
+		vm = gorgonia.NewTapeMachine(eg.SubgraphRoots(roots...))
+	}
 	defer vm.Close()
 	eval := gorgonia.NewTapeMachine(eg.SubgraphRoots(t.Logits))
 	defer eval.Close()
+	if dev != nil {
+		for _, m := range []gorgonia.VM{vm, eval} {
+			if err := dev.bind(m); err != nil {
+				return nil, fmt.Errorf("train: %w", err)
+			}
+		}
+	}
 
 	solvers := make([]gorgonia.Solver, len(t.Groups))
 	for i, g := range t.Groups {
@@ -164,6 +183,11 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 			t.Mode.Train()
 			t.Mode.Next()
 		}
+		if dev != nil {
+			if err := dev.start(); err != nil {
+				return nil, fmt.Errorf("train: epoch %d: %w", ep, err)
+			}
+		}
 		if err := vm.RunAll(); err != nil {
 			return nil, fmt.Errorf("train: epoch %d: %w", ep, err)
 		}
@@ -176,14 +200,23 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 			vm.Reset()
 			return nil, fmt.Errorf("train: epoch %d: the training loss is %v: the run diverged (lower the learning rate?)", ep, loss)
 		}
+		off := 0
 		for i, g := range t.Groups {
-			if err := solvers[i].Step(gorgonia.NodesToValueGrads(g.Params)); err != nil {
+			model := gorgonia.NodesToValueGrads(g.Params)
+			if dev != nil {
+				if model, err = dev.valueGrads(g.Params, off); err != nil {
+					vm.Reset()
+					return nil, fmt.Errorf("train: epoch %d: %w", ep, err)
+				}
+			}
+			off += len(g.Params)
+			if err := solvers[i].Step(model); err != nil {
 				return nil, fmt.Errorf("train: epoch %d: optimiser: %w", ep, err)
 			}
 		}
 		vm.Reset()
 		e := Epoch{Epoch: ep, Loss: loss, Time: time.Since(start)}
-		if err := evaluateSync(eval, t, cfg.Sync, &e); err != nil {
+		if err := evaluateSync(eval, t, cfg.Sync, dev, &e); err != nil {
 			return nil, fmt.Errorf("train: epoch %d: evaluation: %w", ep, err)
 		}
 		if math.IsNaN(e.ValLoss) || math.IsInf(e.ValLoss, 0) {
@@ -270,7 +303,14 @@ func Evaluate(t *Task) (Epoch, error) {
 	if t.Mode != nil {
 		defer t.Mode.Train()
 	}
-	if err := evaluate(eval, t, &e); err != nil {
+	var dev *deviceRun
+	if b := onDevice(t.Logits.Graph()); b != nil {
+		dev = &deviceRun{b: b}
+		if err := dev.bind(eval); err != nil {
+			return e, fmt.Errorf("train: %w", err)
+		}
+	}
+	if err := evaluate(eval, t, dev, &e); err != nil {
 		return e, fmt.Errorf("train: evaluation: %w", err)
 	}
 	return e, nil
@@ -278,21 +318,34 @@ func Evaluate(t *Task) (Epoch, error) {
 
 // evaluate runs eval, which computes t.Logits, in evaluation mode and fills
 // in e's accuracies and validation loss.
-func evaluate(eval gorgonia.VM, t *Task, e *Epoch) error {
-	return runEval(eval, t, func(logits gorgonia.Value) error { return metrics(logits, t, e) })
+func evaluate(eval gorgonia.VM, t *Task, dev *deviceRun, e *Epoch) error {
+	return runEval(eval, t, dev, func(logits gorgonia.Value) error { return metrics(logits, t, e) })
 }
 
 // runEval runs eval, which computes t.Logits, in evaluation mode and hands
-// the logits to use before the machine is reset.
-func runEval(eval gorgonia.VM, t *Task, use func(logits gorgonia.Value) error) error {
+// the logits (copied to the host from a device) to use before the machine
+// is reset.
+func runEval(eval gorgonia.VM, t *Task, dev *deviceRun, use func(logits gorgonia.Value) error) error {
 	if t.Mode != nil {
 		t.Mode.Eval()
 	}
 	defer eval.Reset()
+	if dev != nil {
+		if err := dev.start(); err != nil {
+			return err
+		}
+	}
 	if err := eval.RunAll(); err != nil {
 		return err
 	}
-	return use(t.Logits.Value())
+	logits := t.Logits.Value()
+	if dev != nil {
+		var err error
+		if logits, err = hostLogits(dev.b, logits); err != nil {
+			return err
+		}
+	}
+	return use(logits)
 }
 
 // metrics fills in e's accuracies and validation loss from the logits.
