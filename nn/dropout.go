@@ -22,22 +22,30 @@ import (
 // dropout site its own seed. p must be in [0, 1); it is applied with a
 // resolution of 1/65536.
 func Dropout(x *gorgonia.Node, p float64, seed uint64, mode *Mode) (*gorgonia.Node, error) {
-	if !(p >= 0 && p < 1) {
-		return nil, fmt.Errorf("nn: dropout probability %v is not in [0, 1)", p)
-	}
-	if mode == nil {
-		return nil, fmt.Errorf("nn: dropout needs a Mode")
-	}
-	if x == nil {
-		return nil, fmt.Errorf("nn: dropout of a nil node")
-	}
-	if dt := x.Dtype(); dt != tensor.Float32 && dt != tensor.Float64 {
-		return nil, fmt.Errorf("nn: dropout of %q: dtype %v, want float32 or float64", x.Name(), dt)
+	if err := checkDropout(x, p, mode); err != nil {
+		return nil, err
 	}
 	if p == 0 {
 		return x, nil
 	}
 	return apply(&dropoutOp{p: p, seed: seed, mode: mode, shape: x.Shape().Clone()}, x)
+}
+
+// checkDropout validates Dropout's arguments.
+func checkDropout(x *gorgonia.Node, p float64, mode *Mode) error {
+	if !(p >= 0 && p < 1) {
+		return fmt.Errorf("nn: dropout probability %v is not in [0, 1)", p)
+	}
+	if mode == nil {
+		return fmt.Errorf("nn: dropout needs a Mode")
+	}
+	if x == nil {
+		return fmt.Errorf("nn: dropout of a nil node")
+	}
+	if dt := x.Dtype(); dt != tensor.Float32 && dt != tensor.Float64 {
+		return fmt.Errorf("nn: dropout of %q: dtype %v, want float32 or float64", x.Name(), dt)
+	}
+	return nil
 }
 
 // dropoutOp multiplies by the step's mask. It is linear in its input and

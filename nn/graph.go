@@ -30,10 +30,33 @@ type Sharded interface {
 	// NormalizedSum is ops.NormalizedSum on the whole graph, with global
 	// degrees.
 	NormalizedSum(x *gorgonia.Node, srcPower, dstPower float64) (*gorgonia.Node, error)
-	// GATAggregate is ops.UMulESum(g, z, ops.GATAttention(g, el, er,
-	// slope)) on the whole graph: z is (N, H, F), el and er (N, H, 1), and
-	// the result (N, H, F). No attention tensor is returned.
-	GATAggregate(z, el, er *gorgonia.Node, slope float64) (*gorgonia.Node, error)
+	// GATAggregate is ops.UMulESum(g, z, Dropout(ops.GATAttention(g, el,
+	// er, slope), drop)) on the whole graph: z is (N, H, F), el and er
+	// (N, H, 1), and the result (N, H, F); the attention dropout masks are
+	// those of one process on the whole graph (drop.P 0: no dropout). No
+	// attention tensor is returned.
+	GATAggregate(z, el, er *gorgonia.Node, slope float64, drop DropoutSpec) (*gorgonia.Node, error)
+	// NodeIDs returns the global IDs of the worker's nodes: row i of a
+	// layer's input is node NodeIDs()[i] of the whole graph.
+	NodeIDs() []int64
+}
+
+// DropoutSpec is a dropout site: probability P, seed and mode, as Dropout
+// takes them.
+type DropoutSpec struct {
+	P    float64
+	Seed uint64
+	Mode *Mode
+}
+
+// DropoutOn is Dropout of x, which has one row per source node of g; on a
+// Sharded graph the masks are those Dropout draws for the same rows of the
+// whole graph in one process (DropoutRows with g's node IDs).
+func DropoutOn(g Graph, x *gorgonia.Node, p float64, seed uint64, mode *Mode) (*gorgonia.Node, error) {
+	if s, ok := g.(Sharded); ok {
+		return DropoutRows(x, p, seed, mode, s.NodeIDs())
+	}
+	return Dropout(x, p, seed, mode)
 }
 
 // NormalizedSum is ops.NormalizedSum on g, a *graph.Graph or a Sharded

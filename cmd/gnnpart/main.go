@@ -73,6 +73,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "output directory")
 	method := fs.String("method", "multilevel", "partitioner: multilevel, metis or random")
 	seed := fs.Int64("seed", 1, "seed of the partitioner and the generator")
+	balanceName := fs.String("balance", "edges", "what the parts hold in equal shares: nodes, or edges (nodes and incoming edges, what a worker's memory follows)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -88,7 +89,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		return fmt.Errorf("-out is required")
 	}
-	partitioner, err := pickMethod(*method)
+	balance, err := partition.ParseBalance(*balanceName)
+	if err != nil {
+		return fmt.Errorf("-balance: %w", err)
+	}
+	partitioner, err := pickMethod(*method, balance)
 	if err != nil {
 		return err
 	}
@@ -125,12 +130,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	loads, err := partition.InEdgeLoads(g, owner, *parts)
+	if err != nil {
+		return err
+	}
 	share := 0.0
 	if g.NumEdges() > 0 {
 		share = 100 * float64(cut) / float64(g.NumEdges())
 	}
-	fmt.Fprintf(stdout, "%s: %d nodes, %d edges -> %d parts in %s (%s, %v): edge cut %d (%.2f%% of edges), largest part %.3fx the average\n",
-		name(ds), g.NumNodes(), g.NumEdges(), *parts, *out, *method, took.Round(time.Millisecond), cut, share, imb)
+	fmt.Fprintf(stdout, "%s: %d nodes, %d edges -> %d parts in %s (%s, balancing %v, %v): edge cut %d (%.2f%% of edges), largest part %.3fx the average in nodes, %.3fx in in-edges\n",
+		name(ds), g.NumNodes(), g.NumEdges(), *parts, *out, *method, balance, took.Round(time.Millisecond), cut, share, imb, partition.MaxOverMean(loads))
 	return nil
 }
 
@@ -142,15 +151,19 @@ func name(ds *dataset.Dataset) string {
 }
 
 // pickMethod returns the partitioner named by -method.
-func pickMethod(method string) (func(*graph.Graph, int, int64) ([]int32, error), error) {
+func pickMethod(method string, b partition.Balance) (func(*graph.Graph, int, int64) ([]int32, error), error) {
 	switch method {
 	case "multilevel":
-		return partition.Partition, nil
+		return func(g *graph.Graph, parts int, seed int64) ([]int32, error) {
+			return partition.PartitionBalanced(g, parts, seed, b)
+		}, nil
 	case "metis":
 		if !partition.METISBuilt {
 			return nil, partition.ErrMETISNotBuilt
 		}
-		return partition.METIS, nil
+		return func(g *graph.Graph, parts int, seed int64) ([]int32, error) {
+			return partition.METISBalanced(g, parts, seed, b)
+		}, nil
 	case "random":
 		return func(g *graph.Graph, parts int, seed int64) ([]int32, error) {
 			return partition.Random(g.NumNodes(), parts, seed)

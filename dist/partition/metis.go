@@ -27,7 +27,17 @@ const METISBuilt = true
 // system's METIS 5 library (objective: edge cut, imbalance at most 3%,
 // seed as given). Edge directions are folded as in Partition.
 func METIS(g *graph.Graph, parts int, seed int64) ([]int32, error) {
+	return METISBalanced(g, parts, seed, BalanceNodes)
+}
+
+// METISBalanced is METIS keeping what b names balanced; with
+// BalanceNodesEdges the node counts and the in-edges are two constraints
+// (METIS's multi-constraint partitioning), each within 3%.
+func METISBalanced(g *graph.Graph, parts int, seed int64, b Balance) ([]int32, error) {
 	if err := checkPartitionArgs(g, parts); err != nil {
+		return nil, err
+	}
+	if _, err := vertexWeights(g, b); err != nil {
 		return nil, err
 	}
 	n := g.NumNodes()
@@ -49,6 +59,19 @@ func METIS(g *graph.Graph, parts int, seed int64) ([]int32, error) {
 	options[C.METIS_OPTION_UFACTOR] = 30 // 1.03, MaxImbalance
 	options[C.METIS_OPTION_NUMBERING] = 0
 	nvtxs, ncon, nparts := C.idx_t(n), C.idx_t(1), C.idx_t(parts)
+	vw := w.vw
+	if b == BalanceNodesEdges {
+		// Two weights per vertex: 1 (its node) and its in-degree.
+		ncon = 2
+		vw = make([]int32, 2*n)
+		_, dst := g.COO()
+		for v := range n {
+			vw[2*v] = 1
+		}
+		for _, v := range dst {
+			vw[2*v+1]++
+		}
+	}
 	var objval C.idx_t
 	idx := func(s []int32) *C.idx_t {
 		if len(s) == 0 {
@@ -65,7 +88,7 @@ func METIS(g *graph.Graph, parts int, seed int64) ([]int32, error) {
 	if len(ew) == 0 {
 		ew = []int32{0}
 	}
-	rc := C.METIS_PartGraphKway(&nvtxs, &ncon, idx(xadj), idx(adj), idx(w.vw), nil, idx(ew),
+	rc := C.METIS_PartGraphKway(&nvtxs, &ncon, idx(xadj), idx(adj), idx(vw), nil, idx(ew),
 		&nparts, nil, nil, &options[0], &objval, idx(owner))
 	switch rc {
 	case C.METIS_OK:

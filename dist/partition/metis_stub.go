@@ -11,3 +11,8 @@ const METISBuilt = false
 // METIS returns ErrMETISNotBuilt: this build has no METIS. Build with
 // -tags metis to get it.
 func METIS(g *graph.Graph, parts int, seed int64) ([]int32, error) { return nil, ErrMETISNotBuilt }
+
+// METISBalanced returns ErrMETISNotBuilt: this build has no METIS.
+func METISBalanced(g *graph.Graph, parts int, seed int64, b Balance) ([]int32, error) {
+	return nil, ErrMETISNotBuilt
+}

@@ -13,13 +13,14 @@ import (
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
+	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/ops/spmm"
 )
 
 // GATAggregate is GAT's attention and aggregation over the whole
-// distributed graph, ops.UMulESum(g, z, ops.GATAttention(g, el, er,
-// slope)) in one op: z (N, H, F) holds this worker's projected rows, el
-// and er (N, H, 1) their source and destination scores, and the result
+// distributed graph, ops.UMulESum(g, z, Dropout(ops.GATAttention(g, el,
+// er, slope))) in one op: z (N, H, F) holds this worker's projected rows,
+// el and er (N, H, 1) their source and destination scores, and the result
 // (N, H, F) the attention-weighted sums at this worker's nodes.
 //
 // The edge softmax needs, for every destination and head, the maximum and
@@ -28,15 +29,34 @@ import (
 // shard's maximum and sum into running ones (the online max-sum merge); a
 // second sweep fetches the remote z and el rows, recomputes each shard's
 // attention from them and aggregates. Attention exists for one shard at a
-// time, as one number per edge and head; nothing per edge and feature is
-// stored.
+// time, as one number per edge and head, in a buffer reused from shard to
+// shard; nothing per edge and feature is stored.
+//
+// Attention dropout (drop.P > 0, while drop.Mode is training) keeps or
+// drops the attention of edge e and head k as nn.Dropout of the (E, H, 1)
+// attention tensor of one process does, by the edge's global ID (so the
+// graph must keep them: partitions carry them). The backward draws the
+// same masks again.
 //
 // The backward rematerialises: it repeats the first sweep, fetches each
 // shard's z and el rows again, recomputes the shard's attention, and sends
 // the gradients of the remote z and el rows back to their owners.
-func (g *Graph) GATAggregate(z, el, er *gorgonia.Node, slope float64) (*gorgonia.Node, error) {
+func (g *Graph) GATAggregate(z, el, er *gorgonia.Node, slope float64, drop nn.DropoutSpec) (*gorgonia.Node, error) {
 	if math.IsNaN(slope) || math.IsInf(slope, 0) {
 		return nil, fmt.Errorf("sar: GATAggregate: slope %v is not finite", slope)
+	}
+	if !(drop.P >= 0 && drop.P < 1) {
+		return nil, fmt.Errorf("sar: GATAggregate: attention dropout %v is not in [0, 1)", drop.P)
+	}
+	if drop.P > 0 {
+		if drop.Mode == nil {
+			return nil, fmt.Errorf("sar: GATAggregate: attention dropout needs a Mode")
+		}
+		for j, s := range g.shards {
+			if s.eid == nil && s.g.NumEdges() > 0 {
+				return nil, fmt.Errorf("sar: GATAggregate: attention dropout needs global edge IDs, and rank %d's shard from rank %d has none", g.rank, j)
+			}
+		}
 	}
 	zr, err := g.rows(z, "projected features")
 	if err != nil {
@@ -57,7 +77,7 @@ func (g *Graph) GATAggregate(z, el, er *gorgonia.Node, slope float64) (*gorgonia
 			return nil, fmt.Errorf("sar: GATAggregate: scores %q have dtype %v, features %v", s.Name(), s.Dtype(), z.Dtype())
 		}
 	}
-	op := &gatOp{g: g, heads: zr[0], feat: zr[1], slope: slope, tag: g.nextTags()}
+	op := &gatOp{g: g, heads: zr[0], feat: zr[1], slope: slope, drop: drop, tag: g.nextTags()}
 	out, err := apply(op, z, el, er)
 	if err != nil {
 		return nil, err
@@ -73,6 +93,7 @@ type gatOp struct {
 	g           *Graph
 	heads, feat int
 	slope       float64
+	drop        nn.DropoutSpec
 	tag         int
 }
 
@@ -100,7 +121,12 @@ func (op *gatOp) shapes(grad bool) ([]tensor.Shape, tensor.Shape) {
 
 func (op *gatOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.shapes(false) }
 
-func (op *gatOp) Name() string { return fmt.Sprintf("sar_gat(%g)", op.slope) }
+func (op *gatOp) Name() string {
+	if op.drop.P > 0 {
+		return fmt.Sprintf("sar_gat(%g,drop=%g)", op.slope, op.drop.P)
+	}
+	return fmt.Sprintf("sar_gat(%g)", op.slope)
+}
 
 func (op *gatOp) Key() string {
 	return fmt.Sprintf("g=%d,tag=%d,%d,%d", op.g.id, op.tag, op.heads, op.feat)
@@ -149,13 +175,18 @@ func (op *gatGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return gatDo[float64](op.fwd, true, vals) })
 }
 
-// gatState is what a gatOp call works with: its inputs as slices and the
-// per-destination softmax normalisers.
+// gatState is what a gatOp call works with: its inputs as slices, the
+// per-destination softmax normalisers, the call's dropout mask, and the
+// per-edge buffers reused from shard to shard.
 type gatState[T num.Float] struct {
 	op        *gatOp
 	grad      bool // the backward
 	z, el, er []T
 	max, sum  []T // (N, H): the maximum score and the sum of exp(score - max)
+	drop      bool
+	mask      nn.Mask
+	scale     T
+	a, dpre   []T // attention (after dropout) and score gradients of one shard's edges
 }
 
 func gatDo[T num.Float](op *gatOp, grad bool, vals []gorgonia.Value) (gorgonia.Value, error) {
@@ -166,12 +197,22 @@ func gatDo[T num.Float](op *gatOp, grad bool, vals []gorgonia.Value) (gorgonia.V
 			return nil, err
 		}
 	}
+	if d := op.drop; d.P > 0 && d.Mode.Training() {
+		s.drop, s.mask = true, nn.NewMask(d.P, d.Seed, d.Mode.Step())
+		s.scale = T(s.mask.Scale())
+	}
+	maxE := 0
+	for _, sh := range op.g.shards {
+		maxE = max(maxE, sh.g.NumEdges())
+	}
+	s.a = make([]T, maxE*op.heads)
 	if err := s.normalisers(op.tag + tagNorm + 4*b2i(grad)); err != nil {
 		return nil, err
 	}
 	if !grad {
 		return s.forward()
 	}
+	s.dpre = make([]T, maxE*op.heads)
 	out, err := values.Data[T](vals[3])
 	if err != nil {
 		return nil, err
@@ -232,43 +273,55 @@ func (s *gatState[T]) normalisers(tag int) error {
 	return p.run(g)
 }
 
-// packed returns [z | el] row by row, what a shard fetches from its owner.
-func (s *gatState[T]) packed() []T {
-	n, hf, h := s.op.g.n, s.op.heads*s.op.feat, s.op.heads
-	x := make([]T, n*(hf+h))
-	for v := range n {
-		copy(x[v*(hf+h):], s.z[v*hf:(v+1)*hf])
-		copy(x[v*(hf+h)+hf:], s.el[v*h:(v+1)*h])
+// pack writes the rows idx of z and el into dst, what a shard fetches from
+// its owner: all the z rows (H*F each), then all the el rows (H each), so
+// that the receiver reads both in place.
+func (s *gatState[T]) pack(dst []T, idx []int32) {
+	hf, h := s.op.heads*s.op.feat, s.op.heads
+	zs, els := dst[:len(idx)*hf], dst[len(idx)*hf:]
+	for i, r := range idx {
+		copy(zs[i*hf:(i+1)*hf], s.z[int(r)*hf:(int(r)+1)*hf])
+		copy(els[i*h:(i+1)*h], s.el[int(r)*h:(int(r)+1)*h])
 	}
-	return x
 }
 
-// unpack splits fetched [z | el] rows.
-func (s *gatState[T]) unpack(rows []T) (z, el []T) {
+// split returns the z and el rows of packed rows.
+func (s *gatState[T]) split(rows []T) (z, el []T) {
 	hf, h := s.op.heads*s.op.feat, s.op.heads
 	r := len(rows) / (hf + h)
-	z, el = make([]T, r*hf), make([]T, r*h)
-	for i := range r {
-		copy(z[i*hf:(i+1)*hf], rows[i*(hf+h):])
-		copy(el[i*h:(i+1)*h], rows[i*(hf+h)+hf:(i+1)*(hf+h)])
-	}
-	return z, el
+	return rows[:r*hf], rows[r*hf:]
 }
 
-// attention returns the attention of shard j's edges (E_j, H), by edge ID,
-// from the shard's el rows.
+// keep returns the dropout factor of attention element i (edge e's global
+// ID times H plus the head): 0 or 1/(1-p), or 1 without dropout.
+func (s *gatState[T]) keep(i uint64) T {
+	if !s.drop {
+		return 1
+	}
+	if s.mask.Kept(i) {
+		return s.scale
+	}
+	return 0
+}
+
+// attention writes the attention of shard j's edges (E_j, H), by edge ID,
+// after dropout, into s.a, from the shard's el rows, and returns it.
 func (s *gatState[T]) attention(j int, el []T) []T {
 	g, h := s.op.g, s.op.heads
-	sg := g.shards[j].g
-	c := sg.CSC()
-	a := make([]T, sg.NumEdges()*h)
+	sh := g.shards[j]
+	c := sh.g.CSC()
+	a := s.a[:sh.g.NumEdges()*h]
 	parallel.For(g.n, 256, func(lo, hi int) {
 		for v := lo; v < hi; v++ {
 			for q := c.Indptr[v]; q < c.Indptr[v+1]; q++ {
 				u, e := int(c.Indices[q]), int(c.EIDs[q])
 				for k := range h {
 					x := leaky(el[u*h+k]+s.er[v*h+k], s.op.slope)
-					a[e*h+k] = T(math.Exp(float64(x-s.max[v*h+k]))) / s.sum[v*h+k]
+					y := T(math.Exp(float64(x-s.max[v*h+k]))) / s.sum[v*h+k]
+					if s.drop {
+						y *= s.keep(uint64(sh.eid[e])*uint64(h) + uint64(k))
+					}
+					a[e*h+k] = y
 				}
 			}
 		}
@@ -289,8 +342,8 @@ func (s *gatState[T]) forward() (gorgonia.Value, error) {
 	t, out := values.Alloc[T](s.op.zShape())
 	tmp := make([]T, len(out))
 	plan := s.plan()
-	p := pass[T]{x: s.packed(), xw: hf + h, tag: s.op.tag + tagAgg, visit: func(j int, rows []T) ([]T, error) {
-		z, el := s.unpack(rows)
+	p := pass[T]{pack: s.pack, xw: hf + h, tag: s.op.tag + tagAgg, visit: func(j int, rows []T) ([]T, error) {
+		z, el := s.split(rows)
 		a := s.attention(j, el)
 		spmm.Forward(tmp, g.shards[j].g, spmm.Mul, spmm.Sum, z, a, plan, nil)
 		addTo(out, tmp)
@@ -304,12 +357,17 @@ func (s *gatState[T]) forward() (gorgonia.Value, error) {
 
 // backward computes, shard by shard, the gradients of the shard's z and el
 // rows (returned to their owners) and of er (kept here), from the output
-// out and its gradient dout. With y = softmax(score), the gradient of a
-// score is y (dy - c_v), where dy = <z_u, dout_v> per head and c_v = sum
-// over v's in-edges of y dy = <out_v, dout_v>, so it needs no extra sweep.
+// out and its gradient dout. With y = softmax(score) and b = d y the
+// attention after dropout (d is 0 or 1/(1-p)), the gradient of a score is
+// y (d dy - c_v), where dy = <z_u, dout_v> per head and c_v = sum over v's
+// in-edges of b dy = <out_v, dout_v>, so it needs no extra sweep.
+//
+// The gradients go straight into the packed result, one row per node:
+// [dz | del | der]. In sequential mode the gradient rows sent back use two
+// buffers in turn (one being sent while the next is computed).
 func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 	g, f, h := s.op.g, s.op.feat, s.op.heads
-	hf := h * f
+	hf, w := h*f, h*f+2*h
 	cv := make([]T, g.n*h)
 	for i := range cv {
 		var d T
@@ -318,56 +376,82 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 		}
 		cv[i] = d
 	}
-	dx := make([]T, g.n*(hf+h)) // [dz | del], accumulated from all ranks
-	der := make([]T, g.n*h)
-	plan := s.plan()
-	copyE := bcast.Same([]int{h, 1})
-	p := pass[T]{x: s.packed(), xw: hf + h, gw: hf + h, dx: dx, tag: s.op.tag + tagAggBack, visit: func(j int, rows []T) ([]T, error) {
-		z, el := s.unpack(rows)
-		a := s.attention(j, el)
-		sg := g.shards[j].g
-		c := sg.CSC()
-		dpre := make([]T, len(a))
-		parallel.For(g.n, 256, func(lo, hi int) {
-			for v := lo; v < hi; v++ {
-				for q := c.Indptr[v]; q < c.Indptr[v+1]; q++ {
-					u, e := int(c.Indices[q]), int(c.EIDs[q])
-					for k := range h {
-						var dy T
-						zu, dv := z[(u*h+k)*f:(u*h+k+1)*f], dout[(v*h+k)*f:(v*h+k+1)*f]
-						for i := range f {
-							dy += zu[i] * dv[i]
-						}
-						d := a[e*h+k] * (dy - cv[v*h+k])
-						if el[u*h+k]+s.er[v*h+k] <= 0 {
-							d *= T(s.op.slope)
-						}
-						dpre[e*h+k] = d
-						der[v*h+k] += d
-					}
-				}
-			}
-		})
-		rev := sg.Reverse()
-		dz := make([]T, sg.NumSrc()*hf)
-		spmm.Forward(dz, rev, spmm.Mul, spmm.Sum, dout, a, plan, nil)
-		del := make([]T, sg.NumSrc()*h)
-		spmm.Forward(del, rev, spmm.CopyE, spmm.Sum, nil, dpre, copyE, nil)
-		grad := make([]T, sg.NumSrc()*(hf+h))
-		for i := range sg.NumSrc() {
-			copy(grad[i*(hf+h):], dz[i*hf:(i+1)*hf])
-			copy(grad[i*(hf+h)+hf:], del[i*h:(i+1)*h])
-		}
-		return grad, nil
-	}}
-	if err := p.run(g); err != nil {
-		return nil, err
-	}
 	_, shape := s.op.shapes(true)
 	t, res := values.Alloc[T](shape)
-	for v := range g.n {
-		copy(res[v*(hf+2*h):], dx[v*(hf+h):(v+1)*(hf+h)])
-		copy(res[v*(hf+2*h)+hf+h:], der[v*h:(v+1)*h])
+	plan := s.plan()
+	copyE := bcast.Same([]int{h, 1})
+	var bufs [2][]T
+	if g.mode == Sequential {
+		maxSrc := 0
+		for _, sh := range g.shards {
+			maxSrc = max(maxSrc, sh.g.NumSrc())
+		}
+		for i := range bufs {
+			bufs[i] = make([]T, maxSrc*(hf+h))
+		}
+	}
+	p := pass[T]{pack: s.pack, xw: hf + h, gw: hf + h, tag: s.op.tag + tagAggBack,
+		scatter: func(idx []int32, rows []T) {
+			dz, del := s.split(rows)
+			for i, v := range idx {
+				r := res[int(v)*w:]
+				for k, x := range dz[i*hf : (i+1)*hf] {
+					r[k] += x
+				}
+				for k, x := range del[i*h : (i+1)*h] {
+					r[hf+k] += x
+				}
+			}
+		},
+		visit: func(j int, rows []T) ([]T, error) {
+			z, el := s.split(rows)
+			sh := g.shards[j]
+			sg := sh.g
+			c := sg.CSC()
+			a, dpre := s.a[:sg.NumEdges()*h], s.dpre[:sg.NumEdges()*h]
+			parallel.For(g.n, 256, func(lo, hi int) {
+				for v := lo; v < hi; v++ {
+					der := res[v*w+hf+h : v*w+w]
+					for q := c.Indptr[v]; q < c.Indptr[v+1]; q++ {
+						u, e := int(c.Indices[q]), int(c.EIDs[q])
+						for k := range h {
+							pre := el[u*h+k] + s.er[v*h+k]
+							y := T(math.Exp(float64(leaky(pre, s.op.slope)-s.max[v*h+k]))) / s.sum[v*h+k]
+							d := T(1)
+							if s.drop {
+								d = s.keep(uint64(sh.eid[e])*uint64(h) + uint64(k))
+							}
+							a[e*h+k] = y * d
+							var dy T
+							zu, dv := z[(u*h+k)*f:(u*h+k+1)*f], dout[(v*h+k)*f:(v*h+k+1)*f]
+							for i := range f {
+								dy += zu[i] * dv[i]
+							}
+							ds := y * (d*dy - cv[v*h+k])
+							if pre <= 0 {
+								ds *= T(s.op.slope)
+							}
+							dpre[e*h+k] = ds
+							der[k] += ds
+						}
+					}
+				}
+			})
+			r := sg.NumSrc()
+			var grad []T
+			if g.mode == Sequential {
+				k := (g.rank - j + g.size) % g.size
+				grad = bufs[k%2][:r*(hf+h)]
+			} else {
+				grad = make([]T, r*(hf+h)) // held until the all-to-all
+			}
+			rev := sg.Reverse()
+			spmm.Forward(grad[:r*hf], rev, spmm.Mul, spmm.Sum, dout, a, plan, nil)
+			spmm.Forward(grad[r*hf:], rev, spmm.CopyE, spmm.Sum, nil, dpre, copyE, nil)
+			return grad, nil
+		}}
+	if err := p.run(g); err != nil {
+		return nil, err
 	}
 	return t, nil
 }

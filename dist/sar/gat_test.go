@@ -41,3 +41,39 @@ func TestGATConvCora(t *testing.T) {
 	p := newProblem(g, 12, 7, 8)
 	checkEquivalent(t, p, false, gatModel(12, 4, 7, false), tensor.Float64)
 }
+
+// gatDropoutModel is gatModel's two layers with feature and attention
+// dropout in training, at step 3 of mode: the masks on a sharded graph
+// must be those of one process.
+func gatDropoutModel(in, hidden, out int) model {
+	return func(eg *gorgonia.ExprGraph, g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
+		dt := x.Dtype()
+		mode := nn.NewMode()
+		for range 3 {
+			mode.Next()
+		}
+		common := []gat.Option{gat.WithDtype(dt), gat.WithAllowZeroInDegree(true), gat.WithMode(mode), gat.WithFeatDropout(0.3), gat.WithAttnDropout(0.4)}
+		l1, err := gat.New(eg, in, hidden, append(common, gat.WithName("g1"), gat.WithSeed(1), gat.WithHeads(8), gat.WithActivation(nn.ELU))...)
+		if err != nil {
+			return nil, nil, err
+		}
+		l2, err := gat.New(eg, 8*hidden, out, append(common, gat.WithName("g2"), gat.WithSeed(2))...)
+		if err != nil {
+			return nil, nil, err
+		}
+		return twoLayers(g, x, l1, l2)
+	}
+}
+
+// TestGATConvDropout checks that feature and attention dropout on 1, 2,
+// 3, 4 and 8 workers give one process's output and gradients: the masks
+// are drawn by global node and edge IDs.
+func TestGATConvDropout(t *testing.T) {
+	g := rmatGraph(t)
+	p := newProblem(g, 6, 3, 9)
+	checkEquivalent(t, p, true, gatDropoutModel(6, 4, 3), tensor.Float64)
+	t.Run("cora", func(t *testing.T) {
+		p := newProblem(coraGraph(t), 12, 7, 10)
+		checkEquivalent(t, p, false, gatDropoutModel(12, 4, 7), tensor.Float64)
+	})
+}

@@ -55,6 +55,7 @@ type Graph struct {
 	loops      bool
 	shards     []shard   // shards[j]: edges from rank j's nodes into this rank's
 	need       [][]int32 // need[j]: this rank's rows that rank j's shard from here reads, in its order
+	nodes      []int64   // global ID of each local node
 	inDeg      []int32   // global in-degree of each local node
 	outDeg     []int32   // global out-degree of each local node
 	id         uint64
@@ -68,6 +69,7 @@ type Graph struct {
 type shard struct {
 	g   *graph.Graph
 	src []int32 // local index, on the source rank, of each source of g
+	eid []int64 // global ID of each edge of g (nil when the partition has none)
 }
 
 var lastID atomic.Uint64
@@ -97,6 +99,11 @@ func WithSelfLoops(on bool) Option {
 // New builds this worker's Graph from its partition p (p.Rank must be
 // c.Rank() and p.Parts c.Size()). It is collective: every rank calls it,
 // and the ranks exchange which of their rows the others' shards read.
+//
+// The Graph keeps p.Nodes and the shards' EID slices (global IDs, for
+// dropout masks equal to one process's); it copies what it needs of the
+// shards' Src and Dst, which the caller may drop afterwards (set them to
+// nil) to free their memory.
 func New(p *partition.Part, c comm.Comm, opts ...Option) (*Graph, error) {
 	if p == nil || c == nil {
 		return nil, fmt.Errorf("sar: New needs a partition and a comm")
@@ -117,11 +124,12 @@ func New(p *partition.Part, c comm.Comm, opts ...Option) (*Graph, error) {
 		return nil, fmt.Errorf("sar: partition %d has %d shards, want one per rank (%d)", p.Rank, len(p.Shards), g.size)
 	}
 	g.inDeg, g.outDeg = slices.Clone(p.InDeg), slices.Clone(p.OutDeg)
+	g.nodes = p.Nodes
 	g.shards = make([]shard, g.size)
 	send := make([][]byte, g.size)
 	for j, s := range p.Shards {
 		if j == g.rank && g.loops {
-			s = withLoops(s, g.n)
+			s = withLoops(s, p.Nodes, p.NumGlobalEdges)
 			for v := range g.n {
 				g.inDeg[v]++
 				g.outDeg[v]++
@@ -155,14 +163,23 @@ func New(p *partition.Part, c comm.Comm, opts ...Option) (*Graph, error) {
 }
 
 // withLoops returns s, a rank's shard from itself, with a loop on each of
-// its n nodes after its edges.
-func withLoops(s partition.Shard, n int) partition.Shard {
+// its nodes after its edges; the loop on global node u gets edge ID e+u, as
+// graph.AddSelfLoops numbers it on the whole graph of e edges.
+func withLoops(s partition.Shard, nodes []int64, e int64) partition.Shard {
+	n := len(nodes)
 	src := append(slices.Clone(s.Src), make([]int32, n)...)
 	dst := append(slices.Clone(s.Dst), make([]int32, n)...)
+	var eid []int64
+	if len(s.EID) == len(s.Src) {
+		eid = append(slices.Clone(s.EID), make([]int64, n)...)
+	}
 	for v := range n {
 		src[len(s.Src)+v], dst[len(s.Dst)+v] = int32(v), int32(v)
+		if eid != nil {
+			eid[len(s.EID)+v] = e + nodes[v]
+		}
 	}
-	s.Src, s.Dst, s.EID = src, dst, nil
+	s.Src, s.Dst, s.EID = src, dst, eid
 	return s
 }
 
@@ -192,7 +209,11 @@ func newShard(n, j int, s *partition.Shard) (shard, error) {
 	if err != nil {
 		return shard{}, fmt.Errorf("shard from rank %d: %w", j, err)
 	}
-	return shard{g: bg, src: src}, nil
+	sh := shard{g: bg, src: src}
+	if len(s.EID) == len(s.Src) {
+		sh.eid = s.EID
+	}
+	return sh, nil
 }
 
 // Comm returns the comm the graph was built on.
@@ -229,6 +250,10 @@ func (g *Graph) ZeroInDegree() []int32 {
 	}
 	return z
 }
+
+// NodeIDs returns the global IDs of this worker's nodes, increasing: row i
+// of a layer's input is node NodeIDs()[i] of the whole graph.
+func (g *Graph) NodeIDs() []int64 { return g.nodes }
 
 // BytesSent returns the bytes this worker's aggregations have sent to
 // other ranks so far (features forward, features and gradients backward).

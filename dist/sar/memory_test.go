@@ -12,6 +12,7 @@ import (
 	"github.com/gnngo/gnn/dist/sar"
 	"github.com/gnngo/gnn/graph/generate"
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
+	"github.com/gnngo/gnn/nn"
 )
 
 // TestNoEdgeFeatureTensors runs a GAT aggregation (forward and backward)
@@ -41,7 +42,7 @@ func TestNoEdgeFeatureTensors(t *testing.T) {
 			z := gradcheck.Input(eg, tensor.Float64, "z", []int{m, heads, feat}, make([]float64, m*heads*feat))
 			el := gradcheck.Input(eg, tensor.Float64, "el", []int{m, heads, 1}, make([]float64, m*heads))
 			er := gradcheck.Input(eg, tensor.Float64, "er", []int{m, heads, 1}, make([]float64, m*heads))
-			out, err := sg.GATAggregate(z, el, er, 0.2)
+			out, err := sg.GATAggregate(z, el, er, 0.2, nn.DropoutSpec{})
 			if err != nil {
 				return err
 			}

@@ -3,6 +3,7 @@ package sar
 import (
 	"encoding/binary"
 	"fmt"
+	"unsafe"
 
 	"github.com/gnngo/gnn/dist/comm"
 	"github.com/gnngo/gnn/internal/num"
@@ -13,13 +14,50 @@ import (
 // and handed to visit; with gw > 0, visit returns gradient rows (gw each)
 // for shard j's sources, which go back to rank j and are added there to
 // the rows of dx they belong to. The communication tag is tag.
+//
+// pack, when set, replaces x: it writes the rows idx of what is fetched
+// (xw elements each, laid out as it likes) into dst. scatter, when set,
+// replaces the rows of dx: it adds the gradient rows of idx (gw elements
+// each, as visit laid them out) to where they belong.
 type pass[T num.Float] struct {
-	x     []T
-	xw    int
-	gw    int
-	dx    []T
-	tag   int
-	visit func(j int, rows []T) ([]T, error)
+	x       []T
+	xw      int
+	gw      int
+	dx      []T
+	tag     int
+	visit   func(j int, rows []T) ([]T, error)
+	pack    func(dst []T, idx []int32)
+	scatter func(idx []int32, rows []T)
+}
+
+// fetches reports whether the pass fetches rows.
+func (p *pass[T]) fetches() bool { return p.x != nil || p.pack != nil }
+
+// gatherInto writes rows idx of what the pass fetches into dst.
+func (p *pass[T]) gatherInto(dst []T, idx []int32) {
+	if p.pack != nil {
+		p.pack(dst, idx)
+		return
+	}
+	for i, r := range idx {
+		copy(dst[i*p.xw:(i+1)*p.xw], p.x[int(r)*p.xw:(int(r)+1)*p.xw])
+	}
+}
+
+// rowsOf returns rows idx of what the pass fetches, packed.
+func (p *pass[T]) rowsOf(idx []int32) []T {
+	out := make([]T, len(idx)*p.xw)
+	p.gatherInto(out, idx)
+	return out
+}
+
+// addBack adds gradient rows of idx into dx.
+func (p *pass[T]) addBack(idx []int32, rows []T) {
+	if p.scatter != nil {
+		p.scatter(idx, rows)
+		return
+	}
+	scatterAdd(p.dx, idx, rows, p.gw)
 }
 
 // run performs the pass in g's mode. An error is returned, not turned
@@ -58,9 +96,10 @@ type fetched[T num.Float] struct {
 func (p *pass[T]) fetch(g *Graph, k int) ([]T, error) {
 	from, to := g.round(k)
 	if k == 0 {
-		return gather(p.x, g.shards[g.rank].src, p.xw), nil
+		return p.rowsOf(g.shards[g.rank].src), nil
 	}
-	send := message(gather(p.x, g.need[to], p.xw))
+	send, payload := newMessage[T](len(g.need[to]) * p.xw)
+	p.gatherInto(payload, g.need[to])
 	g.sent.Add(int64(len(send)))
 	b, err := g.c.SendRecv(send, to, from, p.tag)
 	if err != nil {
@@ -81,7 +120,7 @@ func (p *pass[T]) fetch(g *Graph, k int) ([]T, error) {
 func (p *pass[T]) push(g *Graph, k int, grad []T) error {
 	from, to := g.round(k)
 	if k == 0 {
-		scatterAdd(p.dx, g.shards[g.rank].src, grad, p.gw)
+		p.addBack(g.shards[g.rank].src, grad)
 		return nil
 	}
 	send := message(grad)
@@ -97,7 +136,7 @@ func (p *pass[T]) push(g *Graph, k int, grad []T) error {
 	if want := len(g.need[to]) * p.gw; len(back) != want {
 		return fmt.Errorf("rank %d returned %d gradient values, want %d", to, len(back), want)
 	}
-	scatterAdd(p.dx, g.need[to], back, p.gw)
+	p.addBack(g.need[to], back)
 	return nil
 }
 
@@ -107,7 +146,7 @@ func (p *pass[T]) push(g *Graph, k int, grad []T) error {
 // gradients are added in round order, so results do not depend on timing.
 func (p *pass[T]) sequential(g *Graph) error {
 	var cur []T
-	if p.x != nil {
+	if p.fetches() {
 		cur, _ = p.fetch(g, 0)
 	}
 	var pushed chan error // the push of the previous round
@@ -121,7 +160,7 @@ func (p *pass[T]) sequential(g *Graph) error {
 	}
 	for k := range g.size {
 		var next chan fetched[T]
-		if p.x != nil && k+1 < g.size {
+		if p.fetches() && k+1 < g.size {
 			next = make(chan fetched[T], 1)
 			go func(k int) {
 				rows, err := p.fetch(g, k)
@@ -157,11 +196,11 @@ func (p *pass[T]) sequential(g *Graph) error {
 // in ring order, and returns all gradients in one all-to-all.
 func (p *pass[T]) oneShot(g *Graph) error {
 	var all [][]byte
-	if p.x != nil {
+	if p.fetches() {
 		send := make([][]byte, g.size)
 		for j := range send {
 			if j != g.rank {
-				send[j] = encode(gather(p.x, g.need[j], p.xw))
+				send[j] = encode(p.rowsOf(g.need[j]))
 				g.sent.Add(int64(len(send[j])))
 			}
 		}
@@ -175,9 +214,9 @@ func (p *pass[T]) oneShot(g *Graph) error {
 		from, _ := g.round(k)
 		var rows []T
 		switch {
-		case p.x == nil:
+		case !p.fetches():
 		case k == 0:
-			rows = gather(p.x, g.shards[g.rank].src, p.xw)
+			rows = p.rowsOf(g.shards[g.rank].src)
 		default:
 			var err error
 			if rows, err = decode[T](all[from]); err != nil {
@@ -196,7 +235,7 @@ func (p *pass[T]) oneShot(g *Graph) error {
 			continue
 		}
 		if k == 0 {
-			scatterAdd(p.dx, g.shards[g.rank].src, grad, p.gw)
+			p.addBack(g.shards[g.rank].src, grad)
 			continue
 		}
 		grads[from] = encode(grad)
@@ -218,18 +257,9 @@ func (p *pass[T]) oneShot(g *Graph) error {
 		if want := len(g.need[to]) * p.gw; len(b) != want {
 			return fmt.Errorf("rank %d returned %d gradient values, want %d", to, len(b), want)
 		}
-		scatterAdd(p.dx, g.need[to], b, p.gw)
+		p.addBack(g.need[to], b)
 	}
 	return nil
-}
-
-// gather returns rows idx of x (w elements per row), packed.
-func gather[T num.Float](x []T, idx []int32, w int) []T {
-	out := make([]T, len(idx)*w)
-	for i, r := range idx {
-		copy(out[i*w:(i+1)*w], x[int(r)*w:(int(r)+1)*w])
-	}
-	return out
 }
 
 // scatterAdd adds packed row i of rows to row idx[i] of dx.
@@ -252,6 +282,21 @@ func message[T num.Float](v []T) []byte {
 	b := make([]byte, 8, 8+len(v)*8)
 	binary.LittleEndian.PutUint64(b, uint64(len(v)))
 	return append(b, encode(v)...)
+}
+
+// newMessage returns a message of n elements and its payload, for the
+// caller to fill in: the rows are written once, straight into the bytes
+// that are sent.
+func newMessage[T num.Float](n int) ([]byte, []T) {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	b := make([]byte, 8+n*size)
+	binary.LittleEndian.PutUint64(b, uint64(n))
+	payload, err := decode[T](b[8:])
+	if err != nil {
+		panic(err) // a whole number of elements by construction
+	}
+	return b, payload
 }
 
 // unmessage decodes a message, checking its element count.

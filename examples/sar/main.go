@@ -48,6 +48,7 @@ type options struct {
 	hidden      int
 	heads       int
 	dropout     float64
+	attnDropout float64
 	weightDecay float64
 	patience    int
 	seed        uint64
@@ -69,7 +70,8 @@ func main() {
 	flag.Float64Var(&o.lr, "lr", 0, "Adam learning rate (default 0.01 for gcn, 0.005 for gat)")
 	flag.IntVar(&o.hidden, "hidden", 0, "hidden features, per head for gat (default 16 for gcn, 8 for gat)")
 	flag.IntVar(&o.heads, "heads", o.heads, "attention heads of gat's hidden layer")
-	flag.Float64Var(&o.dropout, "dropout", 0.5, "dropout of the input and hidden features (each rank its own masks; gat has no attention dropout here)")
+	flag.Float64Var(&o.dropout, "dropout", 0.5, "dropout of the input and hidden features (the masks of one process on the whole graph)")
+	flag.Float64Var(&o.attnDropout, "attn-dropout", 0.5, "gat: dropout of the attention (the masks of one process on the whole graph)")
 	flag.Float64Var(&o.weightDecay, "weight-decay", o.weightDecay, "L2 weight decay of the first layer")
 	flag.IntVar(&o.patience, "patience", 0, "stop after this many epochs without better validation accuracy or loss (0: never)")
 	flag.Uint64Var(&o.seed, "seed", o.seed, "seed of the initialisation (rank 0's is used everywhere) and the dropout")
@@ -140,6 +142,10 @@ func rank(w io.Writer, c comm.Comm, o *options) (*train.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The graph copied what it needs of the shards' edge lists.
+	for j := range p.Shards {
+		p.Shards[j].Src, p.Shards[j].Dst = nil, nil
+	}
 	if c.Rank() != 0 {
 		w = io.Discard
 	}
@@ -149,7 +155,7 @@ func rank(w io.Writer, c comm.Comm, o *options) (*train.Result, error) {
 	loss := func(logits *gorgonia.Node) (*gorgonia.Node, error) {
 		return sar.CrossEntropy(g, logits, p.Labels, p.Train)
 	}
-	task, err := newTask(eg, g, p.Features, p.NumClasses, o, o.seed+uint64(c.Rank())*1000, loss)
+	task, err := newTask(eg, g, p.Features, p.NumClasses, o, loss)
 	if err != nil {
 		return nil, fmt.Errorf("rank %d: %w", c.Rank(), err)
 	}
@@ -182,11 +188,13 @@ func params(t *train.Task) gorgonia.Nodes {
 
 // newTask builds the model of o on g (a *graph.Graph or a rank's
 // sar.Graph) from the features of its nodes, with the loss that loss
-// builds from the logits; dropSeed seeds the dropout masks. The caller
-// fills in the labels and splits.
-func newTask(eg *gorgonia.ExprGraph, g nn.Graph, f *dataset.Features, classes int, o *options, dropSeed uint64, loss func(*gorgonia.Node) (*gorgonia.Node, error)) (*train.Task, error) {
+// builds from the logits. The dropout masks are those of one process on
+// the whole graph (nn.DropoutOn), so every rank count trains alike. The
+// caller fills in the labels and splits.
+func newTask(eg *gorgonia.ExprGraph, g nn.Graph, f *dataset.Features, classes int, o *options, loss func(*gorgonia.Node) (*gorgonia.Node, error)) (*train.Task, error) {
 	mode := nn.NewMode()
-	x, err := input(eg, f, o.dropout, dropSeed, mode)
+	dropSeed := o.seed
+	x, err := input(eg, g, f, o.dropout, dropSeed, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -197,10 +205,11 @@ func newTask(eg *gorgonia.ExprGraph, g nn.Graph, f *dataset.Features, classes in
 		}
 		l2, err = gcn.New(eg, o.hidden, classes, gcn.WithName("gcn2"), gcn.WithSeed(o.seed+1))
 	} else {
-		if l1, err = gat.New(eg, f.Cols, o.hidden, gat.WithName("gat1"), gat.WithHeads(o.heads), gat.WithSeed(o.seed), gat.WithActivation(nn.ELU)); err != nil {
+		attn := []gat.Option{gat.WithAttnDropout(o.attnDropout), gat.WithMode(mode)}
+		if l1, err = gat.New(eg, f.Cols, o.hidden, append(attn, gat.WithName("gat1"), gat.WithHeads(o.heads), gat.WithSeed(o.seed), gat.WithActivation(nn.ELU))...); err != nil {
 			return nil, err
 		}
-		l2, err = gat.New(eg, o.hidden*o.heads, classes, gat.WithName("gat2"), gat.WithSeed(o.seed+10))
+		l2, err = gat.New(eg, o.hidden*o.heads, classes, append(attn, gat.WithName("gat2"), gat.WithSeed(o.seed+10))...)
 	}
 	if err != nil {
 		return nil, err
@@ -210,7 +219,7 @@ func newTask(eg *gorgonia.ExprGraph, g nn.Graph, f *dataset.Features, classes in
 		return nil, err
 	}
 	if o.dropout > 0 {
-		if h, err = nn.Dropout(h, o.dropout, dropSeed+1, mode); err != nil {
+		if h, err = nn.DropoutOn(g, h, o.dropout, dropSeed+1, mode); err != nil {
 			return nil, err
 		}
 	}
@@ -228,11 +237,11 @@ func newTask(eg *gorgonia.ExprGraph, g nn.Graph, f *dataset.Features, classes in
 }
 
 // input is the features as a dense float32 matrix, after dropout.
-func input(eg *gorgonia.ExprGraph, f *dataset.Features, p float64, seed uint64, mode *nn.Mode) (*gorgonia.Node, error) {
+func input(eg *gorgonia.ExprGraph, g nn.Graph, f *dataset.Features, p float64, seed uint64, mode *nn.Mode) (*gorgonia.Node, error) {
 	v := tensor.New(tensor.WithShape(f.Rows, f.Cols), tensor.WithBacking(f.ToDense()))
 	x := gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(f.Rows, f.Cols), gorgonia.WithName("features"), gorgonia.WithValue(v))
 	if p == 0 {
 		return x, nil
 	}
-	return nn.Dropout(x, p, seed, mode)
+	return nn.DropoutOn(g, x, p, seed, mode)
 }

@@ -117,7 +117,8 @@ func (l *GATConv) Learnables() gorgonia.Nodes {
 // a bipartite graph (a sampling.Block) the destination nodes must be the
 // first NumDst source nodes, as DGL's blocks: their features are the first
 // rows of x, for the attention scores and the residual. g is a *graph.Graph or a worker's share of a distributed graph
-// (nn.Sharded, from dist/sar), on which attention dropout is not supported.
+// (nn.Sharded, from dist/sar), where feature and attention dropout draw the
+// masks of one process on the whole graph.
 func (l *GATConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
 	out, _, err := l.forward(g, x, nil, nil)
 	return out, err
@@ -181,7 +182,7 @@ func (l *GATConv) forward(g nn.Graph, x, ew, ef *gorgonia.Node) (out, attn *gorg
 	}
 	h0 := x
 	if l.cfg.featDrop > 0 {
-		if h0, err = nn.Dropout(x, l.cfg.featDrop, l.dropSeed(1), l.cfg.mode); err != nil {
+		if h0, err = nn.DropoutOn(g, x, l.cfg.featDrop, l.dropSeed(1), l.cfg.mode); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -264,16 +265,17 @@ func (l *GATConv) attend(sg nn.Graph, flat, res, ew, ef *gorgonia.Node) (out, at
 	if err != nil {
 		return nil, nil, err
 	}
-	if s, ok := sg.(nn.Sharded); ok && ew == nil && ef == nil && l.cfg.attnDrop == 0 {
+	if s, ok := sg.(nn.Sharded); ok && ew == nil && ef == nil {
 		// Attention is computed and consumed shard by shard, never returned.
-		rst, err := s.GATAggregate(z, el, er, l.cfg.slope)
+		drop := nn.DropoutSpec{P: l.cfg.attnDrop, Seed: l.dropSeed(2), Mode: l.cfg.mode}
+		rst, err := s.GATAggregate(z, el, er, l.cfg.slope, drop)
 		if err != nil {
 			return nil, nil, err
 		}
 		out, err = l.finish(rst, res)
 		return out, nil, err
 	}
-	g, err := nn.Local(sg, "attention dropout (or edge weights or features)")
+	g, err := nn.Local(sg, "edge weights or features")
 	if err != nil {
 		return nil, nil, fmt.Errorf("gat: %s: %w", l.cfg.name, err)
 	}

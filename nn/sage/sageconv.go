@@ -161,7 +161,7 @@ func (l *SAGEConv) forward(g nn.Graph, x, xDst, ew *gorgonia.Node) (*gorgonia.No
 	h, hDst := x, xDst
 	var err error
 	if l.cfg.featDrop > 0 {
-		if h, err = nn.Dropout(x, l.cfg.featDrop, l.cfg.seed*0x9e3779b97f4a7c15+1, l.cfg.mode); err != nil {
+		if h, err = nn.DropoutOn(g, x, l.cfg.featDrop, l.cfg.seed*0x9e3779b97f4a7c15+1, l.cfg.mode); err != nil {
 			return nil, err
 		}
 		if xDst != nil {
