@@ -39,6 +39,17 @@ type Sharded interface {
 	// NodeIDs returns the global IDs of the worker's nodes: row i of a
 	// layer's input is node NodeIDs()[i] of the whole graph.
 	NodeIDs() []int64
+	// Reduce is ops.SpMM(g, ops.CopyLHS, red, x, nil) on the whole graph,
+	// for every reducer (ties of Max and Min go to the smallest edge ID).
+	Reduce(x *gorgonia.Node, red ops.Reducer) (*gorgonia.Node, error)
+	// WeightedSum is NormalizedSum with a weight per edge multiplying
+	// each message (ops.UMulESum between the degree scalings); ew has one
+	// row per local edge, in EdgeIDs order, and is a constant: it gets no
+	// gradient.
+	WeightedSum(x, ew *gorgonia.Node, srcPower, dstPower float64) (*gorgonia.Node, error)
+	// EdgeIDs returns the global IDs of the edges into the worker's nodes,
+	// in the order of the rows of an edge operand.
+	EdgeIDs() []int64
 }
 
 // DropoutSpec is a dropout site: probability P, seed and mode, as Dropout

@@ -160,6 +160,9 @@ func (l *GraphConv) propagate(g nn.Graph, h, ew *gorgonia.Node, multiplied bool)
 // source rows scaled by out-degree^src, summed with the edge weights ew,
 // scaled by in-degree^dst.
 func (l *GraphConv) weightedSum(sg nn.Graph, h, ew *gorgonia.Node, src, dst float64) (*gorgonia.Node, error) {
+	if s, ok := sg.(nn.Sharded); ok {
+		return s.WeightedSum(h, ew, src, dst)
+	}
 	g, err := nn.Local(sg, "edge weights")
 	if err != nil {
 		return nil, err

@@ -313,11 +313,18 @@ func (a aggregation) dstRows(h *gorgonia.Node) (*gorgonia.Node, error) {
 	return nn.DstRows(a.g, h)
 }
 
-// reduce aggregates u; on a sharded graph only the unweighted mean (a
-// normalised sum) is supported.
+// reduce aggregates u; on a sharded graph edge weights go with the sum
+// and the mean only.
 func (a aggregation) reduce(red ops.Reducer, u *gorgonia.Node) (*gorgonia.Node, error) {
-	if s, ok := a.g.(nn.Sharded); ok && a.ew == nil && red == ops.Mean {
-		return s.NormalizedSum(u, 0, -1)
+	if s, ok := a.g.(nn.Sharded); ok {
+		switch {
+		case a.ew == nil:
+			return s.Reduce(u, red)
+		case red == ops.Sum:
+			return s.WeightedSum(u, a.ew, 0, 0)
+		case red == ops.Mean:
+			return s.WeightedSum(u, a.ew, 0, -1)
+		}
 	}
 	g, err := nn.Local(a.g, fmt.Sprintf("the %v aggregation (or edge weights)", red))
 	if err != nil {
