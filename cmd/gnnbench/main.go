@@ -10,6 +10,11 @@
 //	go run ./cmd/gnnbench -suite kernels
 //	go run ./cmd/gnnbench -suite scale -mem-cap 24GiB
 //	go run ./cmd/gnnbench -suite synth -quick -json -plot /tmp/plots
+//	go run ./cmd/gnnbench -suite sar -exe ./sar-example -parts parts-%d -np 1,2,4,8
+//
+// The sar suite (first, alone, with the flags of cmd/sarbench) runs
+// distributed training with dist/sar under mpirun instead: per-worker peak
+// RSS, epoch time and traffic for several rank counts, models and modes.
 //
 // Every run (one model or kernel, one path, one size) executes in a fresh
 // child process (this executable, re-executed with GNNBENCH_CHILD=1 and the
@@ -38,6 +43,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -46,6 +52,7 @@ import (
 	"time"
 
 	"github.com/gnngo/gnn/cmd/gnnbench/internal/bench"
+	"github.com/gnngo/gnn/internal/sarbench"
 )
 
 func main() {
@@ -58,10 +65,20 @@ func main() {
 // run is the harness with its arguments and outputs; it returns the exit
 // code.
 func run(args []string, stdout, stderr io.Writer) int {
+	if rest, ok := sarSuite(args); ok {
+		if err := sarbench.Run("gnnbench -suite sar", rest, stdout, stderr); err != nil {
+			if !errors.Is(err, flag.ErrHelp) {
+				fmt.Fprintf(stderr, "gnnbench: %v\n", err)
+			}
+			return 2
+		}
+		return 0
+	}
 	fs := flag.NewFlagSet("gnnbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: gnnbench [flags] [suite ...]\n\nSuites: planetoid, synth, scale, kernels (also -suite).\n\nFlags:\n")
+		fmt.Fprintf(stderr, "usage: gnnbench [flags] [suite ...]\n\nSuites: planetoid, synth, scale, kernels (also -suite).\n"+
+			"gnnbench -suite sar %s runs distributed training under mpirun (see cmd/sarbench).\n\nFlags:\n", sarbench.Usage)
 		fs.PrintDefaults()
 	}
 	var c config
@@ -127,6 +144,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// sarSuite reports whether args ask for the sar suite ("-suite sar" or
+// "-suite=sar" first), which runs distributed training under mpirun with
+// its own flags (those of cmd/sarbench), and returns the flags after it.
+func sarSuite(args []string) ([]string, bool) {
+	switch {
+	case len(args) >= 2 && (args[0] == "-suite" || args[0] == "--suite") && args[1] == "sar":
+		return args[2:], true
+	case len(args) >= 1 && (args[0] == "-suite=sar" || args[0] == "--suite=sar"):
+		return args[1:], true
+	}
+	return nil, false
 }
 
 // execute runs the jobs one after another, each in a fresh process,

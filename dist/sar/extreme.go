@@ -2,6 +2,7 @@ package sar
 
 import (
 	"fmt"
+	"unsafe"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -93,6 +94,7 @@ func extremeDo[T num.Float](op *extremeOp, v gorgonia.Value) (gorgonia.Value, er
 	if op.max {
 		red = spmm.Max
 	}
+	g.account(1, w, 0, int(unsafe.Sizeof(out[0])))
 	n := len(out)
 	if len(op.shard) != n {
 		op.shard, op.src = make([]int32, n), make([]int32, n)
@@ -156,6 +158,8 @@ func extremeGradDo[T num.Float](op *extremeOp, v gorgonia.Value) (gorgonia.Value
 		return nil, fmt.Errorf("sar: the backward of %s ran before its forward", op.Name())
 	}
 	w := bcast.Prod(op.row)
+	var zero T
+	g.account(0, 0, w, int(unsafe.Sizeof(zero)))
 	ps := pass[T]{gw: w, dx: dx, tag: op.tag + 2, visit: func(j int, _ []T) ([]T, error) {
 		grad := make([]T, len(g.shards[j].src)*w)
 		for i, s := range op.shard {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"unsafe"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -95,6 +96,18 @@ type gatOp struct {
 	slope       float64
 	drop        nn.DropoutSpec
 	tag         int
+	// saved is what a OneShot forward keeps for its backward (a
+	// *gatSaved[T]), nil otherwise and after the backward.
+	saved any
+}
+
+// gatSaved is what OneShot mode keeps from the forward to the backward, as
+// plain domain-parallel training's autograd graph does (SAR's mode 3): the
+// fetched [z | el] rows of every shard and the softmax of every edge (E_j x
+// H per shard, before dropout). The backward then fetches nothing.
+type gatSaved[T num.Float] struct {
+	rows [][]T
+	y    [][]T
 }
 
 // Tags of the sweeps of a gatOp, after its base tag (each fetching sweep
@@ -187,6 +200,7 @@ type gatState[T num.Float] struct {
 	mask      nn.Mask
 	scale     T
 	a, dpre   []T // attention (after dropout) and score gradients of one shard's edges
+	saved     *gatSaved[T]
 }
 
 func gatDo[T num.Float](op *gatOp, grad bool, vals []gorgonia.Value) (gorgonia.Value, error) {
@@ -206,7 +220,20 @@ func gatDo[T num.Float](op *gatOp, grad bool, vals []gorgonia.Value) (gorgonia.V
 		maxE = max(maxE, sh.g.NumEdges())
 	}
 	s.a = make([]T, maxE*op.heads)
-	if err := s.normalisers(op.tag + tagNorm + 4*b2i(grad)); err != nil {
+	var zero T
+	if hh := op.heads*op.feat + op.heads; grad {
+		op.g.account(1, hh, hh, int(unsafe.Sizeof(zero))) // the rematerialising fetch and the gradients
+	} else {
+		op.g.account(1, hh, 0, int(unsafe.Sizeof(zero)))
+	}
+	if grad && op.g.mode == OneShot {
+		saved, ok := op.saved.(*gatSaved[T])
+		if !ok {
+			return nil, fmt.Errorf("sar: rank %d: the backward of %s ran without its forward", op.g.rank, op.Name())
+		}
+		s.saved = saved
+		op.saved = nil
+	} else if err := s.normalisers(op.tag + tagNorm + 4*b2i(grad)); err != nil {
 		return nil, err
 	}
 	if !grad {
@@ -305,8 +332,9 @@ func (s *gatState[T]) keep(i uint64) T {
 }
 
 // attention writes the attention of shard j's edges (E_j, H), by edge ID,
-// after dropout, into s.a, from the shard's el rows, and returns it.
-func (s *gatState[T]) attention(j int, el []T) []T {
+// after dropout, into s.a, from the shard's el rows, and returns it. With
+// y not nil it also writes the softmax before dropout into y.
+func (s *gatState[T]) attention(j int, el, y []T) []T {
 	g, h := s.op.g, s.op.heads
 	sh := g.shards[j]
 	c := sh.g.CSC()
@@ -317,11 +345,14 @@ func (s *gatState[T]) attention(j int, el []T) []T {
 				u, e := int(c.Indices[q]), int(c.EIDs[q])
 				for k := range h {
 					x := leaky(el[u*h+k]+s.er[v*h+k], s.op.slope)
-					y := T(math.Exp(float64(x-s.max[v*h+k]))) / s.sum[v*h+k]
-					if s.drop {
-						y *= s.keep(uint64(sh.eid[e])*uint64(h) + uint64(k))
+					ye := T(math.Exp(float64(x-s.max[v*h+k]))) / s.sum[v*h+k]
+					if y != nil {
+						y[e*h+k] = ye
 					}
-					a[e*h+k] = y
+					if s.drop {
+						ye *= s.keep(uint64(sh.eid[e])*uint64(h) + uint64(k))
+					}
+					a[e*h+k] = ye
 				}
 			}
 		}
@@ -342,15 +373,28 @@ func (s *gatState[T]) forward() (gorgonia.Value, error) {
 	t, out := values.Alloc[T](s.op.zShape())
 	tmp := make([]T, len(out))
 	plan := s.plan()
+	var saved *gatSaved[T]
+	if g.mode == OneShot {
+		saved = &gatSaved[T]{rows: make([][]T, g.size), y: make([][]T, g.size)}
+	}
 	p := pass[T]{pack: s.pack, xw: hf + h, tag: s.op.tag + tagAgg, visit: func(j int, rows []T) ([]T, error) {
 		z, el := s.split(rows)
-		a := s.attention(j, el)
+		var y []T
+		if saved != nil {
+			saved.rows[j] = rows
+			y = make([]T, g.shards[j].g.NumEdges()*h)
+			saved.y[j] = y
+		}
+		a := s.attention(j, el, y)
 		spmm.Forward(tmp, g.shards[j].g, spmm.Mul, spmm.Sum, z, a, plan, nil)
 		addTo(out, tmp)
 		return nil, nil
 	}}
 	if err := p.run(g); err != nil {
 		return nil, err
+	}
+	if saved != nil {
+		s.op.saved = saved
 	}
 	return t, nil
 }
@@ -390,7 +434,11 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 			bufs[i] = make([]T, maxSrc*(hf+h))
 		}
 	}
-	p := pass[T]{pack: s.pack, xw: hf + h, gw: hf + h, tag: s.op.tag + tagAggBack,
+	pack := s.pack
+	if s.saved != nil {
+		pack = nil // the rows were kept: nothing is fetched
+	}
+	p := pass[T]{pack: pack, xw: hf + h, gw: hf + h, tag: s.op.tag + tagAggBack,
 		scatter: func(idx []int32, rows []T) {
 			dz, del := s.split(rows)
 			for i, v := range idx {
@@ -404,6 +452,11 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 			}
 		},
 		visit: func(j int, rows []T) ([]T, error) {
+			var saved []T
+			if s.saved != nil {
+				rows, saved = s.saved.rows[j], s.saved.y[j]
+				s.saved.rows[j], s.saved.y[j] = nil, nil
+			}
 			z, el := s.split(rows)
 			sh := g.shards[j]
 			sg := sh.g
@@ -416,7 +469,12 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 						u, e := int(c.Indices[q]), int(c.EIDs[q])
 						for k := range h {
 							pre := el[u*h+k] + s.er[v*h+k]
-							y := T(math.Exp(float64(leaky(pre, s.op.slope)-s.max[v*h+k]))) / s.sum[v*h+k]
+							var y T
+							if saved != nil {
+								y = saved[e*h+k]
+							} else {
+								y = T(math.Exp(float64(leaky(pre, s.op.slope)-s.max[v*h+k]))) / s.sum[v*h+k]
+							}
 							d := T(1)
 							if s.drop {
 								d = s.keep(uint64(sh.eid[e])*uint64(h) + uint64(k))

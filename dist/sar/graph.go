@@ -21,8 +21,13 @@ const (
 	// rematerialisation.
 	Sequential Mode = iota
 	// OneShot fetches every remote row a layer needs in one all-to-all
-	// and keeps them for the whole aggregation: plain domain-parallel
-	// training (SAR's DistributedBlock), the baseline.
+	// and keeps what the backward needs until it runs, as autograd would
+	// on the whole partition graph: plain domain-parallel training (SAR's
+	// mode 3, one-shot aggregation, whose memory SAR's documentation
+	// gives as that of its mode 2, without rematerialisation), the
+	// baseline. GATAggregate keeps the fetched rows and every edge's
+	// softmax from the forward, and its backward fetches nothing; the
+	// linear aggregations need nothing of the forward, as in Sequential.
 	OneShot
 )
 
@@ -61,6 +66,7 @@ type Graph struct {
 	id         uint64
 	seq        atomic.Int64 // aggregations built so far (their communication tags)
 	sent       atomic.Int64 // bytes sent by aggregations, for the record
+	least      atomic.Int64 // the least those aggregations could have sent
 }
 
 // shard is the edges from one rank's nodes into this rank's nodes as a
@@ -258,6 +264,28 @@ func (g *Graph) NodeIDs() []int64 { return g.nodes }
 // BytesSent returns the bytes this worker's aggregations have sent to
 // other ranks so far (features forward, features and gradients backward).
 func (g *Graph) BytesSent() int64 { return g.sent.Load() }
+
+// LeastBytes returns the least this worker's aggregations so far could
+// have sent, the reference BytesSent is measured against: every row
+// another rank reads sent once per aggregation in the forward and once
+// more in the backward where the backward needs the rows again
+// (GATAggregate's rematerialisation), and every gradient row returned
+// once; payload only, without message headers.
+func (g *Graph) LeastBytes() int64 { return g.least.Load() }
+
+// account adds to LeastBytes the sends of rows of fetch elements for the
+// other ranks, times fetches, plus gradient rows of grad elements, each
+// elem bytes.
+func (g *Graph) account(fetches, fetch, grad, elem int) {
+	var out, back int64
+	for j := range g.size {
+		if j != g.rank {
+			out += int64(len(g.need[j]))
+			back += int64(len(g.shards[j].src))
+		}
+	}
+	g.least.Add((out*int64(fetches*fetch) + back*int64(grad)) * int64(elem))
+}
 
 // nextTags reserves the communication tags of one aggregation op and its
 // backward: every rank builds its ops in the same order, so the k-th op

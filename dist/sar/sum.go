@@ -3,6 +3,7 @@ package sar
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -116,7 +117,9 @@ func sumDo[T num.Float](op *sumOp, grad bool, v gorgonia.Value) (gorgonia.Value,
 	t, out := values.Alloc[T](op.shape())
 	w := bcast.Prod(op.row)
 	p := bcast.Same(op.row)
+	var zero T
 	if !grad {
+		g.account(1, w, 0, int(unsafe.Sizeof(zero)))
 		// out = D_in^dst sum_j A_j (D_out^src x)_j
 		xs := scaled(x, g.outDeg, op.src, w)
 		tmp := make([]T, len(out))
@@ -132,6 +135,7 @@ func sumDo[T num.Float](op *sumOp, grad bool, v gorgonia.Value) (gorgonia.Value,
 		return t, nil
 	}
 	// dx = D_out^src sum over the shards reading x of A_j^T (D_in^dst dz)
+	g.account(0, 0, w, int(unsafe.Sizeof(zero)))
 	dz := scaled(x, g.inDeg, op.dst, w)
 	ps := pass[T]{gw: w, dx: out, tag: op.tag + 2, visit: func(j int, _ []T) ([]T, error) {
 		sh := g.shards[j]

@@ -3,6 +3,7 @@ package sar
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -140,7 +141,9 @@ func weightedDo[T num.Float](op *weightedOp, grad bool, v, w gorgonia.Value) (go
 	off := g.edgeOffsets()
 	t, out := values.Alloc[T](op.shape())
 	wd := bcast.Prod(op.row)
+	var zero T
 	if !grad {
+		g.account(1, wd, 0, int(unsafe.Sizeof(zero)))
 		xs := scaled(x, g.outDeg, op.src, wd)
 		tmp := make([]T, len(out))
 		ps := pass[T]{x: xs, xw: wd, tag: op.tag, visit: func(j int, rows []T) ([]T, error) {
@@ -155,6 +158,7 @@ func weightedDo[T num.Float](op *weightedOp, grad bool, v, w gorgonia.Value) (go
 		return t, nil
 	}
 	// dx = D_out^src sum over the shards reading x of A_j^T diag(ew_j) (D_in^dst dz)
+	g.account(0, 0, wd, int(unsafe.Sizeof(zero)))
 	dz := scaled(x, g.inDeg, op.dst, wd)
 	ps := pass[T]{gw: wd, dx: out, tag: op.tag + 2, visit: func(j int, _ []T) ([]T, error) {
 		sh := g.shards[j]

@@ -46,8 +46,9 @@ func synthesise(p *partition.Part, cols, classes int, seed uint64) error {
 }
 
 // printStats prints one line about this rank's run: its nodes and
-// in-edges, peak resident memory, median epoch time and the bytes its
-// aggregations sent per epoch.
+// in-edges, peak resident memory, median epoch time, and the bytes its
+// aggregations sent per epoch and the least they could have sent
+// (sar.Graph.LeastBytes).
 func printStats(w io.Writer, rank int, p *partition.Part, g *sar.Graph, res *train.Result) {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru) // Maxrss is in KiB on Linux
@@ -60,7 +61,8 @@ func printStats(w io.Writer, rank int, p *partition.Part, g *sar.Graph, res *tra
 	if len(times) > 0 {
 		median = times[len(times)/2]
 	}
-	fmt.Fprintf(w, "stats rank %d nodes %d edges %d peak_rss_mib %.1f epoch_ms %.1f sent_mb_per_epoch %.2f\n",
+	epochs := float64(max(len(res.History), 1))
+	fmt.Fprintf(w, "stats rank %d nodes %d edges %d peak_rss_mib %.1f epoch_ms %.1f sent_mb_per_epoch %.2f least_mb_per_epoch %.2f\n",
 		rank, p.NumNodes(), g.NumEdges(), float64(ru.Maxrss)/1024, float64(median.Microseconds())/1000,
-		float64(g.BytesSent())/1e6/float64(max(len(res.History), 1)))
+		float64(g.BytesSent())/1e6/epochs, float64(g.LeastBytes())/1e6/epochs)
 }

@@ -1,0 +1,146 @@
+// Package sarbench is the benchmark of distributed training with dist/sar
+// that cmd/sarbench and gnnbench's sar suite run: for each rank count,
+// model and aggregation mode it runs examples/sar (built with -tags mpi)
+// under mpirun, one process per rank, and tabulates the largest and mean
+// per-worker peak RSS, their ratio to the one-rank run of the same model
+// and mode, the epoch time, and the bytes sent per epoch against the
+// least the aggregations could have sent (sar.Graph.LeastBytes). The
+// partitions come from cmd/gnnpart, one directory per rank count.
+//
+// Oversubscribed on a small machine the times are for the record; the
+// memory is the figure that counts.
+package sarbench
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gnngo/gnn/dist/comm"
+)
+
+// Usage is the benchmark's command line, for help texts.
+const Usage = `-exe ./sar-example -parts parts-%d [-np 1,2,4,8] [-models gcn,gat] [-modes sequential,one-shot]`
+
+// rankStats is one rank's "stats" line.
+type rankStats struct {
+	rank          int
+	nodes, edges  int
+	rssMiB, epoch float64
+	sentMB        float64
+	leastMB       float64
+}
+
+// Run parses the benchmark's flags from args and runs it, writing the table
+// to w; name names the command in errors and help.
+func Run(name string, args []string, w, stderr io.Writer) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	exe := fs.String("exe", "", "examples/sar built with -tags mpi")
+	parts := fs.String("parts", "", "partition directories, %d standing for the rank count (e.g. parts-%d)")
+	nps := fs.String("np", "1,2,4,8", "comma-separated rank counts")
+	models := fs.String("models", "gcn,gat", "comma-separated models")
+	modes := fs.String("modes", "sequential,one-shot", "comma-separated aggregation modes")
+	epochs := fs.Int("epochs", 5, "epochs per run (the median is reported)")
+	timeout := fs.Duration("timeout", 20*time.Minute, "limit of one mpirun job")
+	extra := fs.String("args", "", "more flags for the example, space-separated (e.g. \"-features 64 -hidden 16\")")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *exe == "" || !strings.Contains(*parts, "%d") {
+		return fmt.Errorf("need -exe and -parts with %%d (%s %s)", name, Usage)
+	}
+	var counts []int
+	for _, np := range strings.Split(*nps, ",") {
+		n, err := strconv.Atoi(np)
+		if err != nil || n < 1 {
+			return fmt.Errorf("-np %q: want positive rank counts", np)
+		}
+		counts = append(counts, n)
+	}
+	fmt.Fprintf(w, "%-5s %-11s %3s %12s %12s %9s %10s %11s %11s %7s\n", "model", "mode", "np", "max RSS MiB", "mean RSS MiB", "max/np=1", "epoch ms", "sent MB/ep", "least MB/ep", "sent/least")
+	single := map[string]float64{}
+	for _, n := range counts {
+		for _, model := range strings.Split(*models, ",") {
+			for _, mode := range strings.Split(*modes, ",") {
+				a := []string{"-parts", fmt.Sprintf(*parts, n), "-model", model, "-mode", mode, "-epochs", strconv.Itoa(*epochs), "-dropout", "0", "-attn-dropout", "0", "-stats"}
+				a = append(a, strings.Fields(*extra)...)
+				stats, err := job(n, *timeout, *exe, a)
+				if err != nil {
+					fmt.Fprintf(w, "%-5s %-11s %3d  failed: %v\n", model, mode, n, err)
+					continue
+				}
+				var maxRSS, sumRSS, epoch, sent, least float64
+				for _, s := range stats {
+					maxRSS, sumRSS = max(maxRSS, s.rssMiB), sumRSS+s.rssMiB
+					epoch, sent, least = max(epoch, s.epoch), sent+s.sentMB, least+s.leastMB
+				}
+				key := model + "/" + mode
+				if n == 1 {
+					single[key] = maxRSS
+				}
+				ratio, over := "-", "-"
+				if s := single[key]; s > 0 {
+					ratio = fmt.Sprintf("%.3f", maxRSS/s)
+				}
+				if least > 0 {
+					over = fmt.Sprintf("%.3f", sent/least)
+				}
+				fmt.Fprintf(w, "%-5s %-11s %3d %12.1f %12.1f %9s %10.1f %11.2f %11.2f %7s\n", model, mode, n, maxRSS, sumRSS/float64(len(stats)), ratio, epoch, sent, least, over)
+			}
+		}
+	}
+	return nil
+}
+
+// job runs the example on np ranks and returns every rank's stats.
+func job(np int, timeout time.Duration, exe string, args []string) ([]rankStats, error) {
+	cmd, err := comm.MPIRunCommand(np, timeout, exe, args...)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%v:\n%s", err, tail(out.String(), 2000))
+	}
+	var stats []rankStats
+	sc := bufio.NewScanner(&out)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 15 || f[0] != "stats" {
+			continue
+		}
+		var s rankStats
+		var perr error
+		num := func(i int) float64 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil && perr == nil {
+				perr = fmt.Errorf("stats line %q: %w", sc.Text(), err)
+			}
+			return v
+		}
+		s.rank, s.nodes, s.edges = int(num(2)), int(num(4)), int(num(6))
+		s.rssMiB, s.epoch, s.sentMB, s.leastMB = num(8), num(10), num(12), num(14)
+		if perr != nil {
+			return nil, perr
+		}
+		stats = append(stats, s)
+	}
+	if len(stats) != np {
+		return nil, fmt.Errorf("%d stats lines from %d ranks:\n%s", len(stats), np, tail(out.String(), 2000))
+	}
+	return stats, nil
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "..." + s[len(s)-n:]
+	}
+	return s
+}
