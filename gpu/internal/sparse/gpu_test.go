@@ -3,6 +3,7 @@
 package sparse
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -94,6 +95,14 @@ func testLarge(t *testing.T, c *cuda.Context, h *graph.Graph) {
 	must(t, UMulESumBackward[float32](g, gu, gw, dx, dw, heads, hf, toDevice(t, c, dOut)))
 	compare(t, "u_mul_e du", toHost[float32](t, c, gu), wu)
 	compare(t, "u_mul_e dw", toHost[float32](t, c, gw), ww)
+	// Deterministic: a second run gives the same bits.
+	first := toHost[float32](t, c, gu)
+	must(t, UMulESumBackward[float32](g, gu, gw, dx, dw, heads, hf, toDevice(t, c, dOut)))
+	for i, v := range toHost[float32](t, c, gu) {
+		if math.Float32bits(v) != math.Float32bits(first[i]) {
+			t.Fatalf("u_mul_e du[%d] = %v on one run, %v on the next", i, first[i], v)
+		}
+	}
 
 	pd := mustPlan(t, []int{heads, hf}, []int{heads, hf}, true)
 	scores := make([]float32, ne*heads)
