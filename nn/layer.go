@@ -30,8 +30,9 @@ type WeightedLayer interface {
 // destination nodes' features dst (NumDst rows) apart, with widths of
 // their own (DGL's (feat_src, feat_dst) pair). HeteroGraphConv uses it on
 // relations whose source and destination node types differ. SAGEConv and
-// GATConv are BipartiteLayers; GraphConv reads no destination features,
-// so its Forward with the source features serves such relations as is.
+// GATConv are BipartiteLayers (WithDstIn gives the destination side a width
+// of its own); GraphConv reads no destination features, so its Forward
+// with the source features serves such relations as is.
 type BipartiteLayer interface {
 	Layer
 	ForwardBipartite(g Graph, src, dst *gorgonia.Node) (*gorgonia.Node, error)

@@ -21,6 +21,15 @@ type GATConv struct {
 	res     *gorgonia.Node // (in, H*out) projection, or nil
 	b       *gorgonia.Node // (H*out) or nil
 	we, ae  *gorgonia.Node // edge projection (D, H*out) and attention (1, H, out), or nil
+	wDst    *gorgonia.Node // (dstIn, H*out) with WithDstIn, or nil
+}
+
+// dstIn is the width of the destination features ForwardBipartite takes.
+func (l *GATConv) dstIn() int {
+	if l.cfg.dstIn > 0 {
+		return l.cfg.dstIn
+	}
+	return l.in
 }
 
 // New adds a GATConv with in input features and out output features per
@@ -77,8 +86,13 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 		}
 		*p = nn.Param(eg, c.name+[]string{".attn_l", ".attn_r"}[i], v)
 	}
-	if c.residual && in != h*out {
-		if l.res, err = param("res_weight", nn.ParamSeed(c.seed, 3), in, h*out); err != nil {
+	if c.dstIn > 0 {
+		if l.wDst, err = param("dst_weight", nn.ParamSeed(c.seed, 6), c.dstIn, h*out); err != nil {
+			return nil, err
+		}
+	}
+	if resIn := l.dstIn(); c.residual && resIn != h*out {
+		if l.res, err = param("res_weight", nn.ParamSeed(c.seed, 3), resIn, h*out); err != nil {
 			return nil, err
 		}
 	}
@@ -104,7 +118,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 // Learnables returns the layer's parameters for a Gorgonia solver.
 func (l *GATConv) Learnables() gorgonia.Nodes {
 	var ps gorgonia.Nodes
-	for _, p := range []*gorgonia.Node{l.w, l.al, l.ar, l.res, l.b, l.we, l.ae} {
+	for _, p := range []*gorgonia.Node{l.w, l.al, l.ar, l.res, l.b, l.we, l.ae, l.wDst} {
 		if p != nil {
 			ps = append(ps, p)
 		}
@@ -120,7 +134,7 @@ func (l *GATConv) Learnables() gorgonia.Nodes {
 // (nn.Sharded, from dist/sar), where feature and attention dropout draw the
 // masks of one process on the whole graph.
 func (l *GATConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-	out, _, err := l.forward(g, x, nil, nil)
+	out, _, err := l.forward(g, x, nil, nil, nil)
 	return out, err
 }
 
@@ -131,7 +145,7 @@ func (l *GATConv) ForwardWithAttention(g *graph.Graph, x *gorgonia.Node) (out, a
 	if g != nil && g.NumEdges() == 0 {
 		return nil, nil, fmt.Errorf("gat: %s: the graph has no edges, so there is no attention to return", l.cfg.name)
 	}
-	return l.forward(g, x, nil, nil)
+	return l.forward(g, x, nil, nil, nil)
 }
 
 // ForwardEdges is ForwardWithAttention with edge features ef (NumEdges x D)
@@ -146,7 +160,7 @@ func (l *GATConv) ForwardEdges(g *graph.Graph, x, ef *gorgonia.Node) (out, attn 
 	if g != nil && g.NumEdges() == 0 {
 		return nil, nil, fmt.Errorf("gat: %s: the graph has no edges, so it can have no edge features", l.cfg.name)
 	}
-	return l.forward(g, x, nil, ef)
+	return l.forward(g, x, nil, nil, ef)
 }
 
 // ForwardWeighted is Forward with a weight per edge (NumEdges x 1)
@@ -155,16 +169,44 @@ func (l *GATConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*go
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("gat: nil edge weight")
 	}
-	out, _, err := l.forward(g, x, edgeWeight, nil)
+	out, _, err := l.forward(g, x, nil, edgeWeight, nil)
 	return out, err
 }
 
-func (l *GATConv) forward(g nn.Graph, x, ew, ef *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+// ForwardBipartite applies the layer to a graph between two node sets,
+// with source features src (NumSrc x in) and destination features dst
+// (NumDst x the WithDstIn width, or in without it), as DGL's GATConv on a
+// (feat_src, feat_dst) pair: the source scores and messages come from the
+// projected src, the destination scores and the residual from dst. It is
+// how HeteroGraphConv runs the layer on a relation between two node types.
+func (l *GATConv) ForwardBipartite(g nn.Graph, src, dst *gorgonia.Node) (*gorgonia.Node, error) {
+	if dst == nil {
+		return nil, fmt.Errorf("gat: %s: nil destination features", l.cfg.name)
+	}
+	if _, ok := g.(nn.Sharded); ok {
+		return nil, fmt.Errorf("gat: %s: ForwardBipartite on a sharded graph is not supported", l.cfg.name)
+	}
+	out, _, err := l.forward(g, src, dst, nil, nil)
+	return out, err
+}
+
+// forward runs the layer; xDst is nil for the first NumDst rows of x.
+func (l *GATConv) forward(g nn.Graph, x, xDst, ew, ef *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
 	name := l.cfg.name
 	if nn.IsNil(g) || x == nil {
 		return nil, nil, fmt.Errorf("gat: %s: Forward needs a graph and features", name)
 	}
-	if g.NumDst() > g.NumSrc() {
+	if xDst != nil {
+		if s := xDst.Shape(); len(s) != 2 || s[0] != g.NumDst() || s[1] != l.dstIn() {
+			return nil, nil, fmt.Errorf("gat: %s: destination features %q have shape %v, want (%d, %d)", name, xDst.Name(), s, g.NumDst(), l.dstIn())
+		}
+		if xDst.Dtype() != l.cfg.dtype {
+			return nil, nil, fmt.Errorf("gat: %s: destination features have dtype %v, the layer %v", name, xDst.Dtype(), l.cfg.dtype)
+		}
+	} else if l.wDst != nil {
+		return nil, nil, fmt.Errorf("gat: %s: the layer takes %d-wide destination features (WithDstIn); use ForwardBipartite", name, l.cfg.dstIn)
+	}
+	if xDst == nil && g.NumDst() > g.NumSrc() {
 		return nil, nil, fmt.Errorf("gat: %s: graph has %d destination nodes but %d sources; the destinations must be the first NumDst sources", name, g.NumDst(), g.NumSrc())
 	}
 	n := g.NumSrc()
@@ -190,9 +232,26 @@ func (l *GATConv) forward(g nn.Graph, x, ew, ef *gorgonia.Node) (out, attn *gorg
 	if err != nil {
 		return nil, nil, err
 	}
-	var res *gorgonia.Node
+	var flatDst, res *gorgonia.Node
+	hDst := xDst
+	if xDst != nil {
+		if l.cfg.featDrop > 0 {
+			if hDst, err = nn.Dropout(xDst, l.cfg.featDrop, l.dropSeed(3), l.cfg.mode); err != nil {
+				return nil, nil, err
+			}
+		}
+		wd := l.w
+		if l.wDst != nil {
+			wd = l.wDst
+		}
+		if flatDst, err = nn.MatMul(hDst, wd); err != nil {
+			return nil, nil, err
+		}
+	}
 	if l.cfg.residual {
-		if res, err = nn.DstRows(g, h0); err != nil {
+		if hDst != nil {
+			res = hDst
+		} else if res, err = nn.DstRows(g, h0); err != nil {
 			return nil, nil, err
 		}
 		if l.res != nil {
@@ -201,7 +260,7 @@ func (l *GATConv) forward(g nn.Graph, x, ew, ef *gorgonia.Node) (out, attn *gorg
 			}
 		}
 	}
-	return l.attend(g, flat, res, ew, ef)
+	return l.attend(g, flat, flatDst, res, ew, ef)
 }
 
 // checkEdges checks that edge features are given exactly when the layer
@@ -244,8 +303,10 @@ func (l *GATConv) checkGraph(g nn.Graph) error {
 }
 
 // attend computes attention over g from projected features flat (N, H*F)
-// and aggregates; res, if not nil, is added before the bias.
-func (l *GATConv) attend(sg nn.Graph, flat, res, ew, ef *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+// and aggregates; res, if not nil, is added before the bias. flatDst, if
+// not nil, holds the projected destination features (NumDst, H*F), for
+// the destination scores; otherwise they are the first rows of flat's.
+func (l *GATConv) attend(sg nn.Graph, flat, flatDst, res, ew, ef *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
 	n, h, f := sg.NumSrc(), l.cfg.heads, l.out
 	z, err := gorgonia.Reshape(flat, tensor.Shape{n, h, f})
 	if err != nil {
@@ -255,15 +316,25 @@ func (l *GATConv) attend(sg nn.Graph, flat, res, ew, ef *gorgonia.Node) (out, at
 	if err != nil {
 		return nil, nil, err
 	}
-	erSrc, err := headScores(z, l.ar, n, h)
-	if err != nil {
-		return nil, nil, err
-	}
-	// On a block the destinations are the first sources: their scores are
-	// the first rows (isolated still sums the scores of all sources).
-	er, err := nn.DstRows(sg, erSrc)
-	if err != nil {
-		return nil, nil, err
+	var er, erSrc *gorgonia.Node
+	if flatDst != nil {
+		nd := sg.NumDst()
+		zd, err := gorgonia.Reshape(flatDst, tensor.Shape{nd, h, f})
+		if err != nil {
+			return nil, nil, err
+		}
+		if er, err = headScores(zd, l.ar, nd, h); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		if erSrc, err = headScores(z, l.ar, n, h); err != nil {
+			return nil, nil, err
+		}
+		// On a block the destinations are the first sources: their scores are
+		// the first rows (isolated still sums the scores of all sources).
+		if er, err = nn.DstRows(sg, erSrc); err != nil {
+			return nil, nil, err
+		}
 	}
 	if s, ok := sg.(nn.Sharded); ok && ew == nil && ef == nil {
 		// Attention is computed and consumed shard by shard, never returned.
@@ -280,7 +351,7 @@ func (l *GATConv) attend(sg nn.Graph, flat, res, ew, ef *gorgonia.Node) (out, at
 		return nil, nil, fmt.Errorf("gat: %s: %w", l.cfg.name, err)
 	}
 	if g.NumEdges() == 0 {
-		out, err := l.isolated(g, z, el, erSrc, res, ew)
+		out, err := l.isolated(g, z, el, erSrc, er, res, ew)
 		return out, nil, err
 	}
 	if ef != nil {
@@ -352,13 +423,21 @@ func (l *GATConv) edgeAttention(g *graph.Graph, el, er, ef *gorgonia.Node) (*gor
 // aggregation is zero. The scores el and er still reach the output, through
 // sums over no in-edges, so that their parameters get their zero gradients,
 // as in DGL.
-func (l *GATConv) isolated(g *graph.Graph, z, el, er, res, ew *gorgonia.Node) (*gorgonia.Node, error) {
+// er holds the destination scores of all sources; on a relation between
+// two node sets it is nil and erDst holds the destinations' own, which
+// reach the output through a sum over the reversed graph's no in-edges.
+func (l *GATConv) isolated(g *graph.Graph, z, el, er, erDst, res, ew *gorgonia.Node) (*gorgonia.Node, error) {
 	if ew != nil && ew.Shape().TotalSize() != 0 {
 		return nil, fmt.Errorf("gat: %s: edge weight %q has shape %v but the graph has no edges", l.cfg.name, ew.Name(), ew.Shape())
 	}
 	rst, err := ops.CopyUSum(g, z) // (N, H, F) zeros
 	if err != nil {
 		return nil, err
+	}
+	if er == nil {
+		if er, err = ops.CopyUSum(g.Reverse(), erDst); err != nil { // (NumSrc, H, 1) zeros
+			return nil, err
+		}
 	}
 	s, err := gorgonia.Add(el, er)
 	if err != nil {
@@ -405,4 +484,7 @@ func (l *GATConv) finish(rst, res *gorgonia.Node) (*gorgonia.Node, error) {
 	return rst, nil
 }
 
-var _ nn.WeightedLayer = (*GATConv)(nil)
+var (
+	_ nn.WeightedLayer  = (*GATConv)(nil)
+	_ nn.BipartiteLayer = (*GATConv)(nil)
+)

@@ -27,6 +27,24 @@ type config struct {
 	seedSet     bool
 	seed        uint64
 	dtype       tensor.Dtype
+	dstIn       int // 0: no destination projection of its own
+}
+
+// WithDstIn gives the layer a destination projection of its own, fc_dst
+// (n, H*out), for ForwardBipartite's destination features of n columns
+// (DGL's in_feats pair (in, n)), for relations between two node types.
+// Without it ForwardBipartite projects both sides with the one weight, as
+// DGL does for an int in_feats, and the destination features must have in
+// columns. With WithResidual the residual reads the destination features
+// (projected when n != H*out).
+func WithDstIn(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("gat: destination width %d; want at least 1", n)
+		}
+		c.dstIn = n
+		return nil
+	}
 }
 
 // WithHeads sets the number of attention heads (default 1).

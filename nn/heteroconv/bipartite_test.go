@@ -11,6 +11,7 @@ import (
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 	"github.com/gnngo/gnn/mp"
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/gat"
 	"github.com/gnngo/gnn/nn/gcn"
 	"github.com/gnngo/gnn/nn/heteroconv"
 	"github.com/gnngo/gnn/nn/sage"
@@ -19,15 +20,23 @@ import (
 // Feature widths of the two node types in the bipartite tests.
 const widthA, widthB = 3, 5
 
-// bipartiteLayers builds SAGEConv on the relations between the two types
-// (each with its source and destination widths; mean on (a, r, b), pool
-// on (b, s, a)) and GraphConv within each type.
-func bipartiteLayers(t testing.TB, eg *gorgonia.ExprGraph, dt tensor.Dtype) map[hetero.EdgeType]nn.Layer {
+// bipartiteLayers builds, on the relations between the two types, each
+// with its source and destination widths, a mean SAGEConv on (a, r, b) and
+// a two-head GATConv with a residual on (b, s, a) (a pool SAGEConv with
+// pool set), and GraphConv within each type.
+func bipartiteLayers(t testing.TB, eg *gorgonia.ExprGraph, dt tensor.Dtype, pool bool) map[hetero.EdgeType]nn.Layer {
 	ab, err := sage.New(eg, widthA, out, sage.WithDstIn(widthB), sage.WithDtype(dt), sage.WithSeed(1), sage.WithName("sage_r"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ba, err := sage.New(eg, widthB, out, sage.WithDstIn(widthA), sage.WithAggregator(sage.Pool), sage.WithDtype(dt), sage.WithSeed(2), sage.WithName("sage_s"))
+	var ba nn.Layer
+	if pool {
+		ba, err = sage.New(eg, widthB, out, sage.WithDstIn(widthA), sage.WithAggregator(sage.Pool), sage.WithDtype(dt), sage.WithSeed(2), sage.WithName("sage_s"))
+	} else {
+		// Two heads of out/2 features, the residual projected from width A.
+		ba, err = gat.New(eg, widthB, out/2, gat.WithHeads(2), gat.WithDstIn(widthA), gat.WithResidual(true),
+			gat.WithAllowZeroInDegree(true), gat.WithDtype(dt), gat.WithSeed(2), gat.WithName("sage_s_gat"))
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,9 +65,13 @@ func bipartiteInputs(eg *gorgonia.ExprGraph, dt tensor.Dtype, r *rand.Rand) map[
 // Forward within one).
 func TestBipartiteForward(t *testing.T) {
 	h := fixture(t)
-	for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
+	for _, c := range []struct {
+		dt   tensor.Dtype
+		pool bool
+	}{{tensor.Float32, true}, {tensor.Float64, true}, {tensor.Float32, false}, {tensor.Float64, false}} {
+		dt := c.dt
 		eg := gorgonia.NewGraph()
-		mods, x := bipartiteLayers(t, eg, dt), bipartiteInputs(eg, dt, rand.New(rand.NewPCG(3, 4)))
+		mods, x := bipartiteLayers(t, eg, dt, c.pool), bipartiteInputs(eg, dt, rand.New(rand.NewPCG(3, 4)))
 		var refs []*gorgonia.Node // a: t, s; b: r, u
 		for _, et := range []hetero.EdgeType{tAA, sBA, rAB, uBB} {
 			g, _ := h.Relation(et)
@@ -77,11 +90,11 @@ func TestBipartiteForward(t *testing.T) {
 		ref := gradcheck.Run(t, refs...)
 
 		eg = gorgonia.NewGraph()
-		c, err := heteroconv.New(bipartiteLayers(t, eg, dt), mp.CrossSum)
+		conv, err := heteroconv.New(bipartiteLayers(t, eg, dt, c.pool), mp.CrossSum)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := c.Forward(h, bipartiteInputs(eg, dt, rand.New(rand.NewPCG(3, 4))))
+		res, err := conv.Forward(h, bipartiteInputs(eg, dt, rand.New(rand.NewPCG(3, 4))))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,10 +112,12 @@ func TestBipartiteForward(t *testing.T) {
 // every layer's parameters through HeteroGraphConv by finite differences.
 func TestBipartiteGradients(t *testing.T) {
 	h := fixture(t)
-	for _, nt := range []string{"a", "b"} {
-		t.Run(nt, func(t *testing.T) {
+	for _, nt := range []string{"a", "a-gat", "b"} {
+		pool := nt != "a-gat"
+		nt := nt[:1]
+		t.Run(nt+map[bool]string{true: "", false: "-gat"}[pool], func(t *testing.T) {
 			f := func(eg *gorgonia.ExprGraph, dt tensor.Dtype, r *rand.Rand) (*gorgonia.Node, gorgonia.Nodes, error) {
-				c, err := heteroconv.New(bipartiteLayers(t, eg, dt), mp.CrossSum)
+				c, err := heteroconv.New(bipartiteLayers(t, eg, dt, pool), mp.CrossSum)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -121,7 +136,7 @@ func TestBipartiteGradients(t *testing.T) {
 				}
 				return res[nt], wrt, nil
 			}
-			gradcheck.Check(t, tensor.Float64, f, gradcheck.Options{Seed: 7, Stream: 8, NonSmooth: true})
+			gradcheck.Check(t, tensor.Float64, f, gradcheck.Options{Seed: 7, Stream: 8, NonSmooth: pool})
 		})
 	}
 }

@@ -4,12 +4,15 @@
 // and combines, per destination node type, the relations' outputs with an
 // mp.CrossReducer (sum, mean, max, min or stack).
 //
-// Each relation's layer receives the source type's features and the
-// relation's graph, which is bipartite when the relation joins two node
-// types: only layers that accept such a graph (gcn.GraphConv does; GATConv
-// and GINConv need a relation within one node type, SAGEConv one whose
-// destinations are the first sources) can sit on those relations, and their
-// errors say so.
+// Each relation's layer receives the relation's graph, which is bipartite
+// when the relation joins two node types, and the source type's features.
+// On such a relation a layer that reads destination features, an
+// nn.BipartiteLayer (sage.SAGEConv, gat.GATConv; WithDstIn gives their
+// destination side its own width), gets the destination type's features
+// too, through ForwardBipartite, as DGL passes a (src, dst) pair; it fails,
+// naming the relation, when that type has no features. gcn.GraphConv reads
+// source features only and runs through Forward. Layers that are neither
+// (GINConv) need relations within one node type.
 //
 // Shapes: x maps each node type to its (count, in) features; the output maps
 // each destination type reached by at least one relation to its combined
