@@ -3,6 +3,7 @@
 package cuda
 
 import (
+	"fmt"
 	"math"
 	"runtime/debug"
 	"strings"
@@ -198,5 +199,51 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestConcurrentUse runs allocations, copies and launches from several
+// goroutines on one context (run it with -race).
+func TestConcurrentUse(t *testing.T) {
+	for _, c := range contexts(t) {
+		errs := make(chan error, 8)
+		for w := range 8 {
+			go func() {
+				errs <- func() error {
+					const n = 300
+					x := make([]float32, n)
+					for i := range x {
+						x[i] = float32(w)
+					}
+					p, err := c.Alloc(4 * n)
+					if err != nil {
+						return err
+					}
+					defer c.Free(p)
+					if err := c.CopyToDevice(p, unsafe.Pointer(&x[0]), 4*n); err != nil {
+						return err
+					}
+					for range 10 {
+						if err := c.Launch("gnn_smoke_axpy", c.Grid(n, Threads), Dim3{Threads, 1, 1}, p, p, float32(1), int64(n)); err != nil {
+							return err
+						}
+					}
+					if err := c.CopyToHost(unsafe.Pointer(&x[0]), p, 4*n); err != nil {
+						return err
+					}
+					for i, v := range x {
+						if want := float32(w) * 1024; v != want {
+							return fmt.Errorf("worker %d: [%d] = %v, want %v", w, i, v, want)
+						}
+					}
+					return nil
+				}()
+			}()
+		}
+		for range 8 {
+			if err := <-errs; err != nil {
+				t.Error(err)
+			}
+		}
 	}
 }
