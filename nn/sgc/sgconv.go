@@ -164,7 +164,7 @@ func (l *SGConv) cached(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, e
 		return nil, err
 	}
 	vm := gorgonia.NewTapeMachine(own)
-	defer vm.Close()
+	defer nn.CloseVM(vm)
 	if err := vm.RunAll(); err != nil {
 		return nil, err
 	}

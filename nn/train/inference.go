@@ -87,7 +87,7 @@ func (s *Shared) layerOn(m Stack, l int, b *sampling.Block, h *tensor.Dense) (*t
 		return nil, err
 	}
 	vm := gorgonia.NewTapeMachine(eg.SubgraphRoots(out))
-	defer vm.Close()
+	defer nn.CloseVM(vm)
 	if err := vm.RunAll(); err != nil {
 		return nil, err
 	}

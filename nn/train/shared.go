@@ -8,6 +8,8 @@ import (
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/nn"
 )
 
 // Shared holds a model's parameter values and its optimiser's state across
@@ -131,7 +133,7 @@ func (s *Shared) step(loss *gorgonia.Node, params, extra gorgonia.Nodes, prep *t
 	}
 	roots := append(append(gorgonia.Nodes{loss}, extra...), grads...)
 	vm := gorgonia.NewTapeMachine(loss.Graph().SubgraphRoots(roots...), gorgonia.BindDualValues(ordered...))
-	defer vm.Close()
+	defer nn.CloseVM(vm)
 	*prep += time.Since(t0)
 	if err := vm.RunAll(); err != nil {
 		return 0, err

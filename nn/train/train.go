@@ -136,9 +136,9 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 	} else {
 		vm = gorgonia.NewTapeMachine(eg.SubgraphRoots(roots...))
 	}
-	defer vm.Close()
+	defer nn.CloseVM(vm)
 	eval := gorgonia.NewTapeMachine(eg.SubgraphRoots(t.Logits))
-	defer eval.Close()
+	defer nn.CloseVM(eval)
 	if dev != nil {
 		for _, m := range []gorgonia.VM{vm, eval} {
 			if err := dev.bind(m); err != nil {
@@ -299,7 +299,7 @@ func Evaluate(t *Task) (Epoch, error) {
 		return e, fmt.Errorf("train: task needs logits")
 	}
 	eval := gorgonia.NewTapeMachine(t.Logits.Graph().SubgraphRoots(t.Logits))
-	defer eval.Close()
+	defer nn.CloseVM(eval)
 	if t.Mode != nil {
 		defer t.Mode.Train()
 	}
