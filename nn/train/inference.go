@@ -38,6 +38,7 @@ func Inference(m Stack, s *Shared, g *graph.Graph, features *tensor.Dense, chunk
 	}
 	h := features
 	n := g.NumDst()
+	var buf any // the chunks' source rows, one buffer for the whole call
 	for l := range m.NumLayers() {
 		var next *tensor.Dense
 		for lo := 0; lo < n; lo += chunk {
@@ -50,7 +51,8 @@ func Inference(m Stack, s *Shared, g *graph.Graph, features *tensor.Dense, chunk
 			if err != nil {
 				return nil, err
 			}
-			out, err := s.layerOn(m, l, mb.Blocks[0], h)
+			var out *tensor.Dense
+			out, buf, err = s.layerOn(m, l, mb.Blocks[0], h, buf)
 			if err != nil {
 				return nil, fmt.Errorf("train: layer %d, nodes %d to %d: %w", l, lo, hi-1, err)
 			}
@@ -67,12 +69,20 @@ func Inference(m Stack, s *Shared, g *graph.Graph, features *tensor.Dense, chunk
 }
 
 // layerOn runs layer l of m with s's parameters on block b, reading the
-// rows of h of the block's sources.
-func (s *Shared) layerOn(m Stack, l int, b *sampling.Block, h *tensor.Dense) (*tensor.Dense, error) {
-	x, err := Rows(h, b.SrcNodes)
+// rows of h of the block's sources, gathered into buf's memory when it is
+// large enough (see rowsInto); it returns the buffer to reuse next.
+func (s *Shared) layerOn(m Stack, l int, b *sampling.Block, h *tensor.Dense, buf any) (*tensor.Dense, any, error) {
+	x, buf, err := rowsInto(h, b.SrcNodes, buf)
 	if err != nil {
-		return nil, err
+		return nil, buf, err
 	}
+	out, err := s.runLayer(m, l, b, x)
+	return out, buf, err
+}
+
+// runLayer runs layer l of m with s's parameters on block b and the
+// sources' rows x.
+func (s *Shared) runLayer(m Stack, l int, b *sampling.Block, x *tensor.Dense) (*tensor.Dense, error) {
 	eg := gorgonia.NewGraph()
 	out, ps, err := m.Layer(eg, l, b.Graph, gorgonia.NodeFromAny(eg, x, gorgonia.WithName("x")))
 	if err != nil {

@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"iter"
 	"time"
 
 	"gorgonia.org/gorgonia"
@@ -39,11 +40,20 @@ func BuildBatch(m Stack, s *Shared, mb *sampling.MiniBatch, features *tensor.Den
 	if err != nil {
 		return nil, err
 	}
+	return buildOn(m, s, mb, x)
+}
+
+// buildOn is BuildBatch on the input rows x, already gathered.
+func buildOn(m Stack, s *Shared, mb *sampling.MiniBatch, x *tensor.Dense) (*Batch, error) {
+	if m.NumLayers() != len(mb.Blocks) {
+		return nil, fmt.Errorf("train: the model has %d layers but the mini-batch %d blocks", m.NumLayers(), len(mb.Blocks))
+	}
 	eg := gorgonia.NewGraph()
 	b := &Batch{X: gorgonia.NodeFromAny(eg, x, gorgonia.WithName("x"))}
 	h := b.X
 	for l, blk := range mb.Blocks {
 		var ps gorgonia.Nodes
+		var err error
 		if h, ps, err = m.Layer(eg, l, blk.Graph, h); err != nil {
 			return nil, fmt.Errorf("train: layer %d: %w", l, err)
 		}
@@ -66,7 +76,9 @@ type BatchEpoch struct {
 	// Build is the share of Time spent building the batches' expression
 	// graphs, binding the shared parameters, differentiating and compiling
 	// (the per-batch overhead of rebuilding the model); Sample is the time
-	// spent waiting for the loader.
+	// spent waiting for the next batch, sampled and with its input rows
+	// and labels gathered, which goroutines prepare while the current
+	// batch trains.
 	Build, Sample time.Duration
 }
 
@@ -76,6 +88,11 @@ type BatchEpoch struct {
 // (one per node of the whole graph) and one step of s. mode, if not nil, is
 // switched to training and advanced once per batch (for dropout). onEpoch,
 // if not nil, is called after every epoch.
+//
+// While a batch trains, the loader samples the next one and a goroutine
+// gathers its input rows of features into one of two buffers that are
+// reused from batch to batch, so that the rows are copied once per batch
+// and no batch allocates them anew.
 func FitBatches(m Stack, s *Shared, loader *sampling.Loader, features *tensor.Dense, labels []int32, epochs int, mode *nn.Mode, onEpoch func(BatchEpoch)) ([]BatchEpoch, error) {
 	if epochs <= 0 {
 		return nil, fmt.Errorf("train: %d epochs, want at least 1", epochs)
@@ -83,6 +100,9 @@ func FitBatches(m Stack, s *Shared, loader *sampling.Loader, features *tensor.De
 	if mode != nil {
 		mode.Train()
 	}
+	bufs := &rowBuffers{free: make(chan any, 2)}
+	bufs.free <- nil
+	bufs.free <- nil
 	var hist []BatchEpoch
 	for ep := range epochs {
 		e := BatchEpoch{Epoch: ep + 1}
@@ -90,16 +110,17 @@ func FitBatches(m Stack, s *Shared, loader *sampling.Loader, features *tensor.De
 		var lossSum float64
 		var correct, seen int
 		wait := time.Now()
-		for mb, err := range loader.Epoch(ep) {
-			if err != nil {
-				return hist, fmt.Errorf("train: epoch %d: %w", ep+1, err)
+		for in := range bufs.inputs(loader, ep, features, labels) {
+			if in.err != nil {
+				return hist, fmt.Errorf("train: epoch %d: %w", ep+1, in.err)
 			}
 			e.Sample += time.Since(wait)
-			loss, ok, err := s.trainBatch(m, mb, features, labels, mode, &e.Build)
+			loss, ok, err := s.trainBatch(m, in, mode, &e.Build)
+			bufs.free <- in.buf // the batch's graph, which read it, is dropped
 			if err != nil {
 				return hist, fmt.Errorf("train: epoch %d, batch %d: %w", ep+1, e.Batches, err)
 			}
-			n := len(mb.OutputNodes)
+			n := len(in.mb.OutputNodes)
 			lossSum += loss * float64(n)
 			correct += ok
 			seen += n
@@ -118,19 +139,82 @@ func FitBatches(m Stack, s *Shared, loader *sampling.Loader, features *tensor.De
 	return hist, nil
 }
 
+// batchInput is a mini-batch with its input rows and labels gathered.
+type batchInput struct {
+	mb  *sampling.MiniBatch
+	x   *tensor.Dense
+	y   []int32
+	buf any // x's backing, to hand back to rowBuffers.free
+	err error
+}
+
+// rowBuffers recycles the backing slices of batches' input rows: free
+// holds those not in use (nil before the first batch).
+type rowBuffers struct{ free chan any }
+
+// inputs returns epoch ep's batches with their rows gathered, one batch
+// ahead of the loop body. Every batch's buf must go back to r.free before
+// the next but one is received. An error ends the sequence.
+func (r *rowBuffers) inputs(loader *sampling.Loader, ep int, features *tensor.Dense, labels []int32) iter.Seq[batchInput] {
+	return func(yield func(batchInput) bool) {
+		next := make(chan batchInput)
+		done := make(chan struct{})
+		exited := make(chan struct{})
+		go func() {
+			defer close(exited)
+			defer close(next)
+			for mb, err := range loader.Epoch(ep) {
+				in := batchInput{mb: mb, err: err}
+				if err == nil {
+					var buf any
+					select {
+					case buf = <-r.free:
+					case <-done:
+						return
+					}
+					in.x, in.buf, in.err = rowsInto(features, mb.InputNodes, buf)
+					if in.err == nil {
+						in.y, in.err = Labels(labels, mb.OutputNodes)
+					}
+					if in.err != nil {
+						r.free <- buf
+					}
+				}
+				select {
+				case next <- in:
+				case <-done:
+					if in.err == nil {
+						r.free <- in.buf
+					}
+					return
+				}
+				if in.err != nil {
+					return
+				}
+			}
+		}()
+		defer func() {
+			close(done)
+			<-exited
+		}()
+		for in := range next {
+			if !yield(in) {
+				return
+			}
+		}
+	}
+}
+
 // trainBatch builds, runs and steps one batch, adding its build time to
 // build, and returns the loss and the number of correctly classified
 // output nodes.
-func (s *Shared) trainBatch(m Stack, mb *sampling.MiniBatch, features *tensor.Dense, labels []int32, mode *nn.Mode, build *time.Duration) (float64, int, error) {
+func (s *Shared) trainBatch(m Stack, in batchInput, mode *nn.Mode, build *time.Duration) (float64, int, error) {
 	t0 := time.Now()
-	b, err := BuildBatch(m, s, mb, features)
+	b, err := buildOn(m, s, in.mb, in.x)
 	if err != nil {
 		return 0, 0, err
 	}
-	y, err := Labels(labels, mb.OutputNodes)
-	if err != nil {
-		return 0, 0, err
-	}
+	y := in.y
 	loss, err := nn.CrossEntropy(b.Logits, y, all(len(y)))
 	if err != nil {
 		return 0, 0, err

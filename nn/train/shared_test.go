@@ -177,3 +177,91 @@ func TestSharedErrors(t *testing.T) {
 		t.Errorf("Step in another order: %v", err)
 	}
 }
+
+// TestFitBatchesMatchesSteps checks FitBatches, which gathers each batch's
+// input rows ahead into recycled buffers, against the plain loop over the
+// loader's batches (BuildBatch, CrossEntropy, Step): the losses and the
+// final parameters must be identical, so no buffer is overwritten while a
+// batch reads it. A label out of range must stop it with an error.
+func TestFitBatchesMatchesSteps(t *testing.T) {
+	cfg := dataset.DefaultPlantedConfig()
+	cfg.Nodes, cfg.Classes, cfg.Features = 1500, 5, 16
+	ds, err := dataset.PlantedPartition(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	feats := tensor.New(tensor.WithShape(ds.Features.Rows, ds.Features.Cols), tensor.WithBacking(ds.Features.ToDense()))
+	sampler, err := sampling.NewMultiLayer(ds.Graph, []int{8, 4}, sampling.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loader, err := sampling.NewLoader(sampler, ds.Train, sampling.LoaderOptions{BatchSize: 16, Shuffle: true, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := func() (*sage.Stack, *train.Shared) {
+		s, err := train.NewShared(0.01, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &sage.Stack{Widths: []int{cfg.Features, 24, cfg.Classes}, Values: s.Value}, s
+	}
+	const epochs = 2
+	m, s := model()
+	hist, err := train.FitBatches(m, s, loader, feats, ds.Labels, epochs, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []float64
+	for _, e := range hist {
+		got = append(got, e.Loss)
+	}
+
+	m, ref := model()
+	var want []float64
+	for ep := range epochs {
+		var sum float64
+		var n int
+		for mb, err := range loader.Epoch(ep) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := train.BuildBatch(m, ref, mb, feats)
+			if err != nil {
+				t.Fatal(err)
+			}
+			y, err := train.Labels(ds.Labels, mb.OutputNodes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			idx := make([]int32, len(y))
+			for i := range idx {
+				idx[i] = int32(i)
+			}
+			loss, err := nn.CrossEntropy(b.Logits, y, idx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := ref.Step(loss, b.Params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum += l * float64(len(y))
+			n += len(y)
+		}
+		want = append(want, sum/float64(n))
+	}
+	var vs, vr [][]float32
+	for i, p := range s.Nodes() {
+		vs = append(vs, p.Value().Data().([]float32))
+		vr = append(vr, ref.Nodes()[i].Value().Data().([]float32))
+	}
+	sameRun(t, "FitBatches", "the plain loop", got, want, vs, vr)
+
+	bad := slices.Clone(ds.Labels)
+	bad[ds.Train[len(ds.Train)-1]] = int32(cfg.Classes)
+	m, s = model()
+	if _, err := train.FitBatches(m, s, loader, feats, bad, 1, nil, nil); err == nil || !strings.Contains(err.Error(), "epoch 1") {
+		t.Errorf("a label out of range: error %v, want one naming epoch 1", err)
+	}
+}
