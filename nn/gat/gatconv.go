@@ -61,7 +61,9 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 	gain := math.Sqrt2
 	l := &GATConv{in: in, out: out, cfg: c}
 	param := func(suffix string, seed uint64, shape ...int) (*gorgonia.Node, error) {
-		v, err := nn.Glorot(c.dtype, seed, gain, shape...)
+		v, err := nn.Initial(c.values, c.name+"."+suffix, c.dtype, shape, func() (*tensor.Dense, error) {
+			return nn.Glorot(c.dtype, seed, gain, shape...)
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -77,14 +79,9 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 	// instead, a bound smaller by sqrt(out*(H+1)/(H+out)) (2.1 for 8 heads
 	// of 8 features).
 	for i, p := range []**gorgonia.Node{&l.al, &l.ar} {
-		v, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, uint64(i)+1), gain, h, out)
-		if err != nil {
+		if *p, err = attention(eg, c, out, []string{".attn_l", ".attn_r"}[i], uint64(i)+1); err != nil {
 			return nil, err
 		}
-		if err := v.Reshape(1, h, out); err != nil {
-			return nil, err
-		}
-		*p = nn.Param(eg, c.name+[]string{".attn_l", ".attn_r"}[i], v)
 	}
 	if c.dstIn > 0 {
 		if l.wDst, err = param("dst_weight", nn.ParamSeed(c.seed, 6), c.dstIn, h*out); err != nil {
@@ -97,22 +94,35 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 		}
 	}
 	if c.bias {
-		l.b = nn.Param(eg, c.name+".bias", nn.Zeros(c.dtype, h*out))
+		b, _ := nn.Initial(c.values, c.name+".bias", c.dtype, []int{h * out}, func() (*tensor.Dense, error) { return nn.Zeros(c.dtype, h*out), nil })
+		l.b = nn.Param(eg, c.name+".bias", b)
 	}
 	if c.edgeDim > 0 {
 		if l.we, err = param("edge_weight", nn.ParamSeed(c.seed, 4), c.edgeDim, h*out); err != nil {
 			return nil, err
 		}
-		v, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, 5), gain, h, out)
+		if l.ae, err = attention(eg, c, out, ".attn_e", 5); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// attention returns the attention vector named c.name+suffix, of shape
+// (1, H, out), from c.values or drawn from the layer's seed stream k.
+func attention(eg *gorgonia.ExprGraph, c config, out int, suffix string, k uint64) (*gorgonia.Node, error) {
+	h := c.heads
+	v, err := nn.Initial(c.values, c.name+suffix, c.dtype, []int{1, h, out}, func() (*tensor.Dense, error) {
+		v, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, k), math.Sqrt2, h, out)
 		if err != nil {
 			return nil, err
 		}
-		if err := v.Reshape(1, h, out); err != nil {
-			return nil, err
-		}
-		l.ae = nn.Param(eg, c.name+".attn_e", v)
+		return v, v.Reshape(1, h, out)
+	})
+	if err != nil {
+		return nil, err
 	}
-	return l, nil
+	return nn.Param(eg, c.name+suffix, v), nil
 }
 
 // Learnables returns the layer's parameters for a Gorgonia solver.

@@ -303,3 +303,16 @@ func TestSeed(t *testing.T) {
 	}
 	layertest.Bounded(t, a[0], math.Sqrt2*math.Sqrt(6.0/(4+6)))
 }
+
+// TestWithValues checks that GATConv takes its initial values (weights,
+// attention vectors, residual and edge terms, bias) from WithValues by
+// name, and draws as without it when values has none of the right shape.
+func TestWithValues(t *testing.T) {
+	layertest.Values(t, func(eg *gorgonia.ExprGraph, values nn.Values) (gorgonia.Nodes, error) {
+		l, err := gat.New(eg, 5, 3, gat.WithHeads(2), gat.WithResidual(true), gat.WithEdgeFeatures(4), gat.WithValues(values), gat.WithName("gat1"))
+		if err != nil {
+			return nil, err
+		}
+		return l.Learnables(), nil
+	})
+}

@@ -28,6 +28,7 @@ type config struct {
 	seed        uint64
 	dtype       tensor.Dtype
 	dstIn       int // 0: no destination projection of its own
+	values      nn.Values
 }
 
 // WithDstIn gives the layer a destination projection of its own, fc_dst
@@ -156,4 +157,13 @@ func WithDtype(dt tensor.Dtype) Option {
 		c.dtype = dt
 		return nil
 	}
+}
+
+// WithValues makes the layer start each parameter from values' tensor of
+// its name when it has the layer's dtype and the parameter's shape, instead
+// of drawing one (see nn.Values): a model rebuilt on every mini-batch graph
+// (nn/train) then draws no initialisation only for train.Shared to
+// replace it.
+func WithValues(values nn.Values) Option {
+	return func(c *config) error { c.values = values; return nil }
 }

@@ -44,14 +44,17 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GraphConv, error
 	}
 	l := &GraphConv{in: in, out: out, cfg: c}
 	if c.weight {
-		w, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, 0), 1, in, out)
+		w, err := nn.Initial(c.values, c.name+".weight", c.dtype, []int{in, out}, func() (*tensor.Dense, error) {
+			return nn.Glorot(c.dtype, nn.ParamSeed(c.seed, 0), 1, in, out)
+		})
 		if err != nil {
 			return nil, err
 		}
 		l.w = nn.Param(eg, c.name+".weight", w)
 	}
 	if c.bias {
-		l.b = nn.Param(eg, c.name+".bias", nn.Zeros(c.dtype, out))
+		b, _ := nn.Initial(c.values, c.name+".bias", c.dtype, []int{out}, func() (*tensor.Dense, error) { return nn.Zeros(c.dtype, out), nil })
+		l.b = nn.Param(eg, c.name+".bias", b)
 	}
 	return l, nil
 }

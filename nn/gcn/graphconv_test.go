@@ -14,6 +14,7 @@ import (
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 	"github.com/gnngo/gnn/internal/testkit/layertest"
+	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/gcn"
 )
 
@@ -331,4 +332,17 @@ func TestSeed(t *testing.T) {
 		t.Error("seeds 7 and 8 give the same weight")
 	}
 	layertest.Bounded(t, a[0], math.Sqrt(6.0/10))
+}
+
+// TestWithValues checks that GraphConv takes its initial values from
+// WithValues by name, and draws as without it when values has none of the
+// right shape.
+func TestWithValues(t *testing.T) {
+	layertest.Values(t, func(eg *gorgonia.ExprGraph, values nn.Values) (gorgonia.Nodes, error) {
+		l, err := gcn.New(eg, 5, 3, gcn.WithValues(values), gcn.WithName("gcn1"))
+		if err != nil {
+			return nil, err
+		}
+		return l.Learnables(), nil
+	})
 }

@@ -42,12 +42,15 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GINConv, error) 
 	}
 	l := &GINConv{in: in, out: out, cfg: c}
 	if c.learnEps {
-		v := nn.Zeros(c.dtype, 1, 1)
-		if c.dtype == tensor.Float32 {
-			v.Data().([]float32)[0] = float32(c.eps)
-		} else {
-			v.Data().([]float64)[0] = c.eps
-		}
+		v, _ := nn.Initial(c.values, c.name+".eps", c.dtype, []int{1, 1}, func() (*tensor.Dense, error) {
+			v := nn.Zeros(c.dtype, 1, 1)
+			if c.dtype == tensor.Float32 {
+				v.Data().([]float32)[0] = float32(c.eps)
+			} else {
+				v.Data().([]float64)[0] = c.eps
+			}
+			return v, nil
+		})
 		l.eps = nn.Param(eg, c.name+".eps", v)
 	}
 	return l, nil

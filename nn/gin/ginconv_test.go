@@ -357,3 +357,16 @@ func TestEdgeless(t *testing.T) {
 		}
 	}
 }
+
+// TestWithValues checks that GINConv takes its learned ε from WithValues
+// by name, and starts from WithEps as without it when values has none of
+// the right shape.
+func TestWithValues(t *testing.T) {
+	layertest.Values(t, func(eg *gorgonia.ExprGraph, values nn.Values) (gorgonia.Nodes, error) {
+		l, err := gin.New(eg, 4, 4, gin.WithLearnEps(true), gin.WithEps(0.25), gin.WithValues(values), gin.WithName("gin1"))
+		if err != nil {
+			return nil, err
+		}
+		return l.Learnables(), nil
+	})
+}

@@ -45,6 +45,7 @@ type config struct {
 	act      nn.Activation
 	name     string
 	dtype    tensor.Dtype
+	values   nn.Values
 }
 
 // WithAggregator sets the aggregator (default Sum).
@@ -115,4 +116,13 @@ func WithDtype(dt tensor.Dtype) Option {
 		c.dtype = dt
 		return nil
 	}
+}
+
+// WithValues makes the layer start each parameter from values' tensor of
+// its name when it has the layer's dtype and the parameter's shape, instead
+// of drawing one (see nn.Values): a model rebuilt on every mini-batch graph
+// (nn/train) then draws no initialisation only for train.Shared to
+// replace it.
+func WithValues(values nn.Values) Option {
+	return func(c *config) error { c.values = values; return nil }
 }

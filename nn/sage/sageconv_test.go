@@ -297,3 +297,16 @@ func TestEdgeless(t *testing.T) {
 		}
 	}
 }
+
+// TestWithValues checks that SAGEConv takes its initial values from
+// WithValues by name, and draws as without it when values has none of the
+// right shape.
+func TestWithValues(t *testing.T) {
+	layertest.Values(t, func(eg *gorgonia.ExprGraph, values nn.Values) (gorgonia.Nodes, error) {
+		l, err := sage.New(eg, 5, 3, sage.WithAggregator(sage.Pool), sage.WithValues(values), sage.WithName("sage1"))
+		if err != nil {
+			return nil, err
+		}
+		return l.Learnables(), nil
+	})
+}
