@@ -152,7 +152,13 @@ func run(w io.Writer, o *options) error {
 		return err
 	}
 	setup.Describe(w, ds)
-	feats := tensor.New(tensor.WithShape(ds.Features.Rows, ds.Features.Cols), tensor.WithBacking(ds.Features.ToDense()))
+	// Dense features are used in place: a copy would keep a second table
+	// (1 GB at the ogbn-products size) alive through training.
+	backing := ds.Features.Dense
+	if ds.Features.IsSparse() || backing == nil {
+		backing = ds.Features.ToDense()
+	}
+	feats := tensor.New(tensor.WithShape(ds.Features.Rows, ds.Features.Cols), tensor.WithBacking(backing))
 	widths := []int{ds.Features.Cols}
 	for range len(fanouts) - 1 {
 		widths = append(widths, o.Hidden)
