@@ -17,7 +17,10 @@
 // to one set of tensors and keeps one Adam state across the batches.
 // FitBatches runs the epochs over a sampling.Loader, slicing the batch's
 // input features and output labels (Rows, Labels) without copying the
-// tables; Inference evaluates the trained model on the whole graph one
+// tables, in a goroutine one batch ahead and into two recycled buffers, so
+// the per-batch rebuild is only the expression graph's (under a
+// millisecond); machines are closed with nn.CloseVM, so that a dropped
+// batch's tensors are freed by the next collection. Inference evaluates the trained model on the whole graph one
 // layer at a time, in chunks of destination nodes (DGL's layer-wise
 // inference).
 package train
