@@ -253,3 +253,89 @@ func TestPerEdgeMatchesLayer(t *testing.T) {
 	v := gradcheck.Run(t, want, got)
 	gradcheck.Expect(t, "per-edge output", v[1], v[0], 1e-9)
 }
+
+// BenchmarkSegmentMatMulBlocks times one forward and backward pass of
+// SegmentMatMul with 256 features in and out on a graph of 50k nodes,
+// 200k edges and 4 relations, where the dense products dominate: with
+// block-diagonal weights of 4 and 16 blocks (B block products of 256/B),
+// and with the same weights written out as full (256, 256) matrices, zero
+// off the blocks (impl=dense: the arithmetic of assembling W_r, B times
+// the block products'). edges/s counts the edges once per pass.
+func BenchmarkSegmentMatMulBlocks(b *testing.B) {
+	const n, m, rels, f = 50_000, 200_000, 4, 256
+	r := rand.New(rand.NewPCG(1, 2))
+	src, dst, et := make([]int32, m), make([]int32, m), make([]int32, m)
+	for e := range src {
+		src[e], dst[e], et[e] = int32(r.IntN(n)), int32(r.IntN(n)), int32(r.IntN(rels))
+	}
+	g, err := graph.FromCOO(n, n, src, dst)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rel, err := rgcn.Group(g, et, rels, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	xv := make([]float32, n*f)
+	for i := range xv {
+		xv[i] = float32(r.NormFloat64())
+	}
+	for _, blocks := range []int{4, 16} {
+		for _, dense := range []bool{false, true} {
+			name := fmt.Sprintf("blocks=%d", blocks)
+			if dense {
+				name += "/impl=dense"
+			}
+			b.Run(name, func(b *testing.B) {
+				eg := gorgonia.NewGraph()
+				x := gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(n, f), gorgonia.WithName("x"),
+					gorgonia.WithValue(tensor.New(tensor.WithShape(n, f), tensor.WithBacking(xv))))
+				bi := f / blocks
+				var wv []float32
+				shape := []int{rels, blocks, bi, bi}
+				if dense {
+					shape = []int{rels, f, f}
+					wv = make([]float32, rels*f*f)
+					for q := range rels {
+						for k := range blocks {
+							for i := range bi {
+								for j := range bi {
+									wv[(q*f+k*bi+i)*f+k*bi+j] = float32(r.NormFloat64() * 0.05)
+								}
+							}
+						}
+					}
+				} else {
+					wv = make([]float32, rels*f*bi)
+					for i := range wv {
+						wv[i] = float32(r.NormFloat64() * 0.05)
+					}
+				}
+				w := gorgonia.NewTensor(eg, tensor.Float32, len(shape), gorgonia.WithShape(shape...), gorgonia.WithName("w"),
+					gorgonia.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(wv))))
+				y, err := rgcn.SegmentMatMul(rel, x, w, nil, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				cost, err := gorgonia.Sum(y)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := gorgonia.Grad(cost, x, w); err != nil {
+					b.Fatal(err)
+				}
+				vm := gorgonia.NewTapeMachine(eg)
+				defer vm.Close()
+				b.ReportAllocs()
+				b.ResetTimer()
+				for range b.N {
+					if err := vm.RunAll(); err != nil {
+						b.Fatal(err)
+					}
+					vm.Reset()
+				}
+				b.ReportMetric(float64(m)*float64(b.N)/b.Elapsed().Seconds(), "edges/s")
+			})
+		}
+	}
+}
