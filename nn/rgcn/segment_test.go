@@ -3,6 +3,7 @@ package rgcn_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -273,6 +274,46 @@ func TestSegmentMatMulErrors(t *testing.T) {
 	for _, c := range cases {
 		if _, err := rgcn.SegmentMatMul(c.rel, c.x, c.w, c.l, c.b); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestSegmentMatMulDeterministic checks that the output and gradients have
+// the same bits at GOMAXPROCS 1 and 2, on a graph large enough for the
+// products and sums to run in parallel.
+func TestSegmentMatMulDeterministic(t *testing.T) {
+	const n, m, rels, in, out = 3000, 30000, 3, 16, 24
+	r := rand.New(rand.NewPCG(7, 8))
+	g := testgraphs.Random(t, r, n, n, m)
+	et := make([]int32, g.NumEdges())
+	norm := make([]float64, g.NumEdges())
+	for e := range et {
+		et[e], norm[e] = int32(r.IntN(rels)), r.Float64()
+	}
+	rel, err := rgcn.Group(g, et, rels, norm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(procs int) [][]float64 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		eg := gorgonia.NewGraph()
+		r := rand.New(rand.NewPCG(1, 2))
+		x := gradcheck.Input(eg, tensor.Float32, "x", []int{n, in}, gradcheck.Draw(r, n*in))
+		w := gradcheck.Input(eg, tensor.Float32, "w", []int{rels, 2, in / 2, out / 2}, gradcheck.Draw(r, rels*in*out/2))
+		loop := gradcheck.Input(eg, tensor.Float32, "loop", []int{in, out}, gradcheck.Draw(r, in*out))
+		y, err := rgcn.SegmentMatMul(rel, x, w, loop, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs := gradcheck.Gradients(t, y, gorgonia.Nodes{x, w, loop}, rand.New(rand.NewPCG(3, 4)))
+		return append(gradcheck.Run(t, y), gs...)
+	}
+	a, b := run(1), run(2)
+	for i := range a {
+		for j := range a[i] {
+			if a[i][j] != b[i][j] {
+				t.Fatalf("value %d differs at %d: %v at GOMAXPROCS 1, %v at 2", i, j, a[i][j], b[i][j])
+			}
 		}
 	}
 }
