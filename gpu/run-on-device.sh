@@ -12,13 +12,15 @@
 #   gpu/bin/run.sh            # tests (10M-edge checks included), then benchmarks
 #   BENCH=0 gpu/bin/run.sh    # tests only
 #
-# With the device tool: carry gpu/bin, and run gpu/bin/run.sh. Extra
-# packages to build can be named in GNN_GPU_PKGS (space-separated).
+# With the device tool: carry gpu/bin (about 40 MB), and run gpu/bin/run.sh.
+# Extra packages to build can be named in GNN_GPU_PKGS (space-separated).
+# Package gpu's Cora training tests look for ../../shared/data relative to
+# gpu/bin and skip where the data is not there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-gpu/bin}
 mkdir -p "$out"
-pkgs=(./gpu/internal/cuda ./gpu/internal/cusparse ./gpu/internal/sparse ${GNN_GPU_PKGS:-})
+pkgs=(./gpu/internal/cuda ./gpu/internal/cusparse ./gpu/internal/sparse ./gpu ${GNN_GPU_PKGS:-})
 names=()
 for p in "${pkgs[@]}"; do
 	name=$(echo "${p#./}" | tr / _).test
