@@ -64,10 +64,15 @@ func (a *arena) release() {
 // accepted.
 func (a *arena) host(p Ptr) C.uintptr_t { return C.uintptr_t(C.size_t(p) - a.base + a.alias) }
 
+// contains reports whether p lies in the arena's reserved range.
+func (a *arena) contains(p Ptr) bool {
+	return C.size_t(p) >= a.base && C.size_t(p) < a.base+a.size
+}
+
 // kernelPtr returns the address a kernel uses for device address p: its
 // alias when p lies in the arena, p itself otherwise (the zero Ptr).
 func (a *arena) kernelPtr(p Ptr) Ptr {
-	if C.size_t(p) >= a.base && C.size_t(p) < a.base+a.size {
+	if a.contains(p) {
 		return Ptr(a.host(p))
 	}
 	return p

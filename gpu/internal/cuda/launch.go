@@ -58,6 +58,11 @@ func (c *Context) Launch(name string, grid, block Dim3, args ...any) error {
 		if p, ok := a.(Ptr); ok && c.emu != nil {
 			// The emulator's kernels use the read-write alias of device
 			// memory (c.emu's mappings do not change after OpenEmulator).
+			// A pointer outside it would make the kernel write host
+			// memory: an error here, a fault or corruption on a GPU.
+			if p != 0 && !c.emu.contains(p) {
+				return fmt.Errorf("cuda: kernel %s parameter %d: %#x is not emulated device memory", name, i, uintptr(p))
+			}
 			a = c.emu.kernelPtr(p)
 		}
 		var err error
