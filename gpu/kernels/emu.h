@@ -27,3 +27,10 @@ inline thread_local uint3 threadIdx, blockIdx;
 inline thread_local dim3 blockDim, gridDim;
 
 #define __ldg(p) (*(p))
+
+// Vector types, with the 16-byte alignment CUDA gives them.
+struct alignas(16) float4 {
+	float x, y, z, w;
+};
+
+inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }

@@ -63,6 +63,32 @@ extern "C" void gnn_emu_gnn_spmm_sum_f64(void **p, const unsigned *g, const unsi
 
 extern "C" const int gnn_emu_sizes_gnn_spmm_sum_f64[] = {(int)sizeof(double *), (int)sizeof(const int *), (int)sizeof(const int *), (int)sizeof(const int *), (int)sizeof(const double *), (int)sizeof(const double *), (int)sizeof(int), (int)sizeof(int), (int)sizeof(const double *), (int)sizeof(int), (int)sizeof(Bcast), -1};
 
+extern "C" void gnn_emu_gnn_spmm_copy_u_sum4_f32(void **p, const unsigned *g, const unsigned *b) {
+	float4 * a0 = *(float4 * *)p[0];
+	const int * a1 = *(const int * *)p[1];
+	const int * a2 = *(const int * *)p[2];
+	const float4 * a3 = *(const float4 * *)p[3];
+	int a4 = *(int *)p[4];
+	const float * a5 = *(const float * *)p[5];
+	int a6 = *(int *)p[6];
+	int a7 = *(int *)p[7];
+	gridDim = dim3{g[0], g[1], g[2]};
+	blockDim = dim3{b[0], b[1], b[2]};
+	for (unsigned bz = 0; bz < g[2]; bz++)
+	for (unsigned by = 0; by < g[1]; by++)
+	for (unsigned bx = 0; bx < g[0]; bx++) {
+		blockIdx = uint3{bx, by, bz};
+		for (unsigned tz = 0; tz < b[2]; tz++)
+		for (unsigned ty = 0; ty < b[1]; ty++)
+		for (unsigned tx = 0; tx < b[0]; tx++) {
+			threadIdx = uint3{tx, ty, tz};
+			gnn_spmm_copy_u_sum4_f32(a0, a1, a2, a3, a4, a5, a6, a7);
+		}
+	}
+}
+
+extern "C" const int gnn_emu_sizes_gnn_spmm_copy_u_sum4_f32[] = {(int)sizeof(float4 *), (int)sizeof(const int *), (int)sizeof(const int *), (int)sizeof(const float4 *), (int)sizeof(int), (int)sizeof(const float *), (int)sizeof(int), (int)sizeof(int), -1};
+
 extern "C" void gnn_emu_gnn_spmm_extreme_f32(void **p, const unsigned *g, const unsigned *b) {
 	float * a0 = *(float * *)p[0];
 	long long * a1 = *(long long * *)p[1];

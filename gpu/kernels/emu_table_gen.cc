@@ -90,6 +90,8 @@ extern "C" void gnn_emu_gnn_spmm_sum_f32(void **, const unsigned *, const unsign
 extern "C" const int gnn_emu_sizes_gnn_spmm_sum_f32[];
 extern "C" void gnn_emu_gnn_spmm_sum_f64(void **, const unsigned *, const unsigned *);
 extern "C" const int gnn_emu_sizes_gnn_spmm_sum_f64[];
+extern "C" void gnn_emu_gnn_spmm_copy_u_sum4_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_spmm_copy_u_sum4_f32[];
 extern "C" void gnn_emu_gnn_spmm_extreme_f32(void **, const unsigned *, const unsigned *);
 extern "C" const int gnn_emu_sizes_gnn_spmm_extreme_f32[];
 extern "C" void gnn_emu_gnn_spmm_extreme_f64(void **, const unsigned *, const unsigned *);
@@ -147,6 +149,7 @@ extern "C" const gnn_emu_entry gnn_emu_table[] = {
 	{"gnn_gat_attention_grad_f64", gnn_emu_gnn_gat_attention_grad_f64, gnn_emu_sizes_gnn_gat_attention_grad_f64},
 	{"gnn_spmm_sum_f32", gnn_emu_gnn_spmm_sum_f32, gnn_emu_sizes_gnn_spmm_sum_f32},
 	{"gnn_spmm_sum_f64", gnn_emu_gnn_spmm_sum_f64, gnn_emu_sizes_gnn_spmm_sum_f64},
+	{"gnn_spmm_copy_u_sum4_f32", gnn_emu_gnn_spmm_copy_u_sum4_f32, gnn_emu_sizes_gnn_spmm_copy_u_sum4_f32},
 	{"gnn_spmm_extreme_f32", gnn_emu_gnn_spmm_extreme_f32, gnn_emu_sizes_gnn_spmm_extreme_f32},
 	{"gnn_spmm_extreme_f64", gnn_emu_gnn_spmm_extreme_f64, gnn_emu_sizes_gnn_spmm_extreme_f64},
 	{"gnn_spmm_grad_u_f32", gnn_emu_gnn_spmm_grad_u_f32, gnn_emu_sizes_gnn_spmm_grad_u_f32},

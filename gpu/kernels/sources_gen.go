@@ -8,9 +8,9 @@ const NVCCVersion = "Cuda compilation tools, release 11.8, V11.8.89"
 // PTXSources maps each .cu file to the SHA-256 of the sources its PTX
 // module was built from (the file and every header) and of the module.
 var PTXSources = map[string][2]string{
-	"dense.cu":   {"81626aee260a86dfd1cf8ee96bec62c51e3da678ff3ddc1c836cfd85eceb4fb5", "c8fbdf4abba40784919baa3ff04e249d6f54d0cd4292a0f86e1fbccab4802ab9"},
-	"sddmm.cu":   {"bc393e6c26dabea9ae6e7ae219972311f6b2e47f42b4c4dd361d907687bb0bd3", "8aaefe7851a6d153e7ed56720762e0f2d324bd910f89852e829ed43055b095e7"},
-	"smoke.cu":   {"98ad927ce3e53b4ce1b4b0f0aa33f4481ec23a6a802ec92feca993904a422a76", "53594831f7190310f239e8647ce3efbb32f67ac60e60fcb933346c6780d0d436"},
-	"softmax.cu": {"dcafac2a34a36048d151eaef244cba49c9517a71a1a8dd2414cb0dd6d24224b9", "7a6d86f8a116fc28300939f03341e763989c31b401fada0c71958a02506e61dc"},
-	"spmm.cu":    {"e23244e580c7c8feea215283e0dfb2fd70c33d1a0cbf6342d37a55708fa6cd34", "a80ba93d3a506c235c2d3c318942f2478975f4f9c735b98f8d88db22eb069d0f"},
+	"dense.cu":   {"f20195551d0320dd9a8d35d0ff35c4a4c641dc33d0896d50465d5fa3a27f6adb", "c8fbdf4abba40784919baa3ff04e249d6f54d0cd4292a0f86e1fbccab4802ab9"},
+	"sddmm.cu":   {"9b766c366537a95a19d007cefbe90815f0a0afc698a5d014ab849c56ade90133", "8aaefe7851a6d153e7ed56720762e0f2d324bd910f89852e829ed43055b095e7"},
+	"smoke.cu":   {"65878a90263f1df9426821a9e93cf947989fb4ae73b5b988250e810aabf4c89c", "53594831f7190310f239e8647ce3efbb32f67ac60e60fcb933346c6780d0d436"},
+	"softmax.cu": {"3a7c0c66c42bfe930df228f9c0a0e267310bcca7ee201effac72670482603d22", "7a6d86f8a116fc28300939f03341e763989c31b401fada0c71958a02506e61dc"},
+	"spmm.cu":    {"3991f1367152eb81e21d9b66bec0b46dac4f4b4300e0357f504a60311dc717e1", "0646a4e4cecf51f3c6acce3353fb788474d49509f71fe4cc838e9b99af9a189d"},
 }

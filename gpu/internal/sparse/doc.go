@@ -21,7 +21,11 @@
 // edges in increasing edge ID, in registers, and writes its element once:
 // there are no atomics, so results are deterministic, and consecutive
 // threads read consecutive elements of the gathered rows, so loads
-// coalesce for rows of 32 elements or more. Broadcasting goes through
+// coalesce for rows of 32 elements or more. float32 copy_u sums of rows of
+// a multiple of four elements at 16-byte aligned addresses (GCN's
+// aggregation) take a kernel with four elements per thread and one 16-byte
+// load per edge, adding in the same order, so with the same bits.
+// Broadcasting goes through
 // strides recovered from the bcast.Plan (at most four feature dims after
 // merging), not offset tables, so no per-call table crosses to the device.
 // Gradients are computed directly (each du element walks its source's

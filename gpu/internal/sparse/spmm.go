@@ -30,6 +30,9 @@ func SpMM[T num.Float](g *Graph, out Buf, op spmm.Op, red spmm.Reduce, u, e Buf,
 		if red == spmm.Mean {
 			mean = 1
 		}
+		if vec4[T](op, p, out, u) {
+			return launch[T](c, "gnn_spmm_copy_u_sum4", n/4, out.Ptr, g.in.ptr, g.in.idx, u.Ptr, mean, cuda.Ptr(0), rows, int32(p.OutLen/4))
+		}
 		return launch[T](c, "gnn_spmm_sum", n, out.Ptr, g.in.ptr, g.in.idx, g.in.eid, u.Ptr, e.Ptr, int32(op), mean, cuda.Ptr(0), rows, b)
 	case spmm.Max, spmm.Min:
 		if arg.Len != 0 {
@@ -57,7 +60,23 @@ func SpMMScaled[T num.Float](g *Graph, out Buf, op spmm.Op, u, e Buf, p bcast.Pl
 	if err := checkBuf("scale", scale, g.numDst, 1); err != nil {
 		return err
 	}
-	return launch[T](g.s.c, "gnn_spmm_sum", int64(g.numDst)*int64(p.OutLen), out.Ptr, g.in.ptr, g.in.idx, g.in.eid, u.Ptr, e.Ptr, int32(op), int32(0), scale.Ptr, int32(g.numDst), b)
+	n := int64(g.numDst) * int64(p.OutLen)
+	if vec4[T](op, p, out, u) {
+		return launch[T](g.s.c, "gnn_spmm_copy_u_sum4", n/4, out.Ptr, g.in.ptr, g.in.idx, u.Ptr, int32(0), scale.Ptr, int32(g.numDst), int32(p.OutLen/4))
+	}
+	return launch[T](g.s.c, "gnn_spmm_sum", n, out.Ptr, g.in.ptr, g.in.idx, g.in.eid, u.Ptr, e.Ptr, int32(op), int32(0), scale.Ptr, int32(g.numDst), b)
+}
+
+// vectorSums enables the copy_u sum kernel of four elements per thread
+// (gnn_spmm_copy_u_sum4_f32); tests and benchmarks turn it off to compare.
+var vectorSums = true
+
+// vec4 reports whether a Sum, Mean or scaled SpMM can run the copy_u kernel
+// of four float32 elements per thread: rows of a multiple of 4 elements,
+// read in place, at 16-byte aligned addresses.
+func vec4[T num.Float](op spmm.Op, p bcast.Plan, out, u Buf) bool {
+	return vectorSums && suffix[T]() == "_f32" && op == spmm.CopyU && p.Trivial && p.OutLen%4 == 0 &&
+		out.Ptr%16 == 0 && u.Ptr%16 == 0
 }
 
 // SpMMBackward overwrites du and de with the gradients of a SpMM (of the

@@ -4,6 +4,7 @@ package sparse
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -259,5 +260,52 @@ func TestSpMMErrors(t *testing.T) {
 	g.Free()
 	if err := SpMM[float32](g, out, spmm.CopyU, spmm.Sum, u, Buf{}, p, Buf{}); err == nil {
 		t.Error("SpMM on a freed graph: no error")
+	}
+}
+
+// TestVectorSums checks that the copy_u sum kernel of four elements per
+// thread gives the bits of the one-element kernel (sum, mean, scaled), and
+// that unaligned buffers take the one-element kernel.
+func TestVectorSums(t *testing.T) {
+	c := contexts(t)[0]
+	r := rand.New(rand.NewPCG(8, 8))
+	for _, f := range fixtures(t) {
+		h := f.G
+		g := upload(t, c, h)
+		for _, dim := range []int{4, 8, 64} {
+			p := bcast.Same([]int{dim})
+			u := toDevice(t, c, randSlice[float32](r, h.NumSrc()*dim+4, -1, 1))
+			scale := toDevice(t, c, randSlice[float32](r, h.NumDst(), 0, 1))
+			n := h.NumDst() * dim
+			run := func(vec bool, red spmm.Reduce, scaled bool, off int) []float32 {
+				vectorSums = vec
+				defer func() { vectorSums = true }()
+				out := filled[float32](t, c, n+4)
+				ob, ub := Buf{out.Ptr.Add(4 * off), n}, Buf{u.Ptr.Add(4 * off), h.NumSrc() * dim}
+				var err error
+				if scaled {
+					err = SpMMScaled[float32](g, ob, spmm.CopyU, ub, Buf{}, p, scale)
+				} else {
+					err = SpMM[float32](g, ob, spmm.CopyU, red, ub, Buf{}, p, Buf{})
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				return toHost[float32](t, c, out)
+			}
+			for _, tc := range []struct {
+				red    spmm.Reduce
+				scaled bool
+			}{{spmm.Sum, false}, {spmm.Mean, false}, {spmm.Sum, true}} {
+				for _, off := range []int{0, 1} {
+					want, got := run(false, tc.red, tc.scaled, off), run(true, tc.red, tc.scaled, off)
+					for i := range want {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%s dim %d %v scaled %v offset %d: [%d] = %v, one-element kernel %v", f.Name, dim, tc.red, tc.scaled, off, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
 	}
 }
