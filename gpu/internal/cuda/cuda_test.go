@@ -127,6 +127,7 @@ func TestLaunchChecksArguments(t *testing.T) {
 		{"size", c.Launch("gnn_smoke_axpy", one, one, p, p, float32(1), int32(4)), "parameter 3 is 8 bytes"},
 		{"type", c.Launch("gnn_smoke_axpy", one, one, p, p, float32(1), 4), "unsupported argument type int"},
 		{"grid", c.Launch("gnn_smoke_axpy", Dim3{}, one, p, p, float32(1), int64(4)), "empty grid"},
+		{"block", c.Launch("gnn_smoke_axpy", one, Dim3{64, 32, 1}, p, p, float32(1), int64(4)), "more than 1024 threads"},
 		{"host pointer", c.Launch("gnn_smoke_axpy", one, one, p, Ptr(8192), float32(1), int64(4)), "not emulated device memory"},
 	}
 	for _, tc := range cases {

@@ -48,8 +48,16 @@ func (c *Context) Launch(name string, grid, block Dim3, args ...any) error {
 	if len(args) != len(k.Params) {
 		return fmt.Errorf("cuda: kernel %s takes %d parameters, launched with %d", name, len(k.Params), len(args))
 	}
+	if len(args) > kernels.MaxParams {
+		return fmt.Errorf("cuda: kernel %s has %d parameters, at most %d", name, len(args), kernels.MaxParams)
+	}
 	if grid.X == 0 || grid.Y == 0 || grid.Z == 0 || block.X == 0 || block.Y == 0 || block.Z == 0 {
 		return fmt.Errorf("cuda: kernel %s launched on an empty grid %v of blocks %v", name, grid, block)
+	}
+	if uint64(block.X)*uint64(block.Y)*uint64(block.Z) > 1024 {
+		// The limit of every GPU since compute capability 2.0; the
+		// emulator enforces it too, so that it fails where a GPU would.
+		return fmt.Errorf("cuda: kernel %s launched with blocks %v of more than 1024 threads", name, block)
 	}
 	var stack [512]byte
 	buf := stack[:0]
