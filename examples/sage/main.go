@@ -28,6 +28,7 @@ import (
 
 	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/examples/internal/setup"
+	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/sage"
 	"github.com/gnngo/gnn/nn/train"
@@ -152,6 +153,11 @@ func run(w io.Writer, o *options) error {
 		return err
 	}
 	setup.Describe(w, ds)
+	// Number the edges by destination: the sampler then reads no edge-ID
+	// map (the blocks' EdgeIDs are the new IDs; sage uses no edge data).
+	if ds.Graph, _, err = ds.Graph.ReorderEdges(graph.ByDst); err != nil {
+		return err
+	}
 	// Dense features are used in place: a copy would keep a second table
 	// (1 GB at the ogbn-products size) alive through training.
 	backing := ds.Features.Dense
