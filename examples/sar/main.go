@@ -56,6 +56,7 @@ type options struct {
 	features    int
 	classes     int
 	stats       bool
+	memprofile  string
 }
 
 func main() {
@@ -79,6 +80,7 @@ func main() {
 	flag.IntVar(&o.features, "features", 64, "for partitions of a bare graph (gnnpart -gen): random features per node")
 	flag.IntVar(&o.classes, "classes", 8, "for partitions of a bare graph: random labels in this many classes")
 	flag.BoolVar(&o.stats, "stats", false, "every rank prints its peak RSS, median epoch time and bytes sent (a \"stats\" line)")
+	flag.StringVar(&o.memprofile, "memprofile", "", "every rank writes a heap profile after training to `file`.RANK (what it still holds: graph, features, model values)")
 	flag.Parse()
 	if err := run(os.Stdout, &o); err != nil {
 		log.Fatal(err)
@@ -167,6 +169,11 @@ func rank(w io.Writer, c comm.Comm, o *options) (*train.Result, error) {
 	}
 	if o.stats {
 		printStats(os.Stdout, c.Rank(), p, g, res)
+	}
+	if o.memprofile != "" {
+		if err := writeHeapProfile(fmt.Sprintf("%s.%d", o.memprofile, c.Rank())); err != nil {
+			return nil, err
+		}
 	}
 	if o.save != "" && c.Rank() == 0 {
 		if err := nn.SaveParams(o.save, params(task)); err != nil {

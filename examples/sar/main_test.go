@@ -50,8 +50,8 @@ func TestRunInProcess(t *testing.T) {
 	dir := writeParts(t, ds, 3)
 	for _, model := range []string{"gcn", "gat"} {
 		for _, mode := range []string{"sequential", "one-shot"} {
-			o := options{parts: dir, model: model, mode: mode, inproc: 3, epochs: 4, heads: 2, dropout: 0.5, weightDecay: 5e-4, seed: 1,
-				save: filepath.Join(t.TempDir(), "model.params")}
+			o := options{parts: dir, model: model, mode: mode, inproc: 3, epochs: 4, heads: 2, dropout: 0.5, attnDropout: 0.3, weightDecay: 5e-4, seed: 1,
+				save: filepath.Join(t.TempDir(), "model.params"), memprofile: filepath.Join(t.TempDir(), "heap")}
 			var out bytes.Buffer
 			if err := run(&out, &o); err != nil {
 				t.Fatalf("%s, %s: %v", model, mode, err)
@@ -62,8 +62,10 @@ func TestRunInProcess(t *testing.T) {
 			if !regexp.MustCompile(`\ntest accuracy: [01]\.\d{4}\n$`).MatchString(out.String()) {
 				t.Errorf("%s, %s: output does not end with the test accuracy line:\n%s", model, mode, out.String())
 			}
-			if st, err := os.Stat(o.save); err != nil || st.Size() == 0 {
-				t.Errorf("%s, %s: %s was not written (%v)", model, mode, o.save, err)
+			for _, f := range []string{o.save, o.memprofile + ".0", o.memprofile + ".2"} {
+				if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+					t.Errorf("%s, %s: %s was not written (%v)", model, mode, f, err)
+				}
 			}
 		}
 	}

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"syscall"
 	"time"
@@ -65,4 +68,19 @@ func printStats(w io.Writer, rank int, p *partition.Part, g *sar.Graph, res *tra
 	fmt.Fprintf(w, "stats rank %d nodes %d edges %d peak_rss_mib %.1f epoch_ms %.1f sent_mb_per_epoch %.2f least_mb_per_epoch %.2f\n",
 		rank, p.NumNodes(), g.NumEdges(), float64(ru.Maxrss)/1024, float64(median.Microseconds())/1000,
 		float64(g.BytesSent())/1e6/epochs, float64(g.LeastBytes())/1e6/epochs)
+}
+
+// writeHeapProfile writes the heap profile of what is live now to path,
+// after a garbage collection.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("-memprofile: %w", err)
+	}
+	runtime.GC()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		f.Close()
+		return fmt.Errorf("-memprofile: %w", err)
+	}
+	return f.Close()
 }
