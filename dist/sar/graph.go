@@ -106,10 +106,9 @@ func WithSelfLoops(on bool) Option {
 // c.Rank() and p.Parts c.Size()). It is collective: every rank calls it,
 // and the ranks exchange which of their rows the others' shards read.
 //
-// The Graph keeps p.Nodes and the shards' EID slices (global IDs, for
-// dropout masks equal to one process's); it copies what it needs of the
-// shards' Src and Dst, which the caller may drop afterwards (set them to
-// nil) to free their memory.
+// The Graph keeps p.Nodes (global IDs, for dropout masks equal to one
+// process's) and copies what it needs of p.Shards, which the caller may
+// drop afterwards (p.Shards = nil) to free their memory.
 func New(p *partition.Part, c comm.Comm, opts ...Option) (*Graph, error) {
 	if p == nil || c == nil {
 		return nil, fmt.Errorf("sar: New needs a partition and a comm")
@@ -217,7 +216,9 @@ func newShard(n, j int, s *partition.Shard) (shard, error) {
 	}
 	sh := shard{g: bg, src: src}
 	if len(s.EID) == len(s.Src) {
-		sh.eid = s.EID
+		// A copy: the partition's arrays may share one buffer read from
+		// disk, which the caller can then free whole.
+		sh.eid = slices.Clone(s.EID)
 	}
 	return sh, nil
 }

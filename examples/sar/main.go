@@ -144,10 +144,7 @@ func rank(w io.Writer, c comm.Comm, o *options) (*train.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The graph copied what it needs of the shards' edge lists.
-	for j := range p.Shards {
-		p.Shards[j].Src, p.Shards[j].Dst = nil, nil
-	}
+	p.Shards = nil // the graph copied what it needs of them
 	if c.Rank() != 0 {
 		w = io.Discard
 	}
