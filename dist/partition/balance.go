@@ -17,8 +17,12 @@ const (
 	// edges together, which is what a SAR worker's memory follows: its
 	// nodes' rows (features, activations and their gradients) and its
 	// in-edges' shards. Partition weighs every node NodeWeight plus its
-	// in-degree, so a part that takes the graph's hubs takes fewer nodes;
-	// METIS balances the two as separate constraints (each within 3%).
+	// in-degree, so a part that takes the graph's hubs takes fewer nodes.
+	// The parts' weights are kept within MaxImbalance of their share, which
+	// bounds each part's in-edges by MaxImbalance (NodeWeight N + E) /
+	// parts but lets nodes and in-edges trade against each other within
+	// that weight. METIS balances the two as separate constraints (each
+	// within 3%), at a higher edge cut on skewed graphs.
 	BalanceNodesEdges
 )
 
