@@ -131,31 +131,30 @@ func (op *segOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 // Grad builds the gradients of x, w, and the self-loop weight and bias
 // where present, each one backward op.
 func (op *segOp) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	// The inputs in order: x, w, then the self-loop weight and the bias
+	// where present.
+	which := []segInput{segX, segW}
+	if op.loop {
+		which = append(which, segLoop)
+	}
+	if op.bias {
+		which = append(which, segBias)
+	}
 	out := make(gorgonia.Nodes, len(inputs))
-	for i := range inputs {
+	for i, wh := range which {
 		var args gorgonia.Nodes
-		switch i {
-		case 0:
+		switch wh {
+		case segX:
 			args = gorgonia.Nodes{grad, inputs[1]}
 			if op.loop {
 				args = append(args, inputs[2])
 			}
-		case 3:
+		case segW, segLoop:
+			args = gorgonia.Nodes{inputs[0], grad}
+		case segBias:
 			args = gorgonia.Nodes{grad}
-		case 2:
-			if !op.loop { // the bias
-				args = gorgonia.Nodes{grad}
-				break
-			}
-			args = gorgonia.Nodes{inputs[0], grad}
-		default:
-			args = gorgonia.Nodes{inputs[0], grad}
 		}
-		which := segInput(i)
-		if i == 2 && !op.loop {
-			which = segBias
-		}
-		g, err := opkit.Apply("rgcn", &segGradOp{fwd: op, which: which}, args...)
+		g, err := opkit.Apply("rgcn", &segGradOp{fwd: op, which: wh}, args...)
 		if err != nil {
 			return nil, err
 		}
