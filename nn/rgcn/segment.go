@@ -10,6 +10,7 @@ import (
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/nn/internal/gemm"
 	"github.com/gnngo/gnn/ops/spmm"
@@ -257,21 +258,32 @@ func gather[T num.Float](x []T, ids []int32, run bool, w int, buf *[]T) []T {
 		return x[lo : lo+len(ids)*w]
 	}
 	out := take(buf, len(ids)*w)
-	for k, v := range ids {
-		copy(out[k*w:(k+1)*w], x[int(v)*w:(int(v)+1)*w])
-	}
+	parallel.For(len(ids), rowsPerTask, func(lo, hi int) {
+		for k, v := range ids[lo:hi] {
+			k += lo
+			copy(out[k*w:(k+1)*w], x[int(v)*w:(int(v)+1)*w])
+		}
+	})
 	return out
 }
 
-// scatterAdd adds row k of y to row ids[k] of out (w columns each).
+// scatterAdd adds row k of y to row ids[k] of out (w columns each). The
+// IDs are distinct, so the rows split across goroutines in any way give
+// the same bits.
 func scatterAdd[T num.Float](out, y []T, ids []int32, w int) {
-	for k, v := range ids {
-		o, r := out[int(v)*w:(int(v)+1)*w], y[k*w:(k+1)*w]
-		for j := range o {
-			o[j] += r[j]
+	parallel.For(len(ids), rowsPerTask, func(lo, hi int) {
+		for k, v := range ids[lo:hi] {
+			k += lo
+			o, r := out[int(v)*w:(int(v)+1)*w], y[k*w:(k+1)*w]
+			for j := range o {
+				o[j] += r[j]
+			}
 		}
-	}
+	})
 }
+
+// rowsPerTask is the least number of rows a goroutine gathers or scatters.
+const rowsPerTask = 2048
 
 // aggregate sets dst to the (normed) sum over rl's edges (reversed when
 // back is set) of the rows of u, w columns each.
