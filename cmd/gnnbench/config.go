@@ -34,6 +34,7 @@ type config struct {
 	models, paths, datasets []string
 	dropout                 string
 	input                   string
+	device                  string
 
 	sweeps      []string
 	densities   []float64
@@ -115,6 +116,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.Func("paths", "comma-separated `paths`: fused, unfused, dense (default all)", func(s string) error { c.paths = splitList(s); return nil })
 	fs.Func("datasets", "planetoid: comma-separated `datasets` (default cora,citeseer,pubmed)", func(s string) error { c.datasets = splitList(s); return nil })
 	fs.StringVar(&c.dropout, "dropout", "", "`on`, off or both (default: both for planetoid, off for synth and scale)")
+	fs.StringVar(&c.device, "device", "cpu", "models' `device`: cpu, gpu (the first GPU) or emu (the GPU emulator); gpu and emu need a binary built with -tags gnncuda and run the fused path only")
 	fs.StringVar(&c.input, "input", bench.InputSparse, "planetoid features: sparse (CSR, multiplied by an SpMM, as the examples do) or dense (an N x F matrix, as DGL and PyG feed them)")
 
 	fs.Func("sweeps", "synth: comma-separated `sweeps`: density, nodes, hidden (default all)", func(s string) error { c.sweeps = splitList(s); return nil })
@@ -194,6 +196,11 @@ func (c *config) validate() error {
 			return fmt.Errorf("unknown suite %q (want planetoid, synth, scale or kernels)", s)
 		}
 	}
+	switch c.device {
+	case "cpu", "gpu", "emu":
+	default:
+		return fmt.Errorf("unknown device %q (want cpu, gpu or emu)", c.device)
+	}
 	if c.edgeOrder != "" && c.edgeOrder != "random" && c.edgeOrder != "dst" {
 		return fmt.Errorf("unknown edge order %q (want random or dst)", c.edgeOrder)
 	}
@@ -207,10 +214,16 @@ func (c *config) validate() error {
 	}
 	if len(c.paths) == 0 {
 		c.paths = []string{"fused", "unfused", "dense"}
+		if c.device != "cpu" {
+			c.paths = []string{"fused"}
+		}
 	}
 	for _, p := range c.paths {
 		if p != "fused" && p != "unfused" && p != "dense" {
 			return fmt.Errorf("unknown path %q (want fused, unfused or dense)", p)
+		}
+		if p != "fused" && c.device != "cpu" {
+			return fmt.Errorf("-device %s runs the fused path only, not %s", c.device, p)
 		}
 	}
 	if len(c.datasets) == 0 {

@@ -242,7 +242,7 @@ func TestParse(t *testing.T) {
 
 // Bad flags and suites exit 2 with a message.
 func TestUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{"-suite", "nope"}, {"-models", "gin"}, {"-dropout", "maybe"}, {"-mem-cap", "lots"}, {"-suite", "synth", "kernels"}} {
+	for _, args := range [][]string{{"-suite", "nope"}, {"-models", "gin"}, {"-dropout", "maybe"}, {"-mem-cap", "lots"}, {"-suite", "synth", "kernels"}, {"-device", "tpu"}, {"-device", "emu", "-paths", "dense"}} {
 		if code, _, errs := runHarness(t, args...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
 		}

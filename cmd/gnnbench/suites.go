@@ -46,6 +46,9 @@ func withPaths(c *config, spec bench.Spec, series string) []job {
 	for _, p := range c.paths {
 		s := spec
 		s.Path = p
+		if c.device != "cpu" && !s.IsKernel() {
+			s.Device = c.device
+		}
 		js = append(js, job{spec: s, series: series + "/" + p})
 	}
 	return js

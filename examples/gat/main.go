@@ -79,6 +79,9 @@ func run(w io.Writer, f *setup.Flags, h heads) error {
 	if err != nil {
 		return err
 	}
+	if err := f.Place(in); err != nil {
+		return err
+	}
 	l1, err := gat.New(eg, ds.Features.Cols, f.Hidden, gat.WithName("gat1"), gat.WithHeads(h.hidden), gat.WithMode(mode),
 		gat.WithFeatDropout(f.Dropout), gat.WithAttnDropout(f.Dropout), gat.WithActivation(nn.ELU), gat.WithSeed(f.Seed))
 	if err != nil {

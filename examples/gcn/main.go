@@ -53,6 +53,9 @@ func run(w io.Writer, f *setup.Flags) error {
 	if err != nil {
 		return err
 	}
+	if err := f.Place(in); err != nil {
+		return err
+	}
 	l1, err := gcn.New(eg, ds.Features.Cols, f.Hidden, gcn.WithName("gcn1"), gcn.WithSeed(f.Seed), gcn.WithActivation(nn.ReLU))
 	if err != nil {
 		return err

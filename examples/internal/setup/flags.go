@@ -13,6 +13,7 @@ import (
 
 	"gorgonia.org/gorgonia"
 
+	"github.com/gnngo/gnn/gpu"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
 )
@@ -33,8 +34,10 @@ type Flags struct {
 	Save        string
 	Plot        string
 	CPUProfile  string
+	Device      string // cpu, gpu or emu
 
 	set map[string]bool // flags given on the command line
+	dev *gpu.Device     // opened by Place
 }
 
 // Register adds the shared flags to fs with the given defaults.
@@ -56,6 +59,10 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Save, "save", f.Save, "write the parameters of the best epoch to this `file`")
 	fs.StringVar(&f.Plot, "plot", f.Plot, "write loss and accuracy curves to this PNG `file`")
 	fs.StringVar(&f.CPUProfile, "cpuprofile", f.CPUProfile, "write a CPU profile of the training to this `file`")
+	if f.Device == "" {
+		f.Device = "cpu"
+	}
+	fs.StringVar(&f.Device, "device", f.Device, "where to train: cpu, gpu (the first GPU) or emu (the GPU emulator, for tests); gpu and emu need a binary built with -tags gnncuda")
 }
 
 // Parse parses args into fs (where Register added f's flags) and records
@@ -91,6 +98,8 @@ func (f *Flags) Check() error {
 		return fmt.Errorf("-patience %d: want a number of epochs >= 0 (0: never stop early)", f.Patience)
 	case f.Select != "" && f.Select != "acc" && f.Select != "loss":
 		return fmt.Errorf("-select %q: want acc or loss", f.Select)
+	case f.Device != "" && f.Device != "cpu" && f.Device != "gpu" && f.Device != "emu":
+		return fmt.Errorf("-device %q: want cpu, gpu or emu", f.Device)
 	}
 	if f.Epochs == 0 && f.Save+f.Plot+f.CPUProfile != "" {
 		return fmt.Errorf("-epochs 0 evaluates the model given by -load: -save, -plot and -cpuprofile do not apply")
@@ -141,6 +150,7 @@ func writable(path string) error {
 // loaded model; then it saves the parameters (those of the best epoch) and
 // the plot when asked. The result is printed before any file is written.
 func (f *Flags) Finish(w io.Writer, title string, task *train.Task) error {
+	defer f.closeDevice()
 	var params gorgonia.Nodes
 	for _, g := range task.Groups {
 		params = append(params, g.Params...)
@@ -197,7 +207,13 @@ func (f *Flags) fit(w io.Writer, task *train.Task, cfg train.Config) (*train.Res
 		}
 		defer pprof.StopCPUProfile()
 	}
-	return train.Fit(task, cfg, PrintEpoch(w))
+	if f.dev == nil {
+		return train.Fit(task, cfg, PrintEpoch(w))
+	}
+	t := &traffic{dev: f.dev}
+	res, err := train.Fit(task, cfg, t.wrap(PrintEpoch(w)))
+	t.report(w)
+	return res, err
 }
 
 // Main runs a command's run function and, on error, prints Message(name,

@@ -36,6 +36,7 @@ func TestCheck(t *testing.T) {
 		{func(f *Flags) { f.WeightDecay = -1e-4 }, "-weight-decay -0.0001: want a finite number >= 0"},
 		{func(f *Flags) { f.Patience = -1 }, "-patience -1"},
 		{func(f *Flags) { f.Select = "median" }, `-select "median": want acc or loss`},
+		{func(f *Flags) { f.Device = "tpu" }, `-device "tpu": want cpu, gpu or emu`},
 		{func(f *Flags) { f.Load = filepath.Join(dir, "absent.params") }, "-load: stat "},
 		{func(f *Flags) { f.Load = dir }, "is a directory"},
 		{func(f *Flags) { f.Epochs, f.Load, f.Save = 0, params, params }, "-save, -plot and -cpuprofile do not apply"},

@@ -98,6 +98,9 @@ func build(s *Spec) (step func() (float64, error), closeFn func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if s.Device == "gpu" || s.Device == "emu" {
+		return deviceStep(s, t)
+	}
 	tr, err := NewTrainer(t)
 	if err != nil {
 		return nil, nil, err

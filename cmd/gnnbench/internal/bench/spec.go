@@ -50,6 +50,9 @@ type Spec struct {
 	DataDir string `json:"data_dir,omitempty"`
 	Input   string `json:"input"` // dense or sparse features
 	Dropout bool   `json:"dropout"`
+	// Device is where a model trains: "" or "cpu", "gpu" (the first GPU)
+	// or "emu" (the GPU emulator), the last two for the fused path only.
+	Device string `json:"device,omitempty"`
 
 	Nodes int `json:"nodes"`
 	// Edges is the number of edges the model runs on: for models, the
@@ -158,6 +161,9 @@ func (s *Spec) Describe() string {
 	if s.Dropout {
 		b.WriteString(" dropout")
 	}
+	if s.Device != "" && s.Device != "cpu" {
+		fmt.Fprintf(&b, " device=%s", s.Device)
+	}
 	return b.String()
 }
 
@@ -188,6 +194,15 @@ func (s *Spec) Validate() error {
 		}
 	default:
 		return fmt.Errorf("bench: unknown model %q", s.Model)
+	}
+	switch s.Device {
+	case "", "cpu":
+	case "gpu", "emu":
+		if s.Path != Fused || s.IsKernel() {
+			return fmt.Errorf("bench: device %s runs the fused path of the models only, not %s %s", s.Device, s.Model, s.Path)
+		}
+	default:
+		return fmt.Errorf("bench: unknown device %q (want cpu, gpu or emu)", s.Device)
 	}
 	if s.EdgeOrder != "" && s.EdgeOrder != OrderRandom && s.EdgeOrder != OrderDst {
 		return fmt.Errorf("bench: unknown edge order %q (want %s or %s)", s.EdgeOrder, OrderRandom, OrderDst)

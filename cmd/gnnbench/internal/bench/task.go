@@ -6,6 +6,7 @@ import (
 
 	"gorgonia.org/gorgonia"
 
+	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
 )
@@ -24,6 +25,7 @@ type Trainer struct {
 	t       *Task
 	vm      gorgonia.VM
 	solvers []gorgonia.Solver
+	dev     *deviceTrainer // nil on the CPU
 }
 
 // NewTrainer differentiates the task's loss and compiles a TapeMachine
@@ -42,8 +44,19 @@ func NewTrainer(t *Task) (*Trainer, error) {
 		return nil, fmt.Errorf("bench: gradients: %w", err)
 	}
 	roots := append(gorgonia.Nodes{t.Loss}, grads...)
-	vm := gorgonia.NewTapeMachine(t.Loss.Graph().SubgraphRoots(roots...), gorgonia.BindDualValues(params...))
-	tr := &Trainer{t: t, vm: vm}
+	sub := t.Loss.Graph().SubgraphRoots(roots...)
+	tr := &Trainer{t: t}
+	if b := device.Current(); b != nil {
+		// Features on the device: no dual values (they add gradients on
+		// the host), the device engine for Gorgonia's gradient sums.
+		tr.vm = gorgonia.NewTapeMachine(sub)
+		tr.dev = &deviceTrainer{b: b, grads: grads}
+		if err := device.Bind(tr.vm, device.Engine{B: b}); err != nil {
+			return nil, err
+		}
+	} else {
+		tr.vm = gorgonia.NewTapeMachine(sub, gorgonia.BindDualValues(params...))
+	}
 	for _, g := range t.Groups {
 		opts := []gorgonia.SolverOpt{gorgonia.WithLearnRate(t.LR)}
 		if g.WeightDecay > 0 {
@@ -61,12 +74,27 @@ func (tr *Trainer) Epoch() (float64, error) {
 		m.Train()
 		m.Next()
 	}
+	if tr.dev != nil {
+		if err := tr.dev.b.Recycle(); err != nil {
+			return 0, err
+		}
+	}
 	if err := tr.vm.RunAll(); err != nil {
 		return 0, err
 	}
 	loss := scalar(tr.t.Loss.Value())
+	off := 0
 	for i, g := range tr.t.Groups {
-		if err := tr.solvers[i].Step(gorgonia.NodesToValueGrads(g.Params)); err != nil {
+		model := gorgonia.NodesToValueGrads(g.Params)
+		if tr.dev != nil {
+			var err error
+			if model, err = tr.dev.valueGrads(g.Params, off); err != nil {
+				tr.vm.Reset()
+				return 0, err
+			}
+		}
+		off += len(g.Params)
+		if err := tr.solvers[i].Step(model); err != nil {
 			return 0, fmt.Errorf("bench: optimiser: %w", err)
 		}
 	}
