@@ -31,6 +31,21 @@ func emulator(t *testing.T) *gpu.Device {
 	return d
 }
 
+// forDevices runs f in a subtest on the emulator and, on a machine with
+// one, on the first GPU, one device open at a time.
+func forDevices(t *testing.T, f func(t *testing.T, dev *gpu.Device)) {
+	t.Run("emulator", func(t *testing.T) { f(t, emulator(t)) })
+	d, err := gpu.Open(0)
+	if err != nil {
+		t.Logf("no GPU, emulator only: %v", err)
+		return
+	}
+	t.Run("gpu", func(t *testing.T) {
+		defer d.Close()
+		f(t, d)
+	})
+}
+
 // random returns a host tensor of dt and shape with values in [-1, 1),
 // away from 0 (activations' kinks), from seed.
 func random(dt tensor.Dtype, seed uint64, shape ...int) *tensor.Dense {

@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/gpu"
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/ops"
 )
@@ -35,44 +36,45 @@ func fixture(t *testing.T, n, e int, seed uint64) *graph.Graph {
 // TestGraphOps runs the graph ops GCN and GAT use, forward and backward,
 // on the emulator against the CPU.
 func TestGraphOps(t *testing.T) {
-	dev := emulator(t)
-	const n, e, h, f = 23, 80, 3, 5
-	g := fixture(t, n, e, 4)
-	nodes := func(shape ...int) []int { return append([]int{n}, shape...) }
-	edges := func(shape ...int) []int { return append([]int{g.NumEdges()}, shape...) }
-	cases := []struct {
-		name   string
-		shapes [][]int
-		dev    []bool
-		build  func(in []*gorgonia.Node) (*gorgonia.Node, error)
-	}{
-		{"normalized_sum", [][]int{nodes(7)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
-			return ops.NormalizedSum(g, in[0], -0.5, -0.5)
-		}},
-		{"normalized_sum_right", [][]int{nodes(7)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
-			return ops.NormalizedSum(g, in[0], 0, -1)
-		}},
-		{"copy_u_sum", [][]int{nodes(h, f)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) { return ops.CopyUSum(g, in[0]) }},
-		{"copy_e_sum", [][]int{edges(h, 1)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) { return ops.CopyESum(g, in[0]) }},
-		{"u_mul_e_sum_heads", [][]int{nodes(h, f), edges(h, 1)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
-			return ops.UMulESum(g, in[0], in[1])
-		}},
-		{"u_dot_v", [][]int{nodes(h, f), nodes(h, f)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
-			return ops.UDotV(g, in[0], in[1])
-		}},
-		{"gat_attention", [][]int{nodes(h, 1), nodes(h, 1)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
-			return ops.GATAttention(g, in[0], in[1], 0.2)
-		}},
-	}
-	for _, dt := range dtypes {
-		for ci, c := range cases {
-			t.Run(fmt.Sprintf("%s/%v", c.name, dt), func(t *testing.T) {
-				inputs := make([]*tensor.Dense, len(c.shapes))
-				for i, s := range c.shapes {
-					inputs[i] = random(dt, uint64(100+10*ci+i), s...)
-				}
-				compare(t, dev, inputs, c.dev, c.build)
-			})
+	forDevices(t, func(t *testing.T, dev *gpu.Device) {
+		const n, e, h, f = 23, 80, 3, 5
+		g := fixture(t, n, e, 4)
+		nodes := func(shape ...int) []int { return append([]int{n}, shape...) }
+		edges := func(shape ...int) []int { return append([]int{g.NumEdges()}, shape...) }
+		cases := []struct {
+			name   string
+			shapes [][]int
+			dev    []bool
+			build  func(in []*gorgonia.Node) (*gorgonia.Node, error)
+		}{
+			{"normalized_sum", [][]int{nodes(7)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				return ops.NormalizedSum(g, in[0], -0.5, -0.5)
+			}},
+			{"normalized_sum_right", [][]int{nodes(7)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				return ops.NormalizedSum(g, in[0], 0, -1)
+			}},
+			{"copy_u_sum", [][]int{nodes(h, f)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) { return ops.CopyUSum(g, in[0]) }},
+			{"copy_e_sum", [][]int{edges(h, 1)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) { return ops.CopyESum(g, in[0]) }},
+			{"u_mul_e_sum_heads", [][]int{nodes(h, f), edges(h, 1)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				return ops.UMulESum(g, in[0], in[1])
+			}},
+			{"u_dot_v", [][]int{nodes(h, f), nodes(h, f)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				return ops.UDotV(g, in[0], in[1])
+			}},
+			{"gat_attention", [][]int{nodes(h, 1), nodes(h, 1)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				return ops.GATAttention(g, in[0], in[1], 0.2)
+			}},
 		}
-	}
+		for _, dt := range dtypes {
+			for ci, c := range cases {
+				t.Run(fmt.Sprintf("%s/%v", c.name, dt), func(t *testing.T) {
+					inputs := make([]*tensor.Dense, len(c.shapes))
+					for i, s := range c.shapes {
+						inputs[i] = random(dt, uint64(100+10*ci+i), s...)
+					}
+					compare(t, dev, inputs, c.dev, c.build)
+				})
+			}
+		}
+	})
 }
