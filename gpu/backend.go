@@ -255,3 +255,17 @@ func (b backend) HeadDot(out, p, q *tensor.Dense, n, h, f int, mode device.HeadM
 	}
 	return dense.HeadDot(b.d.c, dt, ptr(out), ptr(p), ptr(q), n, h, f, int(mode))
 }
+
+func (b backend) Accuracy(correct, logits, labels, nodes *tensor.Dense, c int) error {
+	dt, err := dtype(logits)
+	if err != nil {
+		return err
+	}
+	if err := int32s(labels, nodes); err != nil {
+		return err
+	}
+	if correct.Dtype() != tensor.Float64 || !device.On(correct) || correct.Shape().TotalSize() != nodes.Shape().TotalSize() {
+		return fmt.Errorf("gpu: accuracy flags must be a float64 device tensor of one element per node")
+	}
+	return dense.Accuracy(b.d.c, dt, ptr(correct), ptr(logits), ptr(labels), ptr(nodes), nodes.Shape().TotalSize(), c)
+}

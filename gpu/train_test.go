@@ -139,7 +139,7 @@ func TestFitCora(t *testing.T) {
 					for _, c := range []struct {
 						what      string
 						got, want float64
-					}{{"loss", g.Loss, w.Loss}, {"val loss", g.ValLoss, w.ValLoss}, {"train acc", g.TrainAcc, w.TrainAcc}, {"val acc", g.ValAcc, w.ValAcc}} {
+					}{{"loss", g.Loss, w.Loss}, {"val loss", g.ValLoss, w.ValLoss}, {"train acc", g.TrainAcc, w.TrainAcc}, {"val acc", g.ValAcc, w.ValAcc}, {"test acc", g.TestAcc, w.TestAcc}} {
 						if math.Abs(c.got-c.want) > 1e-4*max(1, math.Abs(c.want)) {
 							t.Errorf("epoch %d: %s %v on the device, %v on the CPU", i+1, c.what, c.got, c.want)
 						}

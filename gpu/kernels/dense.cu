@@ -279,3 +279,25 @@ extern "C" __global__ void gnn_dense_head_dot_f32(float *out, const float *p, co
 extern "C" __global__ void gnn_dense_head_dot_f64(double *out, const double *p, const double *q, long long n, long long h, long long f, int mode) {
 	gnn_head_dot<double>(out, p, q, n, h, f, mode);
 }
+
+// gnn_dense_accuracy: correct[i] = 1 when the largest entry of row v =
+// nodes[i] of logits (the first, on ties) is at labels[v], else 0: package
+// nn's Accuracy, one node per thread.
+template <typename T>
+__device__ void gnn_accuracy(double *correct, const T *logits, const int *labels, const int *nodes, long long count, long long c) {
+	GNN_FOR(i, count) {
+		long long v = nodes[i];
+		const T *row = logits + v * c;
+		long long best = 0;
+		for (long long k = 1; k < c; k++) {
+			if (row[k] > row[best]) best = k;
+		}
+		correct[i] = best == labels[v] ? 1.0 : 0.0;
+	}
+}
+extern "C" __global__ void gnn_dense_accuracy_f32(double *correct, const float *logits, const int *labels, const int *nodes, long long count, long long c) {
+	gnn_accuracy<float>(correct, logits, labels, nodes, count, c);
+}
+extern "C" __global__ void gnn_dense_accuracy_f64(double *correct, const double *logits, const int *labels, const int *nodes, long long count, long long c) {
+	gnn_accuracy<double>(correct, logits, labels, nodes, count, c);
+}

@@ -100,6 +100,9 @@ type Dense interface {
 	// (zeroed by the caller) of the listed nodes; serial says a node may
 	// be listed twice.
 	CrossEntropyGrad(g, logits, labels, nodes *tensor.Dense, c int, scale float64, serial bool) error
+	// Accuracy sets correct[i] (float64) to 1 when the largest entry of
+	// logits[nodes[i]] (the first, on ties) is at its label, else 0.
+	Accuracy(correct, logits, labels, nodes *tensor.Dense, c int) error
 	// Sum returns the sum of the elements of x, added in a fixed order.
 	Sum(x *tensor.Dense) (float64, error)
 	// MeanHeads sets y (n, f) to the mean over h heads of x (n, h*f), or

@@ -1,7 +1,9 @@
 package train
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -74,10 +76,68 @@ func (d *deviceRun) valueGrads(params gorgonia.Nodes, off int) ([]gorgonia.Value
 	return out, nil
 }
 
-// hostLogits returns logits on the host, copying them from the device.
-func hostLogits(b device.Backend, logits gorgonia.Value) (gorgonia.Value, error) {
-	if t, ok := logits.(*tensor.Dense); ok && b != nil && device.On(t) {
-		return b.Download(t)
+// metrics fills in e's accuracies and validation loss from logits on the
+// device, computed there: per split a flag per node and their sum, and the
+// validation loss's terms and their sum cross, not the logits.
+func (d *deviceRun) metrics(v gorgonia.Value, t *Task, e *Epoch) error {
+	logits, ok := v.(*tensor.Dense)
+	if !ok || !device.On(logits) {
+		return metrics(v, t, e)
 	}
-	return logits, nil
+	s := logits.Shape()
+	if len(s) != 2 || len(t.Labels) != s[0] {
+		return fmt.Errorf("logits of shape %v for %d labels", s, len(t.Labels))
+	}
+	labels, err := d.ints(t.Labels)
+	if err != nil {
+		return err
+	}
+	for _, a := range []struct {
+		dst   *float64
+		nodes []int32
+	}{{&e.TrainAcc, t.Train}, {&e.ValAcc, t.Val}, {&e.TestAcc, t.Test}} {
+		for i, v := range a.nodes {
+			if v < 0 || int(v) >= s[0] || t.Labels[v] < 0 || int(t.Labels[v]) >= s[1] {
+				return fmt.Errorf("nodes[%d] = %d is out of range or has a bad label", i, v)
+			}
+		}
+		nodes, err := d.ints(a.nodes)
+		if err != nil {
+			return err
+		}
+		correct, err := d.b.Alloc(tensor.Float64, tensor.Shape{len(a.nodes)})
+		if err != nil {
+			return err
+		}
+		if err := d.b.Accuracy(correct, logits, labels, nodes, s[1]); err != nil {
+			return err
+		}
+		n, err := d.b.Sum(correct)
+		if err != nil {
+			return err
+		}
+		*a.dst = n / float64(len(a.nodes))
+	}
+	val, err := d.ints(t.Val)
+	if err != nil {
+		return err
+	}
+	terms, err := d.b.Alloc(tensor.Float64, tensor.Shape{len(t.Val)})
+	if err != nil {
+		return err
+	}
+	if err := d.b.CrossEntropy(terms, logits, labels, val, s[1], 1/float64(len(t.Val))); err != nil {
+		return err
+	}
+	sum, err := d.b.Sum(terms)
+	e.ValLoss = -sum
+	return err
+}
+
+// ints returns a device copy of x, uploaded once per content.
+func (d *deviceRun) ints(x []int32) (*tensor.Dense, error) {
+	h := fnv.New64a()
+	binary.Write(h, binary.LittleEndian, x)
+	key := fmt.Sprintf("train.ints/%d/%x", len(x), h.Sum64())
+	return d.b.Cached(key, tensor.Shape{len(x)}, func() any { return x })
 }

@@ -319,12 +319,17 @@ func Evaluate(t *Task) (Epoch, error) {
 // evaluate runs eval, which computes t.Logits, in evaluation mode and fills
 // in e's accuracies and validation loss.
 func evaluate(eval gorgonia.VM, t *Task, dev *deviceRun, e *Epoch) error {
-	return runEval(eval, t, dev, func(logits gorgonia.Value) error { return metrics(logits, t, e) })
+	return runEval(eval, t, dev, func(logits gorgonia.Value) error {
+		if dev != nil {
+			return dev.metrics(logits, t, e)
+		}
+		return metrics(logits, t, e)
+	})
 }
 
 // runEval runs eval, which computes t.Logits, in evaluation mode and hands
-// the logits (copied to the host from a device) to use before the machine
-// is reset.
+// the logits (on the device, for a device run) to use before the machine is
+// reset.
 func runEval(eval gorgonia.VM, t *Task, dev *deviceRun, use func(logits gorgonia.Value) error) error {
 	if t.Mode != nil {
 		t.Mode.Eval()
@@ -338,14 +343,7 @@ func runEval(eval gorgonia.VM, t *Task, dev *deviceRun, use func(logits gorgonia
 	if err := eval.RunAll(); err != nil {
 		return err
 	}
-	logits := t.Logits.Value()
-	if dev != nil {
-		var err error
-		if logits, err = hostLogits(dev.b, logits); err != nil {
-			return err
-		}
-	}
-	return use(logits)
+	return use(t.Logits.Value())
 }
 
 // metrics fills in e's accuracies and validation loss from the logits.

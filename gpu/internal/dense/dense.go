@@ -165,3 +165,9 @@ func HeadDot(c *cuda.Context, t Dtype, out, p, q cuda.Ptr, n, h, f int, mode int
 	}
 	return launch(c, "gnn_dense_head_dot", t, items[mode], out, p, q, int64(n), int64(h), int64(f), int32(mode))
 }
+
+// Accuracy sets correct[i] (float64) to 1 when row nodes[i] of logits
+// (rows of classes) has its largest entry, the first on ties, at its label.
+func Accuracy(c *cuda.Context, t Dtype, correct, logits, labels, nodes cuda.Ptr, count, classes int) error {
+	return launch(c, "gnn_dense_accuracy", t, int64(count), correct, logits, labels, nodes, int64(count), int64(classes))
+}
