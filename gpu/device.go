@@ -316,3 +316,16 @@ func (d *Device) PlaceGraph(g *graph.Graph) error {
 	_, err := d.graph(g)
 	return err
 }
+
+// Bind prepares a TapeMachine that the caller drives itself (train.Fit
+// needs no call) for device values: it gives the machine's outputs an
+// engine whose Add runs on d, so that Gorgonia's sums of a node's
+// gradients stay on the device. Build the machine without
+// gorgonia.BindDualValues, read the gradients from the nodes gorgonia.Grad
+// returned, and call Recycle before each RunAll.
+func (d *Device) Bind(vm gorgonia.VM) error {
+	if err := device.Bind(vm, device.Engine{B: backend{d}}); err != nil {
+		return fmt.Errorf("gpu: %w", err)
+	}
+	return nil
+}

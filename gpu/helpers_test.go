@@ -253,7 +253,7 @@ func run(t *testing.T, dev *gpu.Device, inputs []*tensor.Dense, onDevice []bool,
 	vm := gorgonia.NewTapeMachine(eg)
 	defer vm.Close()
 	if dev != nil {
-		if err := device.Bind(vm, device.Engine{B: device.Current()}); err != nil {
+		if err := dev.Bind(vm); err != nil {
 			t.Fatal(err)
 		}
 	}

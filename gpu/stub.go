@@ -53,3 +53,6 @@ func (d *Device) Stats() Stats { return Stats{} }
 
 // ResetStats does nothing.
 func (d *Device) ResetStats() {}
+
+// Bind returns ErrNotBuilt.
+func (d *Device) Bind(vm gorgonia.VM) error { return ErrNotBuilt }
