@@ -28,9 +28,13 @@ const (
 
 // NodeWeight is what a node weighs against one in-edge under
 // BalanceNodesEdges: about how many in-edges' worth of memory a node costs
-// a SAR worker. Measured on a 4-rank GCN training of an R-MAT graph with 64
-// features (examples/sar): 2.2 KB per node against 87 bytes per edge.
-const NodeWeight = 24
+// a SAR worker (its features, activations and their gradients, against
+// an edge's entries in the shard graphs). Measured with examples/sar on
+// R-MAT graphs with 64 features, 4 ranks (largest worker's peak RSS over
+// the one-rank run): at 1M nodes and 50M edges, GCN 0.339x with 24 and
+// 0.301x with 40; at 262k nodes and 4M edges, GCN 0.311x and 0.289x, GAT
+// (8 heads of 8) 0.360x and 0.321x.
+const NodeWeight = 40
 
 func (b Balance) String() string {
 	switch b {
