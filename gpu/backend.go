@@ -269,3 +269,32 @@ func (b backend) Accuracy(correct, logits, labels, nodes *tensor.Dense, c int) e
 	}
 	return dense.Accuracy(b.d.c, dt, ptr(correct), ptr(logits), ptr(labels), ptr(nodes), nodes.Shape().TotalSize(), c)
 }
+
+func (b backend) Keep(dt tensor.Dtype, shape tensor.Shape) (*tensor.Dense, error) {
+	t, err := b.d.newTensor(dt, shape, true)
+	if err != nil {
+		return nil, err
+	}
+	return t, b.d.c.Zero(ptr(t), bytesOf(t))
+}
+
+func (b backend) Copy(dst, src *tensor.Dense) error {
+	if dst.Dtype() != src.Dtype() || bytesOf(dst) != bytesOf(src) || !device.On(dst) || !device.On(src) {
+		return fmt.Errorf("gpu: Copy of a %v %v device tensor into a %v %v one", src.Dtype(), src.Shape(), dst.Dtype(), dst.Shape())
+	}
+	return b.d.c.CopyDevice(ptr(dst), ptr(src), bytesOf(src))
+}
+
+func (b backend) Adam(w, g, m, v *tensor.Dense, h device.AdamHyper) error {
+	dt, err := dtype(w, g, m, v)
+	if err != nil {
+		return err
+	}
+	n := w.Shape().TotalSize()
+	for _, t := range []*tensor.Dense{g, m, v} {
+		if err := size(t, n, "Adam operand"); err != nil {
+			return err
+		}
+	}
+	return dense.Adam(b.d.c, dt, ptr(w), ptr(g), ptr(m), ptr(v), n, dense.AdamHyper(h))
+}

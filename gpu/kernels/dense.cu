@@ -301,3 +301,36 @@ extern "C" __global__ void gnn_dense_accuracy_f32(double *correct, const float *
 extern "C" __global__ void gnn_dense_accuracy_f64(double *correct, const double *logits, const int *labels, const int *nodes, long long count, long long c) {
 	gnn_accuracy<double>(correct, logits, labels, nodes, count, c);
 }
+
+// gnn_dense_adam: one step of Gorgonia's AdamSolver on n parameters w with
+// gradient g and moments m, v, in its order of operations: g' = g + l2 w
+// (when useL2), m = m b1 + g' (1-b1), v = v b2 + g'² (1-b2), w += (m c1
+// (-eta)) / (sqrt(v c2) + eps). The hyper-parameters arrive as the values
+// of T the solver uses, widened to double. g is left as it was.
+template <typename T>
+__device__ void gnn_adam(T *w, const T *g, T *m, T *v, long long n, int useL2, double l2, double omb1, double omb2, double b1, double b2, double c1, double c2, double negEta, double eps) {
+	GNN_FOR(i, n) {
+		T gi = g[i];
+		if (useL2) gi += w[i] * (T)l2;
+		T t1 = gi * (T)omb1;
+		T g2 = gi * gi;
+		g2 = g2 * (T)omb2;
+		T mi = t1 + m[i] * (T)b1;
+		T vi = g2 + v[i] * (T)b2;
+		m[i] = mi;
+		v[i] = vi;
+		T mh = mi * (T)c1;
+		T vh = vi * (T)c2;
+		vh = (T)sqrt((double)vh);
+		vh = vh + (T)eps;
+		mh = mh * (T)negEta;
+		mh = mh / vh;
+		w[i] = w[i] + mh;
+	}
+}
+extern "C" __global__ void gnn_dense_adam_f32(float *w, const float *g, float *m, float *v, long long n, int useL2, double l2, double omb1, double omb2, double b1, double b2, double c1, double c2, double negEta, double eps) {
+	gnn_adam<float>(w, g, m, v, n, useL2, l2, omb1, omb2, b1, b2, c1, c2, negEta, eps);
+}
+extern "C" __global__ void gnn_dense_adam_f64(double *w, const double *g, double *m, double *v, long long n, int useL2, double l2, double omb1, double omb2, double b1, double b2, double c1, double c2, double negEta, double eps) {
+	gnn_adam<double>(w, g, m, v, n, useL2, l2, omb1, omb2, b1, b2, c1, c2, negEta, eps);
+}

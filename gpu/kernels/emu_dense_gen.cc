@@ -666,3 +666,69 @@ extern "C" void gnn_emu_gnn_dense_accuracy_f64(void **p, const unsigned *g, cons
 }
 
 extern "C" const int gnn_emu_sizes_gnn_dense_accuracy_f64[] = {(int)sizeof(double *), (int)sizeof(const double *), (int)sizeof(const int *), (int)sizeof(const int *), (int)sizeof(long long), (int)sizeof(long long), -1};
+
+extern "C" void gnn_emu_gnn_dense_adam_f32(void **p, const unsigned *g, const unsigned *b) {
+	float * a0 = *(float * *)p[0];
+	const float * a1 = *(const float * *)p[1];
+	float * a2 = *(float * *)p[2];
+	float * a3 = *(float * *)p[3];
+	long long a4 = *(long long *)p[4];
+	int a5 = *(int *)p[5];
+	double a6 = *(double *)p[6];
+	double a7 = *(double *)p[7];
+	double a8 = *(double *)p[8];
+	double a9 = *(double *)p[9];
+	double a10 = *(double *)p[10];
+	double a11 = *(double *)p[11];
+	double a12 = *(double *)p[12];
+	double a13 = *(double *)p[13];
+	double a14 = *(double *)p[14];
+	gridDim = dim3{g[0], g[1], g[2]};
+	blockDim = dim3{b[0], b[1], b[2]};
+	for (unsigned bz = 0; bz < g[2]; bz++)
+	for (unsigned by = 0; by < g[1]; by++)
+	for (unsigned bx = 0; bx < g[0]; bx++) {
+		blockIdx = uint3{bx, by, bz};
+		for (unsigned tz = 0; tz < b[2]; tz++)
+		for (unsigned ty = 0; ty < b[1]; ty++)
+		for (unsigned tx = 0; tx < b[0]; tx++) {
+			threadIdx = uint3{tx, ty, tz};
+			gnn_dense_adam_f32(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
+		}
+	}
+}
+
+extern "C" const int gnn_emu_sizes_gnn_dense_adam_f32[] = {(int)sizeof(float *), (int)sizeof(const float *), (int)sizeof(float *), (int)sizeof(float *), (int)sizeof(long long), (int)sizeof(int), (int)sizeof(double), (int)sizeof(double), (int)sizeof(double), (int)sizeof(double), (int)sizeof(double), (int)sizeof(double), (int)sizeof(double), (int)sizeof(double), (int)sizeof(double), -1};
+
+extern "C" void gnn_emu_gnn_dense_adam_f64(void **p, const unsigned *g, const unsigned *b) {
+	double * a0 = *(double * *)p[0];
+	const double * a1 = *(const double * *)p[1];
+	double * a2 = *(double * *)p[2];
+	double * a3 = *(double * *)p[3];
+	long long a4 = *(long long *)p[4];
+	int a5 = *(int *)p[5];
+	double a6 = *(double *)p[6];
+	double a7 = *(double *)p[7];
+	double a8 = *(double *)p[8];
+	double a9 = *(double *)p[9];
+	double a10 = *(double *)p[10];
+	double a11 = *(double *)p[11];
+	double a12 = *(double *)p[12];
+	double a13 = *(double *)p[13];
+	double a14 = *(double *)p[14];
+	gridDim = dim3{g[0], g[1], g[2]};
+	blockDim = dim3{b[0], b[1], b[2]};
+	for (unsigned bz = 0; bz < g[2]; bz++)
+	for (unsigned by = 0; by < g[1]; by++)
+	for (unsigned bx = 0; bx < g[0]; bx++) {
+		blockIdx = uint3{bx, by, bz};
+		for (unsigned tz = 0; tz < b[2]; tz++)
+		for (unsigned ty = 0; ty < b[1]; ty++)
+		for (unsigned tx = 0; tx < b[0]; tx++) {
+			threadIdx = uint3{tx, ty, tz};
+			gnn_dense_adam_f64(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
+		}
+	}
+}
+
+extern "C" const int gnn_emu_sizes_gnn_dense_adam_f64[] = {(int)sizeof(double *), (int)sizeof(const double *), (int)sizeof(double *), (int)sizeof(double *), (int)sizeof(long long), (int)sizeof(int), (int)sizeof(double), (int)sizeof(double), (int)sizeof(double), (int)sizeof(double), (int)sizeof(double), (int)sizeof(double), (int)sizeof(double), (int)sizeof(double), (int)sizeof(double), -1};

@@ -60,6 +60,10 @@ extern "C" void gnn_emu_gnn_dense_accuracy_f32(void **, const unsigned *, const 
 extern "C" const int gnn_emu_sizes_gnn_dense_accuracy_f32[];
 extern "C" void gnn_emu_gnn_dense_accuracy_f64(void **, const unsigned *, const unsigned *);
 extern "C" const int gnn_emu_sizes_gnn_dense_accuracy_f64[];
+extern "C" void gnn_emu_gnn_dense_adam_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_adam_f32[];
+extern "C" void gnn_emu_gnn_dense_adam_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_adam_f64[];
 extern "C" void gnn_emu_gnn_sddmm_f32(void **, const unsigned *, const unsigned *);
 extern "C" const int gnn_emu_sizes_gnn_sddmm_f32[];
 extern "C" void gnn_emu_gnn_sddmm_f64(void **, const unsigned *, const unsigned *);
@@ -138,6 +142,8 @@ extern "C" const gnn_emu_entry gnn_emu_table[] = {
 	{"gnn_dense_head_dot_f64", gnn_emu_gnn_dense_head_dot_f64, gnn_emu_sizes_gnn_dense_head_dot_f64},
 	{"gnn_dense_accuracy_f32", gnn_emu_gnn_dense_accuracy_f32, gnn_emu_sizes_gnn_dense_accuracy_f32},
 	{"gnn_dense_accuracy_f64", gnn_emu_gnn_dense_accuracy_f64, gnn_emu_sizes_gnn_dense_accuracy_f64},
+	{"gnn_dense_adam_f32", gnn_emu_gnn_dense_adam_f32, gnn_emu_sizes_gnn_dense_adam_f32},
+	{"gnn_dense_adam_f64", gnn_emu_gnn_dense_adam_f64, gnn_emu_sizes_gnn_dense_adam_f64},
 	{"gnn_sddmm_f32", gnn_emu_gnn_sddmm_f32, gnn_emu_sizes_gnn_sddmm_f32},
 	{"gnn_sddmm_f64", gnn_emu_gnn_sddmm_f64, gnn_emu_sizes_gnn_sddmm_f64},
 	{"gnn_sddmm_grad_f32", gnn_emu_gnn_sddmm_grad_f32, gnn_emu_sizes_gnn_sddmm_grad_f32},

@@ -8,7 +8,7 @@ const NVCCVersion = "Cuda compilation tools, release 11.8, V11.8.89"
 // PTXSources maps each .cu file to the SHA-256 of the sources its PTX
 // module was built from (the file and every header) and of the module.
 var PTXSources = map[string][2]string{
-	"dense.cu":   {"7a497e77464ddfa65786a6d13ecf6892f8a2eca41cc7406ee773ef55b126c5e3", "8ef9052e9f013a9dae403a8703c343a712ade58df0c7f5618905be8de8d7dac4"},
+	"dense.cu":   {"d7a2e3bec00aed18951739631d1036fbc9853dc0b7f7ca7178a875c06b7401a5", "45add401f71af5cf99c0c27d7fbfbffe21666336d27ea2a166bccdba14fe8a14"},
 	"sddmm.cu":   {"9b766c366537a95a19d007cefbe90815f0a0afc698a5d014ab849c56ade90133", "8aaefe7851a6d153e7ed56720762e0f2d324bd910f89852e829ed43055b095e7"},
 	"smoke.cu":   {"65878a90263f1df9426821a9e93cf947989fb4ae73b5b988250e810aabf4c89c", "53594831f7190310f239e8647ce3efbb32f67ac60e60fcb933346c6780d0d436"},
 	"softmax.cu": {"3a7c0c66c42bfe930df228f9c0a0e267310bcca7ee201effac72670482603d22", "7a6d86f8a116fc28300939f03341e763989c31b401fada0c71958a02506e61dc"},

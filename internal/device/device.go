@@ -45,6 +45,18 @@ type Memory interface {
 	// Recycle ends a step: the memory of every value Alloc, Zeros and
 	// Upload returned since the last Recycle is reused by later calls.
 	Recycle() error
+	// Keep returns a zeroed device tensor that lives until the device is
+	// closed (optimiser state, saved weights).
+	Keep(dt tensor.Dtype, shape tensor.Shape) (*tensor.Dense, error)
+	// Copy copies src to dst within the device (same dtype and size).
+	Copy(dst, src *tensor.Dense) error
+}
+
+// AdamHyper is one step of Gorgonia's AdamSolver: its constants as values
+// of the parameters' type (float32 or float64), widened to float64.
+type AdamHyper struct {
+	UseL2                                       bool
+	L2, OmB1, OmB2, B1, B2, C1, C2, NegEta, Eps float64
 }
 
 // MatMulMode selects the product MatMul computes.
@@ -103,6 +115,9 @@ type Dense interface {
 	// Accuracy sets correct[i] (float64) to 1 when the largest entry of
 	// logits[nodes[i]] (the first, on ties) is at its label, else 0.
 	Accuracy(correct, logits, labels, nodes *tensor.Dense, c int) error
+	// Adam updates parameters w on the device from their gradient g and
+	// moments m, v (updated too), as Gorgonia's AdamSolver.Step does.
+	Adam(w, g, m, v *tensor.Dense, h AdamHyper) error
 	// Sum returns the sum of the elements of x, added in a fixed order.
 	Sum(x *tensor.Dense) (float64, error)
 	// MeanHeads sets y (n, f) to the mean over h heads of x (n, h*f), or

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"math"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -35,6 +36,125 @@ func onDevice(eg *gorgonia.ExprGraph) device.Backend {
 type deviceRun struct {
 	b     device.Backend
 	grads gorgonia.Nodes // one per parameter, in parameter order
+
+	// params says the parameters live on the device (all of them): the
+	// optimiser then steps there, with adam's state, one per group.
+	params bool
+	adam   []*adamState
+}
+
+// adamState is a group's Adam state on the device: the step count and
+// each parameter's moments.
+type adamState struct {
+	iter int
+	m, v []*tensor.Dense
+}
+
+// placeParams checks that the parameters are all on the host or all on
+// the device and, on the device, allocates the optimiser's moments.
+func (d *deviceRun) placeParams(params gorgonia.Nodes, groups []Group) error {
+	on := 0
+	for _, p := range params {
+		if device.On(p.Value()) {
+			on++
+		}
+	}
+	switch on {
+	case 0:
+		return nil
+	case len(params):
+	default:
+		return fmt.Errorf("%d of %d parameters are on the device: place all of them or none", on, len(params))
+	}
+	d.params = true
+	for _, g := range groups {
+		st := &adamState{}
+		for _, p := range g.Params {
+			w := p.Value().(*tensor.Dense)
+			m, err := d.b.Keep(w.Dtype(), w.Shape().Clone())
+			if err != nil {
+				return err
+			}
+			v, err := d.b.Keep(w.Dtype(), w.Shape().Clone())
+			if err != nil {
+				return err
+			}
+			st.m, st.v = append(st.m, m), append(st.v, v)
+		}
+		d.adam = append(d.adam, st)
+	}
+	return nil
+}
+
+// adamStep runs one step of group gi's Adam on the device, with the
+// constants of Gorgonia's AdamSolver (NewAdamSolver's defaults, the
+// learning rate lr and the group's weight decay as its L2 term) computed
+// in the parameters' type as it computes them.
+func (d *deviceRun) adamStep(gi int, g Group, off int, lr float64) error {
+	st := d.adam[gi]
+	st.iter++
+	const beta1, beta2, eps = 0.9, 0.999, 1e-8
+	c1 := 1 - math.Pow(beta1, float64(st.iter))
+	c2 := 1 - math.Pow(beta2, float64(st.iter))
+	for i, p := range g.Params {
+		w := p.Value().(*tensor.Dense)
+		gv, ok := d.grads[off+i].Value().(*tensor.Dense)
+		if !ok || !device.On(gv) {
+			return fmt.Errorf("the gradient of %q is not on the device", p.Name())
+		}
+		h := device.AdamHyper{UseL2: g.WeightDecay > 0}
+		if w.Dtype() == tensor.Float32 {
+			h.L2, h.OmB1, h.OmB2 = float64(float32(g.WeightDecay)), float64(float32(1)-float32(beta1)), float64(float32(1)-float32(beta2))
+			h.B1, h.B2, h.Eps, h.NegEta = float64(float32(beta1)), float64(float32(beta2)), float64(float32(eps)), float64(-float32(lr))
+			h.C1, h.C2 = float64(float32(1)/float32(c1)), float64(float32(1)/float32(c2))
+		} else {
+			h.L2, h.OmB1, h.OmB2, h.B1, h.B2, h.Eps, h.NegEta = g.WeightDecay, 1-beta1, 1-beta2, beta1, beta2, eps, -lr
+			h.C1, h.C2 = 1/c1, 1/c2
+		}
+		if err := d.b.Adam(w, gv, st.m[i], st.v[i], h); err != nil {
+			return fmt.Errorf("%q: %w", p.Name(), err)
+		}
+	}
+	return nil
+}
+
+// deviceWeights is a copy of parameters placed on the device, kept there.
+type deviceWeights struct {
+	b      device.Backend
+	params gorgonia.Nodes
+	saved  []*tensor.Dense
+}
+
+// snapshot allocates a device copy of the parameters' values.
+func (d *deviceRun) snapshot(params gorgonia.Nodes) (saved, error) {
+	w := &deviceWeights{b: d.b, params: params}
+	for _, p := range params {
+		v := p.Value().(*tensor.Dense)
+		s, err := d.b.Keep(v.Dtype(), v.Shape().Clone())
+		if err != nil {
+			return nil, err
+		}
+		w.saved = append(w.saved, s)
+	}
+	return w, nil
+}
+
+func (w *deviceWeights) take() error {
+	for i, p := range w.params {
+		if err := w.b.Copy(w.saved[i], p.Value().(*tensor.Dense)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *deviceWeights) restore() error {
+	for i, p := range w.params {
+		if err := w.b.Copy(p.Value().(*tensor.Dense), w.saved[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // bind prepares a machine to run device values.

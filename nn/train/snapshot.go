@@ -32,11 +32,18 @@ func snapshot(params gorgonia.Nodes) (*weights, error) {
 	return w, nil
 }
 
+// saved is a copy of parameters' values: weights on the host, or
+// deviceWeights for parameters placed on a device.
+type saved interface {
+	take() error    // copy the parameters' current values
+	restore() error // copy them back into the parameters
+}
+
 // take copies the parameters' current values into w.
-func (w *weights) take() { w.copy(true) }
+func (w *weights) take() error { w.copy(true); return nil }
 
 // restore copies w back into the parameters' values.
-func (w *weights) restore() { w.copy(false) }
+func (w *weights) restore() error { w.copy(false); return nil }
 
 func (w *weights) copy(take bool) {
 	for i, p := range w.params {

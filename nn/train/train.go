@@ -129,6 +129,9 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 			return nil, fmt.Errorf("train: data-parallel training (Config.Sync) on a device is not supported")
 		}
 		dev = &deviceRun{b: b, grads: grads}
+		if err := dev.placeParams(params, t.Groups); err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
 	}
 	var vm gorgonia.VM
 	if dev == nil {
@@ -162,14 +165,21 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 		}
 	}
 	res := &Result{BestEpoch: -1}
-	best, err := snapshot(params)
+	var best saved
+	if dev != nil && dev.params {
+		best, err = dev.snapshot(params)
+	} else {
+		best, err = snapshot(params)
+	}
 	if err != nil {
 		return nil, err
 	}
 	// Whatever happens below, leave the model with the best weights seen.
 	defer func() {
 		if res.BestEpoch > 0 {
-			best.restore()
+			// A device copy failing here leaves the last epoch's weights;
+			// the device is broken by then and the run has failed anyway.
+			_ = best.restore()
 		}
 		if t.Mode != nil {
 			t.Mode.Train()
@@ -202,6 +212,14 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 		}
 		off := 0
 		for i, g := range t.Groups {
+			if dev != nil && dev.params {
+				if err := dev.adamStep(i, g, off, cfg.LearningRate); err != nil {
+					vm.Reset()
+					return nil, fmt.Errorf("train: epoch %d: optimiser: %w", ep, err)
+				}
+				off += len(g.Params)
+				continue
+			}
 			model := gorgonia.NodesToValueGrads(g.Params)
 			if dev != nil {
 				if model, err = dev.valueGrads(g.Params, off); err != nil {
@@ -236,7 +254,9 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 		if res.BestEpoch < 0 || better {
 			res.BestEpoch, res.BestVal, res.Test = ep, e.ValAcc, e.TestAcc
 			bestLoss = e.ValLoss
-			best.take()
+			if err := best.take(); err != nil {
+				return nil, fmt.Errorf("train: epoch %d: keeping the best weights: %w", ep, err)
+			}
 			improved = true
 		}
 		if ep == 1 || e.ValLoss < minLoss {

@@ -171,3 +171,19 @@ func HeadDot(c *cuda.Context, t Dtype, out, p, q cuda.Ptr, n, h, f int, mode int
 func Accuracy(c *cuda.Context, t Dtype, correct, logits, labels, nodes cuda.Ptr, count, classes int) error {
 	return launch(c, "gnn_dense_accuracy", t, int64(count), correct, logits, labels, nodes, int64(count), int64(classes))
 }
+
+// AdamHyper holds one Adam step's constants, as the values of the
+// parameters' type that Gorgonia's AdamSolver computes, widened to float64.
+type AdamHyper struct {
+	UseL2                                       bool
+	L2, OmB1, OmB2, B1, B2, C1, C2, NegEta, Eps float64
+}
+
+// Adam runs one step of Gorgonia's AdamSolver on n parameters.
+func Adam(c *cuda.Context, t Dtype, w, g, m, v cuda.Ptr, n int, h AdamHyper) error {
+	l2 := int32(0)
+	if h.UseL2 {
+		l2 = 1
+	}
+	return launch(c, "gnn_dense_adam", t, int64(n), w, g, m, v, int64(n), l2, h.L2, h.OmB1, h.OmB2, h.B1, h.B2, h.C1, h.C2, h.NegEta, h.Eps)
+}
