@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"gorgonia.org/gorgonia"
+
 	"github.com/gnngo/gnn/gpu"
 	"github.com/gnngo/gnn/nn/train"
 )
@@ -42,6 +44,38 @@ func (f *Flags) Place(in Input) error {
 	}
 	if err := dev.PlaceNode(x); err != nil {
 		return fmt.Errorf("-device %s: %w", f.Device, err)
+	}
+	return nil
+}
+
+// placeParams moves the parameters to the device Place opened, if any:
+// the optimiser then steps there and only scalars cross per epoch.
+func (f *Flags) placeParams(params gorgonia.Nodes) error {
+	if f.dev == nil {
+		return nil
+	}
+	for _, p := range params {
+		if err := f.dev.PlaceNode(p); err != nil {
+			return fmt.Errorf("-device %s: %w", f.Device, err)
+		}
+	}
+	return nil
+}
+
+// paramsToHost copies parameters on the device back into host values (for
+// -save, and before the device closes).
+func (f *Flags) paramsToHost(params gorgonia.Nodes) error {
+	if f.dev == nil {
+		return nil
+	}
+	for _, p := range params {
+		h, err := f.dev.ToHost(p.Value())
+		if err != nil {
+			return fmt.Errorf("-device %s: parameter %q: %w", f.Device, p.Name(), err)
+		}
+		if err := gorgonia.Let(p, h); err != nil {
+			return fmt.Errorf("-device %s: parameter %q: %w", f.Device, p.Name(), err)
+		}
 	}
 	return nil
 }

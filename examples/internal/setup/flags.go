@@ -161,6 +161,10 @@ func (f *Flags) Finish(w io.Writer, title string, task *train.Task) error {
 		}
 		fmt.Fprintf(w, "loaded parameters from %s\n", f.Load)
 	}
+	if err := f.placeParams(params); err != nil {
+		return err
+	}
+	defer f.paramsToHost(params)
 	if f.Epochs == 0 {
 		e, err := train.Evaluate(task)
 		if err != nil {
@@ -179,6 +183,9 @@ func (f *Flags) Finish(w io.Writer, title string, task *train.Task) error {
 		return err
 	}
 	PrintResult(w, res, cfg.Select)
+	if err := f.paramsToHost(params); err != nil {
+		return err
+	}
 	if f.Save != "" {
 		if err := nn.SaveParams(f.Save, params); err != nil {
 			return fmt.Errorf("-save: %w", err)
