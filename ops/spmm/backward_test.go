@@ -8,6 +8,7 @@ import (
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/testkit/kerneltest"
 	"gonum.org/v1/gonum/diff/fd"
 )
 
@@ -40,7 +41,7 @@ func checkBackwardFD(t *testing.T, name string, r *rand.Rand, g *graph.Graph, op
 	out := make([]float64, g.NumDst()*p.OutLen)
 	arg := make([]int64, len(out))
 	Forward(out, g, op, red, u, e, p, arg)
-	proj := randSlice[float64](r, len(out), -1, 1)
+	proj := kerneltest.Uniform[float64](r, len(out), -1, 1)
 	f := func() float64 {
 		Forward(out, g, op, red, u, e, p, nil)
 		var s float64
@@ -90,7 +91,7 @@ func TestBackwardArgReference(t *testing.T) {
 // asked for one gradient at a time.
 func testBackwardArgReference[T num.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
-	tol := tolerance[T]()
+	tol := kerneltest.Tolerance[T]()
 	for _, tg := range testGraphs(t) {
 		for _, c := range opCases(t) {
 			u, e := operands[T](r, tg.g, c.op, c.p)
@@ -99,7 +100,7 @@ func testBackwardArgReference[T num.Float](t *testing.T) {
 				out := make([]T, tg.g.NumDst()*c.p.OutLen)
 				arg := make([]int64, len(out))
 				Forward(out, tg.g, c.op, red, u, e, c.p, arg)
-				dOut := randSlice[T](r, len(out), -1, 1)
+				dOut := kerneltest.Uniform[T](r, len(out), -1, 1)
 				wantU, wantE := refBackwardArg(tg.g, c.op, u, e, c.p, arg, dOut)
 				du := ones[T](tg.g.NumSrc() * c.p.LhsLen)
 				de := ones[T](tg.g.NumEdges() * c.p.RhsLen)

@@ -13,6 +13,7 @@ import (
 	"github.com/gnngo/gnn/graph/generate"
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/parallel"
+	"github.com/gnngo/gnn/internal/testkit/kerneltest"
 )
 
 // Benchmarks run float32 (the dtype of GNN training) on one uniform random
@@ -87,9 +88,9 @@ func (c benchCase) name() string {
 	if c.backward {
 		s += "dir=bwd/"
 	}
-	s += "dim=" + shapeName(c.lhs)
+	s += "dim=" + kerneltest.ShapeName(c.lhs)
 	if c.rhs != nil {
-		s += "/edim=" + shapeName(c.rhs)
+		s += "/edim=" + kerneltest.ShapeName(c.rhs)
 	}
 	return s
 }
@@ -154,11 +155,11 @@ func BenchmarkBackwardArg(b *testing.B) {
 		g.CSR()
 		p := bcast.Same([]int{f})
 		r := rand.New(rand.NewPCG(3, 4))
-		u := randSlice[float32](r, g.NumSrc()*f, -1, 1)
+		u := kerneltest.Uniform[float32](r, g.NumSrc()*f, -1, 1)
 		out := make([]float32, g.NumDst()*f)
 		arg := make([]int64, len(out))
 		Forward(out, g, CopyU, Max, u, nil, p, arg)
-		dOut := randSlice[float32](r, len(out), -1, 1)
+		dOut := kerneltest.Uniform[float32](r, len(out), -1, 1)
 		du := make([]float32, len(u))
 		// Per out-edge: its arg row, its dOut row, Indices and EIDs; plus
 		// du and Indptr once.

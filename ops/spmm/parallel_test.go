@@ -8,6 +8,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/generate"
+	"github.com/gnngo/gnn/internal/testkit/kerneltest"
 )
 
 // parallelCase is a call large enough to run on several workers.
@@ -41,7 +42,7 @@ func skewedGraph(t testing.TB, n, c int) *graph.Graph {
 			dst = append(dst, int32(v))
 		}
 	}
-	shuffle(r, src, dst)
+	kerneltest.Shuffle(r, src, dst)
 	return mustGraph(t, n, n, src, dst)
 }
 
@@ -60,7 +61,7 @@ func TestGOMAXPROCSDeterminism(t *testing.T) {
 		for _, c := range parallelCases {
 			p := planFor(t, c.op, c.lhs, c.rhs)
 			u, e := operands[float32](r, tg.g, c.op, p)
-			dOut := randSlice[float32](r, tg.g.NumDst()*p.OutLen, -1, 1)
+			dOut := kerneltest.Uniform[float32](r, tg.g.NumDst()*p.OutLen, -1, 1)
 			var first [][]float32
 			var firstArg []int64
 			for _, procs := range []int{1, 2, 3} {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/testkit/kerneltest"
 )
 
 // BenchmarkReadout is the per-graph readout of graph classification
@@ -31,7 +32,7 @@ func BenchmarkReadout(b *testing.B) {
 	g := batch.Readout()
 	g.CSC()
 	p := bcast.Same([]int{dim})
-	u := randSlice[float32](rand.New(rand.NewPCG(1, 2)), g.NumSrc()*dim, -1, 1)
+	u := kerneltest.Uniform[float32](rand.New(rand.NewPCG(1, 2)), g.NumSrc()*dim, -1, 1)
 	for _, red := range []Reduce{Sum, Max} {
 		b.Run(fmt.Sprintf("red=%v/graphs=%d/nodes=%d/dim=%d", red, graphs, nodes, dim), func(b *testing.B) {
 			out := make([]float32, graphs*dim)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/testkit/kerneltest"
 )
 
 var reducers = []Reduce{Sum, Mean, Max, Min}
@@ -23,7 +24,7 @@ func TestForward(t *testing.T) {
 // against the COO-loop oracle, output and arg.
 func testForward[T num.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 2))
-	tol := tolerance[T]()
+	tol := kerneltest.Tolerance[T]()
 	for _, tg := range testGraphs(t) {
 		for _, c := range opCases(t) {
 			u, e := operands[T](r, tg.g, c.op, c.p)
@@ -77,18 +78,18 @@ func testForwardDense[T num.Float](t *testing.T) {
 	// float32 sums of up to ~60 terms of size 1 against float64: a few
 	// hundred float32 ulps at worst.
 	tol := 1e-4
-	if tolerance[T]() < 1e-6 {
+	if kerneltest.Tolerance[T]() < 1e-6 {
 		tol = 1e-12
 	}
 	for _, tg := range testGraphs(t) {
 		for _, f := range []int{1, 3, 8, 33} {
-			x := randSlice[T](r, tg.g.NumSrc()*f, -1, 1)
+			x := kerneltest.Uniform[T](r, tg.g.NumSrc()*f, -1, 1)
 			got := make([]T, tg.g.NumDst()*f)
 			Forward(got, tg.g, CopyU, Sum, x, nil, bcast.Same([]int{f}), nil)
 			if i := mismatch(got, denseAggregate(tg.g, x, f, nil), tol); i >= 0 {
 				t.Errorf("%s copy_u sum f=%d: mismatch at %d", tg.name, f, i)
 			}
-			w := randSlice[T](r, tg.g.NumEdges(), -1, 1)
+			w := kerneltest.Uniform[T](r, tg.g.NumEdges(), -1, 1)
 			p, err := bcast.New([]int{f}, []int{1}, false)
 			if err != nil {
 				t.Fatal(err)

@@ -67,126 +67,80 @@ func (c *Context) Free(p Ptr) error {
 // CopyToDevice copies bytes from host memory src, which must hold no Go
 // pointers, to dst. It returns once src may be reused.
 func (c *Context) CopyToDevice(dst Ptr, src unsafe.Pointer, bytes int) error {
-	if err := c.copyArgs("CopyToDevice", bytes, dst); err != nil || bytes == 0 {
-		return err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := c.usable(); err != nil {
-		return err
-	}
-	var r C.int
-	if c.emu != nil {
-		if err := c.emu.check(dst, bytes, "CopyToDevice destination"); err != nil {
-			return err
-		}
-		C.gnn_emu_h2d(c.emu.host(dst), src, C.size_t(bytes))
-	} else {
-		r = C.gnn_cu_htod(c.ctx, C.uint64_t(dst), src, C.size_t(bytes))
-	}
-	if r != 0 {
-		return c.opError("cuMemcpyHtoD", r)
-	}
-	c.stats.HostToDevice += int64(bytes)
-	return nil
+	return c.transfer("CopyToDevice", "cuMemcpyHtoD", bytes, &c.stats.HostToDevice,
+		[]access{{dst, "CopyToDevice destination"}},
+		func() { C.gnn_emu_h2d(c.emu.host(dst), src, C.size_t(bytes)) },
+		func() C.int { return C.gnn_cu_htod(c.ctx, C.uint64_t(dst), src, C.size_t(bytes)) })
 }
 
 // CopyToHost copies bytes from src to host memory dst, which must hold no
 // Go pointers, after every operation issued before it.
 func (c *Context) CopyToHost(dst unsafe.Pointer, src Ptr, bytes int) error {
-	if err := c.copyArgs("CopyToHost", bytes, src); err != nil || bytes == 0 {
-		return err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := c.usable(); err != nil {
-		return err
-	}
-	var r C.int
-	if c.emu != nil {
-		if err := c.emu.check(src, bytes, "CopyToHost source"); err != nil {
-			return err
-		}
-		C.gnn_emu_d2h(dst, c.emu.host(src), C.size_t(bytes))
-	} else {
-		r = C.gnn_cu_dtoh(c.ctx, dst, C.uint64_t(src), C.size_t(bytes))
-	}
-	if r != 0 {
-		return c.opError("cuMemcpyDtoH", r)
-	}
-	c.stats.DeviceToHost += int64(bytes)
-	return nil
+	return c.transfer("CopyToHost", "cuMemcpyDtoH", bytes, &c.stats.DeviceToHost,
+		[]access{{src, "CopyToHost source"}},
+		func() { C.gnn_emu_d2h(dst, c.emu.host(src), C.size_t(bytes)) },
+		func() C.int { return C.gnn_cu_dtoh(c.ctx, dst, C.uint64_t(src), C.size_t(bytes)) })
 }
 
 // CopyDevice copies bytes from src to dst, both on the device; the ranges
 // must not overlap.
 func (c *Context) CopyDevice(dst, src Ptr, bytes int) error {
-	if err := c.copyArgs("CopyDevice", bytes, dst, src); err != nil || bytes == 0 {
-		return err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := c.usable(); err != nil {
-		return err
-	}
-	var r C.int
-	if c.emu != nil {
-		if err := c.emu.check(dst, bytes, "CopyDevice destination"); err != nil {
-			return err
-		}
-		if err := c.emu.check(src, bytes, "CopyDevice source"); err != nil {
-			return err
-		}
-		C.gnn_emu_copy(c.emu.host(dst), c.emu.host(src), C.size_t(bytes))
-	} else {
-		r = C.gnn_cu_dtod(c.ctx, C.uint64_t(dst), C.uint64_t(src), C.size_t(bytes))
-	}
-	if r != 0 {
-		return c.opError("cuMemcpyDtoD", r)
-	}
-	c.stats.DeviceToDevice += int64(bytes)
-	return nil
+	return c.transfer("CopyDevice", "cuMemcpyDtoD", bytes, &c.stats.DeviceToDevice,
+		[]access{{dst, "CopyDevice destination"}, {src, "CopyDevice source"}},
+		func() { C.gnn_emu_copy(c.emu.host(dst), c.emu.host(src), C.size_t(bytes)) },
+		func() C.int { return C.gnn_cu_dtod(c.ctx, C.uint64_t(dst), C.uint64_t(src), C.size_t(bytes)) })
 }
 
 // Zero sets bytes of device memory at p to 0.
 func (c *Context) Zero(p Ptr, bytes int) error {
-	if err := c.copyArgs("Zero", bytes, p); err != nil || bytes == 0 {
-		return err
+	return c.transfer("Zero", "cuMemsetD8", bytes, nil,
+		[]access{{p, "Zero"}},
+		func() { C.gnn_emu_zero(c.emu.host(p), C.size_t(bytes)) },
+		func() C.int { return C.gnn_cu_memset(c.ctx, C.uint64_t(p), C.size_t(bytes)) })
+}
+
+// access is device memory that a transfer reads or writes, with the words
+// that name it in the emulator's errors.
+type access struct {
+	p    Ptr
+	what string
+}
+
+// transfer runs a copy or memset op of bytes over the device memory in
+// mem: it checks the size and pointers, then, holding the lock, either
+// checks on the emulator that each range of mem is emulated memory and
+// calls emu, or calls driver, whose failure it reports as a failed
+// driverOp. Once done it adds bytes to *count, when count is not nil.
+// 0 bytes do nothing.
+func (c *Context) transfer(op, driverOp string, bytes int, count *int64, mem []access, emu func(), driver func() C.int) error {
+	if bytes < 0 {
+		return fmt.Errorf("cuda: %s of %d bytes", op, bytes)
+	}
+	if bytes == 0 {
+		return nil
+	}
+	for _, m := range mem {
+		if m.p == 0 {
+			return fmt.Errorf("cuda: %s of %d bytes at the zero Ptr", op, bytes)
+		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.usable(); err != nil {
 		return err
 	}
-	var r C.int
 	if c.emu != nil {
-		if err := c.emu.check(p, bytes, "Zero"); err != nil {
-			return err
+		for _, m := range mem {
+			if err := c.emu.check(m.p, bytes, m.what); err != nil {
+				return err
+			}
 		}
-		C.gnn_emu_zero(c.emu.host(p), C.size_t(bytes))
-	} else {
-		r = C.gnn_cu_memset(c.ctx, C.uint64_t(p), C.size_t(bytes))
+		emu()
+	} else if r := driver(); r != 0 {
+		return fmt.Errorf("cuda: %s: %w", driverOp, driverError(r))
 	}
-	if r != 0 {
-		return c.opError("cuMemsetD8", r)
+	if count != nil {
+		*count += int64(bytes)
 	}
 	return nil
-}
-
-// copyArgs checks the size and device pointers of a copy.
-func (c *Context) copyArgs(op string, bytes int, ps ...Ptr) error {
-	if bytes < 0 {
-		return fmt.Errorf("cuda: %s of %d bytes", op, bytes)
-	}
-	for _, p := range ps {
-		if p == 0 && bytes > 0 {
-			return fmt.Errorf("cuda: %s of %d bytes at the zero Ptr", op, bytes)
-		}
-	}
-	return nil
-}
-
-// opError describes a failed driver call.
-func (c *Context) opError(op string, r C.int) error {
-	return fmt.Errorf("cuda: %s: %w", op, driverError(r))
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/testkit/kerneltest"
 	"github.com/gnngo/gnn/ops/edgesoftmax"
 	"github.com/gnngo/gnn/ops/sddmm"
 	"github.com/gnngo/gnn/ops/spmm"
@@ -18,7 +19,7 @@ import (
 func fdCheck(t *testing.T, name string, x []float64, outLen int, fwd func(x []float64) []float64, grad func(x, r []float64) []float64) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(21, 21))
-	r := randSlice[float64](rng, outLen, -1, 1)
+	r := kerneltest.Uniform[float64](rng, outLen, -1, 1)
 	f := func(x []float64) float64 {
 		var s float64
 		for i, v := range fwd(x) {
@@ -72,8 +73,8 @@ func TestFiniteDifferences(t *testing.T) {
 	}
 	for _, tc := range spmmCases {
 		p := mustPlan(t, tc.lhs, tc.rhs, false)
-		u := randSlice[float64](rng, ns*p.LhsLen, -1, 1)
-		e := randSlice[float64](rng, ne*p.RhsLen, 1, 2)
+		u := kerneltest.Uniform[float64](rng, ns*p.LhsLen, -1, 1)
+		e := kerneltest.Uniform[float64](rng, ne*p.RhsLen, 1, 2)
 		fwd := func(u, e []float64) ([]float64, Buf) {
 			out := filled[float64](t, c, nd*p.OutLen)
 			arg := filled[int64](t, c, nd*p.OutLen)
@@ -108,8 +109,8 @@ func TestFiniteDifferences(t *testing.T) {
 	}
 	for _, tc := range sddmmCases {
 		p := tc.p
-		l := randSlice[float64](rng, rowsOf(h, tc.lt)*p.LhsLen, -1, 1)
-		rr := randSlice[float64](rng, rowsOf(h, tc.rt)*p.RhsLen, 1, 2)
+		l := kerneltest.Uniform[float64](rng, rowsOf(h, tc.lt)*p.LhsLen, -1, 1)
+		rr := kerneltest.Uniform[float64](rng, rowsOf(h, tc.rt)*p.RhsLen, 1, 2)
 		fwd := func(l, rr []float64) []float64 {
 			out := filled[float64](t, c, ne*p.OutLen)
 			run(SDDMM[float64](g, out, tc.op, toDevice(t, c, l), tc.lt, toDevice(t, c, rr), tc.rt, p))
@@ -127,7 +128,7 @@ func TestFiniteDifferences(t *testing.T) {
 	}
 
 	const w = 2
-	score := randSlice[float64](rng, ne*w, -2, 2)
+	score := kerneltest.Uniform[float64](rng, ne*w, -2, 2)
 	softmax := func(x []float64) []float64 {
 		out := filled[float64](t, c, ne*w)
 		run(EdgeSoftmax[float64](g, out, edgesoftmax.BySrc, toDevice(t, c, x), w))
@@ -139,8 +140,8 @@ func TestFiniteDifferences(t *testing.T) {
 		return toHost[float64](t, c, ds)
 	})
 
-	el := randSlice[float64](rng, ns*w, -2, 2)
-	er := randSlice[float64](rng, nd*w, -2, 2)
+	el := kerneltest.Uniform[float64](rng, ns*w, -2, 2)
+	er := kerneltest.Uniform[float64](rng, nd*w, -2, 2)
 	attention := func(x []float64) []float64 {
 		out := filled[float64](t, c, ne*w)
 		run(Attention[float64](g, out, toDevice(t, c, x), toDevice(t, c, er), 0.2, w))

@@ -13,6 +13,7 @@ import (
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/generate"
 	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/testkit/kerneltest"
 	"github.com/gnngo/gnn/ops/edgesoftmax"
 	"github.com/gnngo/gnn/ops/sddmm"
 	"github.com/gnngo/gnn/ops/spmm"
@@ -72,7 +73,7 @@ func testLarge(t *testing.T, c *cuda.Context, h *graph.Graph) {
 	n, ne := h.NumDst(), h.NumEdges()
 
 	const f = 64
-	x := randSlice[float32](r, n*f, -1, 1)
+	x := kerneltest.Uniform[float32](r, n*f, -1, 1)
 	want := make([]float32, n*f)
 	spmm.Forward(want, h, spmm.CopyU, spmm.Sum, x, nil, bcast.Same([]int{f}), nil)
 	out := filled[float32](t, c, n*f)
@@ -84,13 +85,13 @@ func testLarge(t *testing.T, c *cuda.Context, h *graph.Graph) {
 	compare(t, "copy_u sum on the reverse", toHost[float32](t, c, out), want)
 
 	const heads, hf = 4, 16
-	w := randSlice[float32](r, ne*heads, -1, 1)
+	w := kerneltest.Uniform[float32](r, ne*heads, -1, 1)
 	pm := mustPlan(t, []int{heads, hf}, []int{heads, 1}, false)
 	spmm.Forward(want, h, spmm.Mul, spmm.Sum, x, w, pm, nil)
 	dw := toDevice(t, c, w)
 	must(t, UMulESum[float32](g, out, dx, dw, heads, hf))
 	compare(t, "u_mul_e sum", toHost[float32](t, c, out), want)
-	dOut := randSlice[float32](r, n*f, -1, 1)
+	dOut := kerneltest.Uniform[float32](r, n*f, -1, 1)
 	wu, ww := spmmGradRef(h, spmm.Mul, spmm.Sum, x, w, pm, nil, dOut)
 	gu, gw := filled[float32](t, c, len(wu)), filled[float32](t, c, len(ww))
 	must(t, UMulESumBackward[float32](g, gu, gw, dx, dw, heads, hf, toDevice(t, c, dOut)))
@@ -117,12 +118,12 @@ func testLarge(t *testing.T, c *cuda.Context, h *graph.Graph) {
 	must(t, EdgeSoftmax[float32](g, ds, edgesoftmax.ByDst, ds, heads))
 	compare(t, "edge softmax", toHost[float32](t, c, ds), y)
 
-	el, er := randSlice[float32](r, n*heads, -3, 3), randSlice[float32](r, n*heads, -3, 3)
+	el, er := kerneltest.Uniform[float32](r, n*heads, -3, 3), kerneltest.Uniform[float32](r, n*heads, -3, 3)
 	edgesoftmax.Attention(y, h, el, er, 0.2, heads)
 	del, der := toDevice(t, c, el), toDevice(t, c, er)
 	must(t, Attention[float32](g, ds, del, der, 0.2, heads))
 	compare(t, "attention", toHost[float32](t, c, ds), y)
-	dy := randSlice[float32](r, ne*heads, -1, 1)
+	dy := kerneltest.Uniform[float32](r, ne*heads, -1, 1)
 	gs := make([]float32, ne*heads)
 	edgesoftmax.AttentionBackward(gs, h, el, er, 0.2, y, dy, heads)
 	dg := filled[float32](t, c, ne*heads)
@@ -147,7 +148,7 @@ func TestCuSPARSEMatchesSpMM(t *testing.T) {
 	g := upload(t, c, h)
 	r := rand.New(rand.NewPCG(2, 2))
 	for _, f := range []int{1, 16, 64} {
-		x := randSlice[float32](r, h.NumSrc()*f, -1, 1)
+		x := kerneltest.Uniform[float32](r, h.NumSrc()*f, -1, 1)
 		want := make([]float32, h.NumDst()*f)
 		spmm.Forward(want, h, spmm.CopyU, spmm.Sum, x, nil, bcast.Same([]int{f}), nil)
 		ones := make([]float32, h.NumEdges())

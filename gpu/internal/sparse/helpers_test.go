@@ -5,8 +5,6 @@ package sparse
 import (
 	"math"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 	"testing"
 	"unsafe"
 
@@ -14,7 +12,9 @@ import (
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/testkit/kerneltest"
 	"github.com/gnngo/gnn/internal/testkit/testgraphs"
+	"github.com/gnngo/gnn/ops/spmm"
 )
 
 // contexts returns the emulator and, when the machine has one, the first
@@ -42,17 +42,9 @@ func fixtures(t *testing.T) []testgraphs.Fixture {
 	fs := testgraphs.Fixtures(t)
 	r := rand.New(rand.NewPCG(3, 3))
 	const n = 30
-	var src, dst []int32
-	for v := range 25 {
-		for range 60/(v+1) + 1 {
-			src, dst = append(src, int32(r.IntN(n))), append(dst, int32(v))
-		}
-	}
+	src, dst := kerneltest.Skewed(r, n, 25)
 	src, dst = append(src, 4, 4, 4), append(dst, 7, 7, 7)
-	r.Shuffle(len(src), func(i, j int) {
-		src[i], src[j] = src[j], src[i]
-		dst[i], dst[j] = dst[j], dst[i]
-	})
+	kerneltest.Shuffle(r, src, dst)
 	skewed := testgraphs.Must(t, n, n, src, dst)
 	fs = append(fs, testgraphs.Fixture{Name: "skewed", G: skewed},
 		testgraphs.Fixture{Name: "skewed-reverse", G: skewed.Reverse()})
@@ -65,6 +57,17 @@ func fixtures(t *testing.T) []testgraphs.Fixture {
 	return fs
 }
 
+// eachGraph calls fn for every context and fixture, with the fixture's
+// graph uploaded to the context as g.
+func eachGraph(t *testing.T, fn func(c *cuda.Context, f testgraphs.Fixture, g *Graph)) {
+	for _, c := range contexts(t) {
+		for _, f := range fixtures(t) {
+			fn(c, f, upload(t, c, f.G))
+		}
+	}
+}
+
+// upload copies g to the device, freed when the test ends.
 func upload(t *testing.T, c *cuda.Context, g *graph.Graph) *Graph {
 	t.Helper()
 	d, err := Upload(c, g)
@@ -115,24 +118,6 @@ func toHost[T num.Float | int64](t *testing.T, c *cuda.Context, b Buf) []T {
 	return x
 }
 
-func randSlice[T num.Float](r *rand.Rand, n int, lo, hi float64) []T {
-	x := make([]T, n)
-	for i := range x {
-		x[i] = T(lo + (hi-lo)*r.Float64())
-	}
-	return x
-}
-
-// tolerance is the bound: 1e-5 relative for float32, 1e-12 for
-// float64, relative to max(1, |want|).
-func tolerance[T num.Float]() float64 {
-	var z T
-	if unsafe.Sizeof(z) == 4 {
-		return 1e-5
-	}
-	return 1e-12
-}
-
 // compare fails the test at the first element where got and want differ
 // by more than the tolerance of T.
 func compare[T num.Float](t *testing.T, what string, got, want []T) {
@@ -140,7 +125,7 @@ func compare[T num.Float](t *testing.T, what string, got, want []T) {
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d elements, want %d", what, len(got), len(want))
 	}
-	tol := tolerance[T]()
+	tol := kerneltest.Tolerance[T]()
 	for i := range got {
 		g, w := float64(got[i]), float64(want[i])
 		if math.IsNaN(w) && math.IsNaN(g) {
@@ -152,38 +137,28 @@ func compare[T num.Float](t *testing.T, what string, got, want []T) {
 	}
 }
 
-// shapeCase is a pair of operand feature shapes for a binary op.
-type shapeCase struct {
-	name     string
-	lhs, rhs []int
+// opCase is a binary op with a plan: ops/spmm's and ops/sddmm's Op are
+// one type, in which CopyU is CopyLHS and CopyE is CopyRHS.
+type opCase struct {
+	op    spmm.Op
+	shape string
+	p     bcast.Plan
 }
 
-// shapeCases are the broadcast patterns of ops/spmm's tests: same shape, a
-// scalar per edge, per-head weights, broadcast lhs, a rhs without feature
-// dims, an outer product, many heads, and the vector kernels' widths.
-var shapeCases = []shapeCase{
-	{"same", []int{5}, []int{5}},
-	{"same-2d", []int{2, 3}, []int{2, 3}},
-	{"scalar-e", []int{6}, []int{1}},
-	{"empty-e", []int{4}, []int{}},
-	{"heads", []int{3, 4}, []int{3, 1}},
-	{"bcast-u", []int{1, 4}, []int{3, 1}},
-	{"scalar-u", []int{3, 1}, []int{3, 4}},
-	{"outer", []int{2, 1, 3}, []int{1, 4, 1}},
-	{"many-heads", []int{70, 2}, []int{70, 1}},
-	{"heads-8x8", []int{8, 8}, []int{8, 1}},
-	{"scalar-e-64", []int{64}, []int{1}},
-}
-
-// copyShapes are the feature shapes of copy_u and copy_e.
-var copyShapes = [][]int{{1}, {5}, {2, 3}, {8}, {17}, {64}, {70}}
-
-func shapeName(s []int) string {
-	parts := make([]string, len(s))
-	for i, d := range s {
-		parts[i] = strconv.Itoa(d)
+// opCases returns the copy ops on every copy shape and the arithmetic ops
+// on every broadcast pair of ops/spmm's tests.
+func opCases(t *testing.T) []opCase {
+	var cs []opCase
+	for _, s := range kerneltest.CopyShapes {
+		name := kerneltest.ShapeName(s)
+		cs = append(cs, opCase{spmm.CopyU, name, bcast.Same(s)}, opCase{spmm.CopyE, name, bcast.Same(s)})
 	}
-	return strings.Join(parts, "x")
+	for _, op := range []spmm.Op{spmm.Add, spmm.Sub, spmm.Mul, spmm.Div} {
+		for _, s := range kerneltest.ShapeCases {
+			cs = append(cs, opCase{op, s.Name, mustPlan(t, s.LHS, s.RHS, false)})
+		}
+	}
+	return cs
 }
 
 func mustPlan(t *testing.T, lhs, rhs []int, dot bool) bcast.Plan {

@@ -7,37 +7,26 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gnngo/gnn/gpu/internal/cuda"
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/testkit/kerneltest"
+	"github.com/gnngo/gnn/internal/testkit/testgraphs"
 	"github.com/gnngo/gnn/ops/sddmm"
 )
 
-// sddmmCase is an op with a plan.
-type sddmmCase struct {
-	op    sddmm.Op
-	shape string
-	p     bcast.Plan
-}
-
-func sddmmCases(t *testing.T) []sddmmCase {
-	var cs []sddmmCase
-	for _, s := range copyShapes {
-		cs = append(cs, sddmmCase{sddmm.CopyLHS, shapeName(s), bcast.Same(s)}, sddmmCase{sddmm.CopyRHS, shapeName(s), bcast.Same(s)})
-	}
-	for _, op := range []sddmm.Op{sddmm.Add, sddmm.Sub, sddmm.Mul, sddmm.Div} {
-		for _, s := range shapeCases {
-			cs = append(cs, sddmmCase{op, s.name, mustPlan(t, s.lhs, s.rhs, false)})
-		}
-	}
-	for _, s := range []shapeCase{
-		{"dot-8", []int{8}, []int{8}},
-		{"dot-heads", []int{3, 5}, []int{3, 5}},
-		{"dot-bcast", []int{1, 4}, []int{3, 4}},
-		{"dot-8x8", []int{8, 8}, []int{8, 8}},
-		{"dot-1", []int{1}, []int{1}},
+// sddmmCases are opCases plus Dot on shapes of its own.
+func sddmmCases(t *testing.T) []opCase {
+	cs := opCases(t)
+	for _, s := range []kerneltest.ShapeCase{
+		{Name: "dot-8", LHS: []int{8}, RHS: []int{8}},
+		{Name: "dot-heads", LHS: []int{3, 5}, RHS: []int{3, 5}},
+		{Name: "dot-bcast", LHS: []int{1, 4}, RHS: []int{3, 4}},
+		{Name: "dot-8x8", LHS: []int{8, 8}, RHS: []int{8, 8}},
+		{Name: "dot-1", LHS: []int{1}, RHS: []int{1}},
 	} {
-		cs = append(cs, sddmmCase{sddmm.Dot, s.name, mustPlan(t, s.lhs, s.rhs, true)})
+		cs = append(cs, opCase{sddmm.Dot, s.Name, mustPlan(t, s.LHS, s.RHS, true)})
 	}
 	return cs
 }
@@ -51,46 +40,43 @@ func TestSDDMM(t *testing.T) {
 // a naive per-edge gradient for every op, shape and pair of targets.
 func testSDDMM[T num.Float](t *testing.T) {
 	targets := []sddmm.Target{sddmm.U, sddmm.V, sddmm.E}
-	for _, c := range contexts(t) {
-		for _, f := range fixtures(t) {
-			g := upload(t, c, f.G)
-			h := f.G
-			r := rand.New(rand.NewPCG(7, 7))
-			for _, tc := range sddmmCases(t) {
-				for _, lt := range targets {
-					for _, rt := range targets {
-						name := fmt.Sprintf("%s/%s/%v/%s/%v-%v", c.Name(), f.Name, tc.op, tc.shape, lt, rt)
-						t.Run(name, func(t *testing.T) {
-							p := tc.p
-							lhs := randSlice[T](r, rowsOf(h, lt)*p.LhsLen, -1, 1)
-							rhs := randSlice[T](r, rowsOf(h, rt)*p.RhsLen, 1, 2)
-							want := make([]T, h.NumEdges()*p.OutLen)
-							sddmm.Forward(want, h, tc.op, lhs, lt, rhs, rt, p)
-							dl, dr := toDevice(t, c, lhs), toDevice(t, c, rhs)
-							out := filled[T](t, c, len(want))
-							if err := SDDMM[T](g, out, tc.op, dl, lt, dr, rt, p); err != nil {
-								t.Fatal(err)
-							}
-							compare(t, "out", toHost[T](t, c, out), want)
+	eachGraph(t, func(c *cuda.Context, f testgraphs.Fixture, g *Graph) {
+		h := f.G
+		r := rand.New(rand.NewPCG(7, 7))
+		for _, tc := range sddmmCases(t) {
+			for _, lt := range targets {
+				for _, rt := range targets {
+					name := fmt.Sprintf("%s/%s/%v/%s/%v-%v", c.Name(), f.Name, tc.op, tc.shape, lt, rt)
+					t.Run(name, func(t *testing.T) {
+						p := tc.p
+						lhs := kerneltest.Uniform[T](r, rowsOf(h, lt)*p.LhsLen, -1, 1)
+						rhs := kerneltest.Uniform[T](r, rowsOf(h, rt)*p.RhsLen, 1, 2)
+						want := make([]T, h.NumEdges()*p.OutLen)
+						sddmm.Forward(want, h, tc.op, lhs, lt, rhs, rt, p)
+						dl, dr := toDevice(t, c, lhs), toDevice(t, c, rhs)
+						out := filled[T](t, c, len(want))
+						if err := SDDMM[T](g, out, tc.op, dl, lt, dr, rt, p); err != nil {
+							t.Fatal(err)
+						}
+						compare(t, "out", toHost[T](t, c, out), want)
 
-							dOut := randSlice[T](r, len(want), -1, 1)
-							wl, wr := sddmmGradRef(h, tc.op, lhs, lt, rhs, rt, p, dOut)
-							gl, gr := filled[T](t, c, len(lhs)), filled[T](t, c, len(rhs))
-							if err := SDDMMBackward[T](g, gl, gr, tc.op, dl, lt, dr, rt, p, toDevice(t, c, dOut)); err != nil {
-								t.Fatal(err)
-							}
-							if tc.op != sddmm.CopyRHS {
-								compare(t, "dlhs", toHost[T](t, c, gl), wl)
-							}
-							if tc.op != sddmm.CopyLHS {
-								compare(t, "drhs", toHost[T](t, c, gr), wr)
-							}
-						})
-					}
+						dOut := kerneltest.Uniform[T](r, len(want), -1, 1)
+						wl, wr := sddmmGradRef(h, tc.op, lhs, lt, rhs, rt, p, dOut)
+						gl, gr := filled[T](t, c, len(lhs)), filled[T](t, c, len(rhs))
+						if err := SDDMMBackward[T](g, gl, gr, tc.op, dl, lt, dr, rt, p, toDevice(t, c, dOut)); err != nil {
+							t.Fatal(err)
+						}
+						if tc.op != sddmm.CopyRHS {
+							compare(t, "dlhs", toHost[T](t, c, gl), wl)
+						}
+						if tc.op != sddmm.CopyLHS {
+							compare(t, "drhs", toHost[T](t, c, gr), wr)
+						}
+					})
 				}
 			}
 		}
-	}
+	})
 }
 
 func rowsOf(g *graph.Graph, t sddmm.Target) int {

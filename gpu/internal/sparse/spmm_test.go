@@ -8,31 +8,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gnngo/gnn/gpu/internal/cuda"
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/testkit/kerneltest"
+	"github.com/gnngo/gnn/internal/testkit/testgraphs"
 	"github.com/gnngo/gnn/ops/spmm"
 )
-
-// spmmCase is an op with a plan.
-type spmmCase struct {
-	op    spmm.Op
-	shape string
-	p     bcast.Plan
-}
-
-func spmmCases(t *testing.T) []spmmCase {
-	var cs []spmmCase
-	for _, s := range copyShapes {
-		cs = append(cs, spmmCase{spmm.CopyU, shapeName(s), bcast.Same(s)}, spmmCase{spmm.CopyE, shapeName(s), bcast.Same(s)})
-	}
-	for _, op := range []spmm.Op{spmm.Add, spmm.Sub, spmm.Mul, spmm.Div} {
-		for _, s := range shapeCases {
-			cs = append(cs, spmmCase{op, s.name, mustPlan(t, s.lhs, s.rhs, false)})
-		}
-	}
-	return cs
-}
 
 func TestSpMM(t *testing.T) {
 	t.Run("float32", testSpMM[float32])
@@ -43,72 +26,69 @@ func TestSpMM(t *testing.T) {
 // naive per-edge gradient, for every op, broadcast shape, reducer and
 // fixture, and the arg indices of Max and Min exactly.
 func testSpMM[T num.Float](t *testing.T) {
-	for _, c := range contexts(t) {
-		for _, f := range fixtures(t) {
-			g := upload(t, c, f.G)
-			r := rand.New(rand.NewPCG(1, 2))
-			for _, tc := range spmmCases(t) {
-				for _, red := range []spmm.Reduce{spmm.Sum, spmm.Mean, spmm.Max, spmm.Min} {
-					name := fmt.Sprintf("%s/%s/%v/%s/%v", c.Name(), f.Name, tc.op, tc.shape, red)
-					t.Run(name, func(t *testing.T) {
-						h := f.G
-						p := tc.p
-						var u, e []T
-						if tc.op.UsesLHS() {
-							u = randSlice[T](r, h.NumSrc()*p.LhsLen, -1, 1)
-						}
-						if tc.op.UsesRHS() {
-							e = randSlice[T](r, h.NumEdges()*p.RhsLen, 1, 2)
-						}
-						want := make([]T, h.NumDst()*p.OutLen)
-						var wantArg []int64
-						if red >= spmm.Max {
-							wantArg = make([]int64, len(want))
-						}
-						spmm.Forward(want, h, tc.op, red, u, e, p, wantArg)
+	eachGraph(t, func(c *cuda.Context, f testgraphs.Fixture, g *Graph) {
+		r := rand.New(rand.NewPCG(1, 2))
+		for _, tc := range opCases(t) {
+			for _, red := range []spmm.Reduce{spmm.Sum, spmm.Mean, spmm.Max, spmm.Min} {
+				name := fmt.Sprintf("%s/%s/%v/%s/%v", c.Name(), f.Name, tc.op, tc.shape, red)
+				t.Run(name, func(t *testing.T) {
+					h := f.G
+					p := tc.p
+					var u, e []T
+					if tc.op.UsesLHS() {
+						u = kerneltest.Uniform[T](r, h.NumSrc()*p.LhsLen, -1, 1)
+					}
+					if tc.op.UsesRHS() {
+						e = kerneltest.Uniform[T](r, h.NumEdges()*p.RhsLen, 1, 2)
+					}
+					want := make([]T, h.NumDst()*p.OutLen)
+					var wantArg []int64
+					if red >= spmm.Max {
+						wantArg = make([]int64, len(want))
+					}
+					spmm.Forward(want, h, tc.op, red, u, e, p, wantArg)
 
-						du, de := toDevice(t, c, u), toDevice(t, c, e)
-						out := filled[T](t, c, len(want))
-						var arg Buf
-						if red >= spmm.Max {
-							arg = filled[int64](t, c, len(want))
-						}
-						if err := SpMM[T](g, out, tc.op, red, du, de, p, arg); err != nil {
-							t.Fatalf("%s: %v", name, err)
-						}
-						compare(t, name, toHost[T](t, c, out), want)
-						if red >= spmm.Max {
-							got := toHost[int64](t, c, arg)
-							for i := range got {
-								if got[i] != wantArg[i] {
-									t.Fatalf("%s: arg[%d] = %d, want %d", name, i, got[i], wantArg[i])
-								}
+					du, de := toDevice(t, c, u), toDevice(t, c, e)
+					out := filled[T](t, c, len(want))
+					var arg Buf
+					if red >= spmm.Max {
+						arg = filled[int64](t, c, len(want))
+					}
+					if err := SpMM[T](g, out, tc.op, red, du, de, p, arg); err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					compare(t, name, toHost[T](t, c, out), want)
+					if red >= spmm.Max {
+						got := toHost[int64](t, c, arg)
+						for i := range got {
+							if got[i] != wantArg[i] {
+								t.Fatalf("%s: arg[%d] = %d, want %d", name, i, got[i], wantArg[i])
 							}
 						}
+					}
 
-						dOut := randSlice[T](r, len(want), -1, 1)
-						wu, we := spmmGradRef(h, tc.op, red, u, e, p, wantArg, dOut)
-						gu, ge := Buf{}, Buf{}
-						if wu != nil {
-							gu = filled[T](t, c, len(wu))
-						}
-						if we != nil {
-							ge = filled[T](t, c, len(we))
-						}
-						if err := SpMMBackward[T](g, gu, ge, tc.op, red, du, de, p, arg, toDevice(t, c, dOut)); err != nil {
-							t.Fatalf("%s backward: %v", name, err)
-						}
-						if wu != nil {
-							compare(t, name+" du", toHost[T](t, c, gu), wu)
-						}
-						if we != nil {
-							compare(t, name+" de", toHost[T](t, c, ge), we)
-						}
-					})
-				}
+					dOut := kerneltest.Uniform[T](r, len(want), -1, 1)
+					wu, we := spmmGradRef(h, tc.op, red, u, e, p, wantArg, dOut)
+					gu, ge := Buf{}, Buf{}
+					if wu != nil {
+						gu = filled[T](t, c, len(wu))
+					}
+					if we != nil {
+						ge = filled[T](t, c, len(we))
+					}
+					if err := SpMMBackward[T](g, gu, ge, tc.op, red, du, de, p, arg, toDevice(t, c, dOut)); err != nil {
+						t.Fatalf("%s backward: %v", name, err)
+					}
+					if wu != nil {
+						compare(t, name+" du", toHost[T](t, c, gu), wu)
+					}
+					if we != nil {
+						compare(t, name+" de", toHost[T](t, c, ge), we)
+					}
+				})
 			}
 		}
-	}
+	})
 }
 
 // spmmGradRef is the naive gradient of a SpMM: every edge e = (s -> v) and
@@ -186,53 +166,50 @@ func round[T num.Float](x []float64) []T {
 }
 
 func TestSpMMScaledAndSugar(t *testing.T) {
-	for _, c := range contexts(t) {
-		for _, f := range fixtures(t) {
-			h := f.G
-			g := upload(t, c, h)
-			r := rand.New(rand.NewPCG(5, 5))
-			const heads, feat = 2, 3
-			u := randSlice[float64](r, h.NumSrc()*heads*feat, -1, 1)
-			w := randSlice[float64](r, h.NumEdges()*heads, -1, 1)
-			scale := randSlice[float64](r, h.NumDst(), 0, 1)
-			p := bcast.Same([]int{heads * feat})
-			want := make([]float64, h.NumDst()*heads*feat)
-			spmm.ForwardScaled(want, h, spmm.CopyU, u, nil, p, scale)
-			out := filled[float64](t, c, len(want))
-			if err := SpMMScaled[float64](g, out, spmm.CopyU, toDevice(t, c, u), Buf{}, p, toDevice(t, c, scale)); err != nil {
-				t.Fatal(err)
-			}
-			compare(t, f.Name+" scaled", toHost[float64](t, c, out), want)
-
-			spmm.Forward(want, h, spmm.CopyU, spmm.Sum, u, nil, p, nil)
-			if err := CopyUSum[float64](g, out, toDevice(t, c, u), heads*feat); err != nil {
-				t.Fatal(err)
-			}
-			compare(t, f.Name+" CopyUSum", toHost[float64](t, c, out), want)
-
-			pm := mustPlan(t, []int{heads, feat}, []int{heads, 1}, false)
-			spmm.Forward(want, h, spmm.Mul, spmm.Sum, u, w, pm, nil)
-			du, dw := toDevice(t, c, u), toDevice(t, c, w)
-			if err := UMulESum[float64](g, out, du, dw, heads, feat); err != nil {
-				t.Fatal(err)
-			}
-			compare(t, f.Name+" UMulESum", toHost[float64](t, c, out), want)
-			dOut := randSlice[float64](r, len(want), -1, 1)
-			wu, ww := spmmGradRef(h, spmm.Mul, spmm.Sum, u, w, pm, nil, dOut)
-			gu, gw := filled[float64](t, c, len(wu)), filled[float64](t, c, len(ww))
-			if err := UMulESumBackward[float64](g, gu, gw, du, dw, heads, feat, toDevice(t, c, dOut)); err != nil {
-				t.Fatal(err)
-			}
-			compare(t, f.Name+" UMulESum du", toHost[float64](t, c, gu), wu)
-			compare(t, f.Name+" UMulESum dw", toHost[float64](t, c, gw), ww)
-			// The gradient of copy_u + sum is copy_u + sum on the reverse.
-			if err := CopyUSum[float64](g.Reverse(), gu, toDevice(t, c, dOut[:h.NumDst()*heads*feat]), heads*feat); err != nil {
-				t.Fatal(err)
-			}
-			wu, _ = spmmGradRef(h, spmm.CopyU, spmm.Sum, u, nil, p, nil, dOut)
-			compare(t, f.Name+" CopyUSum on the reverse", toHost[float64](t, c, gu), wu)
+	eachGraph(t, func(c *cuda.Context, f testgraphs.Fixture, g *Graph) {
+		h := f.G
+		r := rand.New(rand.NewPCG(5, 5))
+		const heads, feat = 2, 3
+		u := kerneltest.Uniform[float64](r, h.NumSrc()*heads*feat, -1, 1)
+		w := kerneltest.Uniform[float64](r, h.NumEdges()*heads, -1, 1)
+		scale := kerneltest.Uniform[float64](r, h.NumDst(), 0, 1)
+		p := bcast.Same([]int{heads * feat})
+		want := make([]float64, h.NumDst()*heads*feat)
+		spmm.ForwardScaled(want, h, spmm.CopyU, u, nil, p, scale)
+		out := filled[float64](t, c, len(want))
+		if err := SpMMScaled[float64](g, out, spmm.CopyU, toDevice(t, c, u), Buf{}, p, toDevice(t, c, scale)); err != nil {
+			t.Fatal(err)
 		}
-	}
+		compare(t, f.Name+" scaled", toHost[float64](t, c, out), want)
+
+		spmm.Forward(want, h, spmm.CopyU, spmm.Sum, u, nil, p, nil)
+		if err := CopyUSum[float64](g, out, toDevice(t, c, u), heads*feat); err != nil {
+			t.Fatal(err)
+		}
+		compare(t, f.Name+" CopyUSum", toHost[float64](t, c, out), want)
+
+		pm := mustPlan(t, []int{heads, feat}, []int{heads, 1}, false)
+		spmm.Forward(want, h, spmm.Mul, spmm.Sum, u, w, pm, nil)
+		du, dw := toDevice(t, c, u), toDevice(t, c, w)
+		if err := UMulESum[float64](g, out, du, dw, heads, feat); err != nil {
+			t.Fatal(err)
+		}
+		compare(t, f.Name+" UMulESum", toHost[float64](t, c, out), want)
+		dOut := kerneltest.Uniform[float64](r, len(want), -1, 1)
+		wu, ww := spmmGradRef(h, spmm.Mul, spmm.Sum, u, w, pm, nil, dOut)
+		gu, gw := filled[float64](t, c, len(wu)), filled[float64](t, c, len(ww))
+		if err := UMulESumBackward[float64](g, gu, gw, du, dw, heads, feat, toDevice(t, c, dOut)); err != nil {
+			t.Fatal(err)
+		}
+		compare(t, f.Name+" UMulESum du", toHost[float64](t, c, gu), wu)
+		compare(t, f.Name+" UMulESum dw", toHost[float64](t, c, gw), ww)
+		// The gradient of copy_u + sum is copy_u + sum on the reverse.
+		if err := CopyUSum[float64](g.Reverse(), gu, toDevice(t, c, dOut[:h.NumDst()*heads*feat]), heads*feat); err != nil {
+			t.Fatal(err)
+		}
+		wu, _ = spmmGradRef(h, spmm.CopyU, spmm.Sum, u, nil, p, nil, dOut)
+		compare(t, f.Name+" CopyUSum on the reverse", toHost[float64](t, c, gu), wu)
+	})
 }
 
 func TestSpMMErrors(t *testing.T) {
@@ -274,8 +251,8 @@ func TestVectorSums(t *testing.T) {
 		g := upload(t, c, h)
 		for _, dim := range []int{4, 8, 64} {
 			p := bcast.Same([]int{dim})
-			u := toDevice(t, c, randSlice[float32](r, h.NumSrc()*dim+4, -1, 1))
-			scale := toDevice(t, c, randSlice[float32](r, h.NumDst(), 0, 1))
+			u := toDevice(t, c, kerneltest.Uniform[float32](r, h.NumSrc()*dim+4, -1, 1))
+			scale := toDevice(t, c, kerneltest.Uniform[float32](r, h.NumDst(), 0, 1))
 			n := h.NumDst() * dim
 			run := func(vec bool, red spmm.Reduce, scaled bool, off int) []float32 {
 				vectorSums = vec
