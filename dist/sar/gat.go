@@ -99,6 +99,9 @@ type gatOp struct {
 	// saved is what a OneShot forward keeps for its backward (a
 	// *gatSaved[T]), nil otherwise and after the backward.
 	saved any
+	// scoreGrads holds the gradients of el and er (N, H, 1 tensors) from
+	// the backward's gatGradOp until the two scoreGradOps hand them on.
+	scoreGrads [2]gorgonia.Value
 }
 
 // gatSaved is what OneShot mode keeps from the forward to the backward, as
@@ -127,7 +130,7 @@ func (op *gatOp) sShape() tensor.Shape { return tensor.Shape{op.g.n, op.heads, 1
 func (op *gatOp) shapes(grad bool) ([]tensor.Shape, tensor.Shape) {
 	in := []tensor.Shape{op.zShape(), op.sShape(), op.sShape()}
 	if grad {
-		return append(in, op.zShape(), op.zShape()), tensor.Shape{op.g.n, op.heads*op.feat + 2*op.heads}
+		return append(in, op.zShape(), op.zShape()), op.zShape()
 	}
 	return in, op.zShape()
 }
@@ -150,20 +153,16 @@ func (op *gatOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return gatDo[float64](op, false, vals) })
 }
 
-// Grad computes the three gradients in one gatGradOp and splits them.
+// Grad computes the three gradients in one gatGradOp, which gives that of
+// z and leaves those of el and er to two scoreGradOps after it.
 func (op *gatOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	packed, err := apply(&gatGradOp{fwd: op}, inputs[0], inputs[1], inputs[2], output, grad)
+	dz, err := apply(&gatGradOp{fwd: op}, inputs[0], inputs[1], inputs[2], output, grad)
 	if err != nil {
 		return nil, err
 	}
-	hf, h := op.heads*op.feat, op.heads
-	var ds gorgonia.Nodes
-	for i, c := range [][2]int{{0, hf}, {hf, hf + h}, {hf + h, hf + 2*h}} {
-		shape := op.sShape()
-		if i == 0 {
-			shape = op.zShape()
-		}
-		d, err := apply(&colsOp{lo: c[0], hi: c[1], width: hf + 2*h, shape: shape, id: op.tag}, packed)
+	ds := gorgonia.Nodes{dz}
+	for i := range op.scoreGrads {
+		d, err := apply(&scoreGradOp{fwd: op, which: i}, dz)
 		if err != nil {
 			return nil, err
 		}
@@ -173,8 +172,8 @@ func (op *gatOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgo
 }
 
 // gatGradOp is the backward of fwd, taking (z, el, er, out, dout) and
-// giving the gradients of z, el and er packed side by side in one
-// (N, H*F + 2H) matrix, which colsOp splits.
+// giving the gradient of z; it leaves those of el and er in
+// fwd.scoreGrads.
 type gatGradOp struct{ fwd *gatOp }
 
 func (op *gatGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fwd.shapes(true) }
@@ -406,12 +405,12 @@ func (s *gatState[T]) forward() (gorgonia.Value, error) {
 // y (d dy - c_v), where dy = <z_u, dout_v> per head and c_v = sum over v's
 // in-edges of b dy = <out_v, dout_v>, so it needs no extra sweep.
 //
-// The gradients go straight into the packed result, one row per node:
-// [dz | del | der]. In sequential mode the gradient rows sent back use two
+// The gradients go straight into the results: dz returned, del and der
+// left in op.scoreGrads. In sequential mode the gradient rows sent back use two
 // buffers in turn (one being sent while the next is computed).
 func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 	g, f, h := s.op.g, s.op.feat, s.op.heads
-	hf, w := h*f, h*f+2*h
+	hf := h * f
 	cv := make([]T, g.n*h)
 	for i := range cv {
 		var d T
@@ -420,8 +419,9 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 		}
 		cv[i] = d
 	}
-	_, shape := s.op.shapes(true)
-	t, res := values.Alloc[T](shape)
+	t, res := values.Alloc[T](s.op.zShape())
+	tl, resL := values.Alloc[T](s.op.sShape())
+	tr, resR := values.Alloc[T](s.op.sShape())
 	plan := s.plan()
 	copyE := bcast.Same([]int{h, 1})
 	var bufs [2][]T
@@ -442,13 +442,8 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 		scatter: func(idx []int32, rows []T) {
 			dz, del := s.split(rows)
 			for i, v := range idx {
-				r := res[int(v)*w:]
-				for k, x := range dz[i*hf : (i+1)*hf] {
-					r[k] += x
-				}
-				for k, x := range del[i*h : (i+1)*h] {
-					r[hf+k] += x
-				}
+				addTo(res[int(v)*hf:(int(v)+1)*hf], dz[i*hf:(i+1)*hf])
+				addTo(resL[int(v)*h:(int(v)+1)*h], del[i*h:(i+1)*h])
 			}
 		},
 		visit: func(j int, rows []T) ([]T, error) {
@@ -464,7 +459,7 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 			a, dpre := s.a[:sg.NumEdges()*h], s.dpre[:sg.NumEdges()*h]
 			parallel.For(g.n, 256, func(lo, hi int) {
 				for v := lo; v < hi; v++ {
-					der := res[v*w+hf+h : v*w+w]
+					der := resR[v*h : (v+1)*h]
 					for q := c.Indptr[v]; q < c.Indptr[v+1]; q++ {
 						u, e := int(c.Indices[q]), int(c.EIDs[q])
 						for k := range h {
@@ -511,41 +506,33 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 	if err := p.run(g); err != nil {
 		return nil, err
 	}
+	s.op.scoreGrads = [2]gorgonia.Value{tl, tr}
 	return t, nil
 }
 
-// colsOp copies columns [lo, hi) of an (N, width) matrix into a fresh
-// tensor of the given shape: the pieces of a packed backward result.
-type colsOp struct {
-	lo, hi, width int
-	shape         tensor.Shape
-	id            int
+// scoreGradOp hands on the gradient of el (which 0) or er (which 1) that
+// fwd's gatGradOp, its input, left: it takes that op's output only to run
+// after it.
+type scoreGradOp struct {
+	fwd   *gatOp
+	which int
 }
 
-func (op *colsOp) Shapes() ([]tensor.Shape, tensor.Shape) {
-	return []tensor.Shape{{op.shape[0], op.width}}, op.shape
+func (op *scoreGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.fwd.zShape()}, op.fwd.sShape()
 }
 
-func (op *colsOp) Name() string { return fmt.Sprintf("sar_cols[%d:%d]", op.lo, op.hi) }
+func (op *scoreGradOp) Name() string { return fmt.Sprintf("d%s/score%d", op.fwd.Name(), op.which) }
 
-func (op *colsOp) Key() string { return fmt.Sprintf("%d,%v,%d", op.width, op.shape, op.id) }
+func (op *scoreGradOp) Key() string { return op.fwd.Key() }
 
-func (op *colsOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return colsDo[float32](op, vals[0]) },
-		func() (gorgonia.Value, error) { return colsDo[float64](op, vals[0]) })
-}
-
-func colsDo[T num.Float](op *colsOp, v gorgonia.Value) (gorgonia.Value, error) {
-	x, err := values.Data[T](v)
-	if err != nil {
-		return nil, err
+func (op *scoreGradOp) Do([]gorgonia.Value) (gorgonia.Value, error) {
+	v := op.fwd.scoreGrads[op.which]
+	if v == nil {
+		return nil, fmt.Errorf("sar: %s ran before the backward it comes from", op.Name())
 	}
-	t, out := values.Alloc[T](op.shape)
-	w := op.hi - op.lo
-	for r := range op.shape[0] {
-		copy(out[r*w:(r+1)*w], x[r*op.width+op.lo:r*op.width+op.hi])
-	}
-	return t, nil
+	op.fwd.scoreGrads[op.which] = nil
+	return v, nil
 }
 
 // copyOp returns a fresh copy of its input; its gradient is the output
@@ -580,5 +567,5 @@ var (
 	_ opkit.Forward = (*copyOp)(nil)
 	_ opkit.Forward = (*gatOp)(nil)
 	_ opkit.Spec    = (*gatGradOp)(nil)
-	_ opkit.Spec    = (*colsOp)(nil)
+	_ opkit.Spec    = (*scoreGradOp)(nil)
 )
