@@ -1,5 +1,6 @@
 // common.h holds the device helpers shared by the kernels of gpu/kernels:
-// grid-stride loops and the broadcast description of package bcast.
+// grid-stride loops, the binary operators' numbers and the broadcast
+// description of package bcast.
 #pragma once
 
 // GNN_FOR runs its body for i = 0, 1, ..., n-1 over a one-dimensional grid,
@@ -9,6 +10,15 @@
 #define GNN_FOR(i, n)                                                          \
 	for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;      \
 	     i < (long long)(n); i += (long long)gridDim.x * blockDim.x)
+
+// Binary operators, numbered as package ops/internal/binop (ops.Binary).
+#define OP_COPY_L 0
+#define OP_COPY_R 1
+#define OP_ADD 2
+#define OP_SUB 3
+#define OP_MUL 4
+#define OP_DIV 5
+#define OP_DOT 6
 
 // gnn_maxdims is the largest number of output feature dimensions a Bcast
 // describes.

@@ -6,14 +6,6 @@
 // null array).
 #include "common.h"
 
-#define OP_COPY_L 0
-#define OP_COPY_R 1
-#define OP_ADD 2
-#define OP_SUB 3
-#define OP_MUL 4
-#define OP_DIV 5
-#define OP_DOT 6
-
 // sddmm_fwd writes out[e, k] = lhs[lrow(e), lo(k)] OP rhs[rrow(e), ro(k)],
 // one (edge, element) per thread; Dot sums b.reduce products in order.
 template <typename T>

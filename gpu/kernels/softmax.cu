@@ -45,6 +45,19 @@ extern "C" __global__ void gnn_edge_softmax_f64(double *out, const int *ptr, con
 	softmax_fwd(out, ptr, eid, score, rows, w);
 }
 
+// group_dot returns the sum of y*dy over the edges s..end-1 of a group at
+// column h, in the view's order and in float64.
+template <typename T>
+__device__ __forceinline__ double group_dot(const int *__restrict__ eid, int s, int end, const T *y, const T *dy,
+					    long long h, int w) {
+	double sum = 0;
+	for (int j = s; j < end; j++) {
+		long long o = (long long)eid[j] * w + h;
+		sum += (double)y[o] * (double)dy[o];
+	}
+	return sum;
+}
+
 // softmax_bwd writes ds[e] = y[e] * (dy[e] - sum over the group of y*dy).
 template <typename T>
 __device__ void softmax_bwd(T *ds, const int *__restrict__ ptr, const int *__restrict__ eid, const T *y,
@@ -52,11 +65,7 @@ __device__ void softmax_bwd(T *ds, const int *__restrict__ ptr, const int *__res
 	GNN_FOR(t, (long long)rows * w) {
 		long long v = t / w, h = t - v * w;
 		int s = ptr[v], end = ptr[v + 1];
-		double sum = 0;
-		for (int j = s; j < end; j++) {
-			long long o = (long long)eid[j] * w + h;
-			sum += (double)y[o] * (double)dy[o];
-		}
+		double sum = group_dot(eid, s, end, y, dy, h, w);
 		for (int j = s; j < end; j++) {
 			long long o = (long long)eid[j] * w + h;
 			ds[o] = (T)((double)y[o] * ((double)dy[o] - sum));
@@ -130,11 +139,7 @@ __device__ void gat_bwd(T *ds, const int *__restrict__ ptr, const int *__restric
 	GNN_FOR(t, (long long)rows * w) {
 		long long v = t / w, h = t - v * w;
 		int s = ptr[v], end = ptr[v + 1];
-		double sum = 0;
-		for (int j = s; j < end; j++) {
-			long long o = (long long)eid[j] * w + h;
-			sum += (double)y[o] * (double)dy[o];
-		}
+		double sum = group_dot(eid, s, end, y, dy, h, w);
 		T r = er[t];
 		for (int j = s; j < end; j++) {
 			long long o = (long long)eid[j] * w + h;

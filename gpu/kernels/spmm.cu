@@ -9,15 +9,6 @@
 // rows of ptr, the other endpoint in idx, the edge ID in eid.
 #include "common.h"
 
-// Operators, numbered as package binop.
-#define OP_COPY_L 0
-#define OP_COPY_R 1
-#define OP_ADD 2
-#define OP_SUB 3
-#define OP_MUL 4
-#define OP_DIV 5
-#define OP_DOT 6
-
 // Reducers, numbered as spmm.Reduce.
 #define RED_SUM 0
 #define RED_MEAN 1
