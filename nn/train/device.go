@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
-	"math"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -38,21 +37,14 @@ type deviceRun struct {
 	grads gorgonia.Nodes // one per parameter, in parameter order
 
 	// params says the parameters live on the device (all of them): the
-	// optimiser then steps there, with adam's state, one per group.
+	// optimiser then steps there, one device.Adam per group.
 	params bool
-	adam   []*adamState
-}
-
-// adamState is a group's Adam state on the device: the step count and
-// each parameter's moments.
-type adamState struct {
-	iter int
-	m, v []*tensor.Dense
+	adam   []*device.Adam
 }
 
 // placeParams checks that the parameters are all on the host or all on
-// the device and, on the device, allocates the optimiser's moments.
-func (d *deviceRun) placeParams(params gorgonia.Nodes, groups []Group) error {
+// the device and, on the device, makes each group's optimiser.
+func (d *deviceRun) placeParams(params gorgonia.Nodes, groups []Group, lr float64) error {
 	on := 0
 	for _, p := range params {
 		if device.On(p.Value()) {
@@ -68,54 +60,23 @@ func (d *deviceRun) placeParams(params gorgonia.Nodes, groups []Group) error {
 	}
 	d.params = true
 	for _, g := range groups {
-		st := &adamState{}
-		for _, p := range g.Params {
-			w := p.Value().(*tensor.Dense)
-			m, err := d.b.Keep(w.Dtype(), w.Shape().Clone())
-			if err != nil {
-				return err
-			}
-			v, err := d.b.Keep(w.Dtype(), w.Shape().Clone())
-			if err != nil {
-				return err
-			}
-			st.m, st.v = append(st.m, m), append(st.v, v)
+		a, err := device.NewAdam(d.b, g.Params, lr, g.WeightDecay)
+		if err != nil {
+			return err
 		}
-		d.adam = append(d.adam, st)
+		d.adam = append(d.adam, a)
 	}
 	return nil
 }
 
-// adamStep runs one step of group gi's Adam on the device, with the
-// constants of Gorgonia's AdamSolver (NewAdamSolver's defaults, the
-// learning rate lr and the group's weight decay as its L2 term) computed
-// in the parameters' type as it computes them.
-func (d *deviceRun) adamStep(gi int, g Group, off int, lr float64) error {
-	st := d.adam[gi]
-	st.iter++
-	const beta1, beta2, eps = 0.9, 0.999, 1e-8
-	c1 := 1 - math.Pow(beta1, float64(st.iter))
-	c2 := 1 - math.Pow(beta2, float64(st.iter))
-	for i, p := range g.Params {
-		w := p.Value().(*tensor.Dense)
-		gv, ok := d.grads[off+i].Value().(*tensor.Dense)
-		if !ok || !device.On(gv) {
-			return fmt.Errorf("the gradient of %q is not on the device", p.Name())
-		}
-		h := device.AdamHyper{UseL2: g.WeightDecay > 0}
-		if w.Dtype() == tensor.Float32 {
-			h.L2, h.OmB1, h.OmB2 = float64(float32(g.WeightDecay)), float64(float32(1)-float32(beta1)), float64(float32(1)-float32(beta2))
-			h.B1, h.B2, h.Eps, h.NegEta = float64(float32(beta1)), float64(float32(beta2)), float64(float32(eps)), float64(-float32(lr))
-			h.C1, h.C2 = float64(float32(1)/float32(c1)), float64(float32(1)/float32(c2))
-		} else {
-			h.L2, h.OmB1, h.OmB2, h.B1, h.B2, h.Eps, h.NegEta = g.WeightDecay, 1-beta1, 1-beta2, beta1, beta2, eps, -lr
-			h.C1, h.C2 = 1/c1, 1/c2
-		}
-		if err := d.b.Adam(w, gv, st.m[i], st.v[i], h); err != nil {
-			return fmt.Errorf("%q: %w", p.Name(), err)
-		}
+// adamStep steps group gi's optimiser with the gradients of its
+// parameters (which start at parameter index off).
+func (d *deviceRun) adamStep(gi int, g Group, off int) error {
+	grads := make([]gorgonia.Value, len(g.Params))
+	for i := range g.Params {
+		grads[i] = d.grads[off+i].Value()
 	}
-	return nil
+	return d.adam[gi].Step(grads)
 }
 
 // deviceWeights is a copy of parameters placed on the device, kept there.

@@ -129,7 +129,7 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 			return nil, fmt.Errorf("train: data-parallel training (Config.Sync) on a device is not supported")
 		}
 		dev = &deviceRun{b: b, grads: grads}
-		if err := dev.placeParams(params, t.Groups); err != nil {
+		if err := dev.placeParams(params, t.Groups, cfg.LearningRate); err != nil {
 			return nil, fmt.Errorf("train: %w", err)
 		}
 	}
@@ -213,7 +213,7 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 		off := 0
 		for i, g := range t.Groups {
 			if dev != nil && dev.params {
-				if err := dev.adamStep(i, g, off, cfg.LearningRate); err != nil {
+				if err := dev.adamStep(i, g, off); err != nil {
 					vm.Reset()
 					return nil, fmt.Errorf("train: epoch %d: optimiser: %w", ep, err)
 				}

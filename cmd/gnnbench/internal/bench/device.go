@@ -39,6 +39,15 @@ func deviceStep(s *Spec, t *Task) (func() (float64, error), func(), error) {
 		dev.Close()
 		return nil, nil, fmt.Errorf("bench: no features node to place on the device")
 	}
+	// The parameters too: Adam steps on the device, only the loss crosses.
+	for _, g := range t.Groups {
+		for _, p := range g.Params {
+			if err := dev.PlaceNode(p); err != nil {
+				dev.Close()
+				return nil, nil, err
+			}
+		}
+	}
 	tr, err := NewTrainer(t)
 	if err != nil {
 		dev.Close()
@@ -53,6 +62,16 @@ func deviceStep(s *Spec, t *Task) (func() (float64, error), func(), error) {
 type deviceTrainer struct {
 	b     device.Backend
 	grads gorgonia.Nodes
+	adam  []*device.Adam // per group, when the parameters are on the device
+}
+
+// adamStep steps group gi's device optimiser.
+func (d *deviceTrainer) adamStep(gi int, params gorgonia.Nodes, off int) error {
+	grads := make([]gorgonia.Value, len(params))
+	for i := range params {
+		grads[i] = d.grads[off+i].Value()
+	}
+	return d.adam[gi].Step(grads)
 }
 
 // hostGrad is a parameter with its gradient on the host.

@@ -54,6 +54,15 @@ func NewTrainer(t *Task) (*Trainer, error) {
 		if err := device.Bind(tr.vm, device.Engine{B: b}); err != nil {
 			return nil, err
 		}
+		if device.On(params[0].Value()) {
+			for _, g := range t.Groups {
+				a, err := device.NewAdam(b, g.Params, t.LR, g.WeightDecay)
+				if err != nil {
+					return nil, err
+				}
+				tr.dev.adam = append(tr.dev.adam, a)
+			}
+		}
 	} else {
 		tr.vm = gorgonia.NewTapeMachine(sub, gorgonia.BindDualValues(params...))
 	}
@@ -85,6 +94,14 @@ func (tr *Trainer) Epoch() (float64, error) {
 	loss := scalar(tr.t.Loss.Value())
 	off := 0
 	for i, g := range tr.t.Groups {
+		if tr.dev != nil && tr.dev.adam != nil {
+			if err := tr.dev.adamStep(i, g.Params, off); err != nil {
+				tr.vm.Reset()
+				return 0, err
+			}
+			off += len(g.Params)
+			continue
+		}
 		model := gorgonia.NodesToValueGrads(g.Params)
 		if tr.dev != nil {
 			var err error
