@@ -12,6 +12,7 @@ import (
 // Dtype selects the float32 or float64 kernel.
 type Dtype int
 
+// The dtypes: float32 and float64.
 const (
 	F32 Dtype = iota
 	F64
