@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
@@ -113,7 +114,7 @@ func applyMask[T float32 | float64](y, x []T, p float64, seed, step uint64, trai
 // zeroUnless returns v when keep is all ones and +0 when keep is 0, by
 // masking its bits: a dropped Inf or NaN becomes 0, as a skipped element
 // would.
-func zeroUnless[T float32 | float64](v T, keep uint64) T {
+func zeroUnless[T num.Float](v T, keep uint64) T {
 	if unsafe.Sizeof(v) == 4 {
 		b := *(*uint32)(unsafe.Pointer(&v)) & uint32(keep)
 		return *(*T)(unsafe.Pointer(&b))

@@ -22,6 +22,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/pprof"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -42,6 +44,7 @@ type options struct {
 	Classes  int     // 0: the default shape's
 	Mag      float64 // > 0: ogbn-mag's shape times this
 	Impl     string  // "segment" or "peredge"
+	MemProf  string  // heap profile file, written after training
 }
 
 func main() {
@@ -54,6 +57,7 @@ func main() {
 	flag.IntVar(&o.Classes, "classes", o.Classes, "number of paper classes of the generated graph (0: 6)")
 	flag.Float64Var(&o.Mag, "mag", o.Mag, "generate ogbn-mag's shape (1.94M nodes, 20.5M edges plus reverses, 128 features, 349 classes) times this fraction instead of the small default (-scale 1 only)")
 	flag.StringVar(&o.Impl, "impl", o.Impl, "how the layers run: segment (one SegmentMatMul per layer) or peredge (a message tensor per edge over the homogeneous graph, for comparison; full weights only)")
+	flag.StringVar(&o.MemProf, "memprofile", o.MemProf, "write a heap profile to this `file` after training, with the model's values still held")
 	setup.Main("rgcn", func() error {
 		if err := f.Parse(flag.CommandLine, os.Args[1:]); err != nil {
 			return err
@@ -249,11 +253,31 @@ func train1(w io.Writer, f *setup.Flags, o options, d *hetero.Dataset, title str
 	if err != nil {
 		return err
 	}
-	return f.Finish(w, "R-GCN on "+title, &train.Task{
+	err = f.Finish(w, "R-GCN on "+title, &train.Task{
 		Logits: logits, Loss: loss, Mode: mode,
 		Groups: []train.Group{{Params: append(append(learnt, l1.Learnables()...), l2.Learnables()...), WeightDecay: f.WeightDecay}},
 		Labels: targetLabels, Train: tr, Val: va, Test: te,
 	})
+	if err == nil && o.MemProf != "" {
+		err = writeHeapProfile(o.MemProf)
+	}
+	runtime.KeepAlive(eg)
+	runtime.KeepAlive(rel)
+	return err
+}
+
+// writeHeapProfile writes a heap profile (after a collection) to path.
+func writeHeapProfile(path string) error {
+	pf, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("-memprofile: %w", err)
+	}
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(pf); err != nil {
+		pf.Close()
+		return fmt.Errorf("-memprofile: %w", err)
+	}
+	return pf.Close()
 }
 
 // perEdgeModel runs the two layers' parameters the per-edge way (perEdge)

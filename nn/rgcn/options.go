@@ -2,6 +2,7 @@ package rgcn
 
 import (
 	"fmt"
+	"reflect"
 
 	"gorgonia.org/tensor"
 
@@ -40,6 +41,7 @@ type config struct {
 	selfLoop bool
 	bias     bool
 	act      nn.Activation
+	relu     bool // act is nn.ReLU: fused with the dropout
 	dropout  float64
 	mode     *nn.Mode
 	name     string
@@ -78,7 +80,15 @@ func WithSelfLoop(on bool) Option { return func(c *config) error { c.selfLoop = 
 func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
 
 // WithActivation sets the activation applied before dropout (default none).
-func WithActivation(f nn.Activation) Option { return func(c *config) error { c.act = f; return nil } }
+// nn.ReLU followed by dropout runs as the one op nn.ReLUDropout (the same
+// values, a tensor less kept forward and backward).
+func WithActivation(f nn.Activation) Option {
+	return func(c *config) error {
+		c.act = f
+		c.relu = f != nil && reflect.ValueOf(f).Pointer() == reflect.ValueOf(nn.Activation(nn.ReLU)).Pointer()
+		return nil
+	}
+}
 
 // WithDropout sets the dropout probability of the output, in [0, 1), and
 // the Mode that switches it between training and evaluation.

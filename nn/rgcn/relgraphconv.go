@@ -152,6 +152,9 @@ func (l *RelGraphConv) forward(rel *Relations, x *gorgonia.Node) (*gorgonia.Node
 	if err != nil {
 		return nil, err
 	}
+	if l.cfg.relu && l.cfg.dropout > 0 {
+		return nn.ReLUDropout(h, l.cfg.dropout, nn.ParamSeed(l.cfg.seed, 3), l.cfg.mode)
+	}
 	if l.cfg.act != nil {
 		if h, err = l.cfg.act(h); err != nil {
 			return nil, err

@@ -1,0 +1,147 @@
+package nn
+
+import (
+	"fmt"
+	"math"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/parallel"
+	"github.com/gnngo/gnn/internal/values"
+)
+
+// ReLUDropout is Dropout(ReLU(x), p, seed, mode) as one op: the same values
+// and gradients, bit for bit, with one tensor kept forward and one backward
+// instead of two each. The gradient needs only the output: it is dy/(1-p)
+// where the output is positive and 0 elsewhere while mode is training (dy
+// where it is positive in evaluation), so neither the pre-activation nor
+// the mask is kept. With p = 0 it is ReLU. It returns an error for the
+// arguments Dropout refuses.
+func ReLUDropout(x *gorgonia.Node, p float64, seed uint64, mode *Mode) (*gorgonia.Node, error) {
+	if err := checkDropout(x, p, mode); err != nil {
+		return nil, err
+	}
+	if p == 0 {
+		return ReLU(x)
+	}
+	return apply(&reluDropoutOp{p: p, seed: seed, mode: mode, shape: x.Shape().Clone()}, x)
+}
+
+// reluDropoutOp is ReLUDropout.
+type reluDropoutOp struct {
+	p     float64
+	seed  uint64
+	mode  *Mode
+	shape tensor.Shape
+}
+
+func (op *reluDropoutOp) Name() string { return fmt.Sprintf("relu_dropout(p=%g)", op.p) }
+
+func (op *reluDropoutOp) Key() string {
+	return fmt.Sprintf("p=%v,seed=%d,mode=%p,%v", op.p, op.seed, op.mode, op.shape)
+}
+
+func (op *reluDropoutOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.shape}, op.shape
+}
+
+func (op *reluDropoutOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return reluDropoutDo[float32](op, vals) },
+		func() (gorgonia.Value, error) { return reluDropoutDo[float64](op, vals) })
+}
+
+func reluDropoutDo[T num.Float](op *reluDropoutOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	x, err := values.Data[T](vals[0])
+	if err != nil {
+		return nil, err
+	}
+	t, y := values.Alloc[T](op.shape)
+	if !op.mode.Training() {
+		parallel.For(len(y), 1<<14, func(lo, hi int) {
+			for i, v := range x[lo:hi] {
+				y[lo+i] = max(v, 0)
+			}
+		})
+		return t, nil
+	}
+	// applyMask's draws, on max(x, 0).
+	threshold := uint64(math.Round(op.p * (1 << 16)))
+	scale := T(1 / (1 - op.p))
+	seed, step := op.seed, op.mode.Step()
+	parallel.For((len(y)+3)/4, 1<<12, func(lo, hi int) {
+		for q := lo; q < hi; q++ {
+			h := mix(seed, step, uint64(q))
+			for i := 4 * q; i < min(4*q+4, len(y)); i++ {
+				keep := (h&0xffff-threshold)>>63 - 1
+				y[i] = zeroUnless(max(x[i], 0)*scale, keep)
+				h >>= 16
+			}
+		}
+	})
+	return t, nil
+}
+
+// Grad is one op of (y, dy).
+func (op *reluDropoutOp) Grad(_ gorgonia.Nodes, out, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	d, err := apply(&reluDropoutGradOp{fwd: op}, out, grad)
+	return gorgonia.Nodes{d}, err
+}
+
+// reluDropoutGradOp is the backward of fwd, of (y, dy).
+type reluDropoutGradOp struct{ fwd *reluDropoutOp }
+
+func (op *reluDropoutGradOp) Name() string { return "d" + op.fwd.Name() }
+
+func (op *reluDropoutGradOp) Key() string { return op.fwd.Key() }
+
+func (op *reluDropoutGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	s := op.fwd.shape
+	return []tensor.Shape{s, s}, s
+}
+
+func (op *reluDropoutGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return reluDropoutGradDo[float32](op.fwd, vals) },
+		func() (gorgonia.Value, error) { return reluDropoutGradDo[float64](op.fwd, vals) })
+}
+
+func reluDropoutGradDo[T num.Float](op *reluDropoutOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	y, err := values.Data[T](vals[0])
+	if err != nil {
+		return nil, err
+	}
+	dy, err := values.Data[T](vals[1])
+	if err != nil {
+		return nil, err
+	}
+	if len(dy) != len(y) {
+		return nil, fmt.Errorf("nn: d%s: %d values, %d gradients", op.Name(), len(y), len(dy))
+	}
+	scale := T(1)
+	training := op.mode.Training()
+	if training {
+		scale = T(1 / (1 - op.p))
+	}
+	t, dx := values.Alloc[T](op.shape)
+	parallel.For(len(y), 1<<14, func(lo, hi int) {
+		for i, v := range y[lo:hi] {
+			if v > 0 {
+				// As Dropout's gradient then ReLU's: dy times the scale
+				// where kept, then passed where the output is positive.
+				if training {
+					dx[lo+i] = dy[lo+i] * scale
+				} else {
+					dx[lo+i] = dy[lo+i]
+				}
+			}
+		}
+	})
+	return t, nil
+}
+
+var (
+	_ opkit.Forward = (*reluDropoutOp)(nil)
+	_ opkit.Spec    = (*reluDropoutGradOp)(nil)
+)
