@@ -207,12 +207,6 @@ func train1(w io.Writer, f *setup.Flags, o options, d *hetero.Dataset, title str
 		}
 		parts = append(parts, feat)
 	}
-	x := parts[0]
-	if len(parts) > 1 {
-		if x, err = gorgonia.Concat(0, parts...); err != nil {
-			return err
-		}
-	}
 	var opts []rgcn.Option
 	if o.Bases > 0 {
 		opts = append(opts, rgcn.WithBasis(o.Bases))
@@ -232,6 +226,12 @@ func train1(w io.Writer, f *setup.Flags, o options, d *hetero.Dataset, title str
 	off, count := int(hom.NodeOffsets[targetID]), h.NodeCount(targetID)
 	var hid, logits *gorgonia.Node
 	if o.Impl == "peredge" {
+		x := parts[0]
+		if len(parts) > 1 {
+			if x, err = gorgonia.Concat(0, parts...); err != nil {
+				return err
+			}
+		}
 		hid, logits, err = perEdgeModel(eg, hom.Graph, hom.EdgeType, norm, x, l1, l2, f, mode, off, count)
 		if err != nil {
 			return err
@@ -241,7 +241,9 @@ func train1(w io.Writer, f *setup.Flags, o options, d *hetero.Dataset, title str
 		if err != nil {
 			return err
 		}
-		if hid, err = l1.Forward(rel, x); err != nil {
+		// The first layer reads each type's rows where they are (no
+		// stacked copy of the features, nor its gradient).
+		if hid, err = l1.ForwardRows(rel, parts); err != nil {
 			return err
 		}
 		if logits, err = l2.Forward(relOut, hid); err != nil {

@@ -102,6 +102,17 @@ func (l *RelGraphConv) Learnables() gorgonia.Nodes {
 // error when g is nil or not a *Relations, has no destinations or another
 // number of relations than the layer, or x has the wrong shape or dtype.
 func (l *RelGraphConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+	if _, err := l.relations(g); err != nil {
+		return nil, err
+	}
+	if x == nil {
+		return nil, fmt.Errorf("rgcn: %s: nil features", l.cfg.name)
+	}
+	return l.ForwardRows(g, gorgonia.Nodes{x})
+}
+
+// relations returns g as the layer's relations, or Forward's error.
+func (l *RelGraphConv) relations(g nn.Graph) (*Relations, error) {
 	name := l.cfg.name
 	if nn.IsNil(g) {
 		return nil, fmt.Errorf("rgcn: %s: nil relations", name)
@@ -116,23 +127,46 @@ func (l *RelGraphConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, er
 	if rel.NumDst() == 0 {
 		return nil, fmt.Errorf("rgcn: %s: the relations have no destination nodes: the result would be empty, which Gorgonia cannot hold", name)
 	}
-	if x == nil {
-		return nil, fmt.Errorf("rgcn: %s: nil features", name)
+	return rel, nil
+}
+
+// ForwardRows is Forward with the features in row blocks, xs[0], xs[1],
+// ... stacked in order (a model's features of each node type, in the
+// homogeneous graph's order), without a stacked copy: see
+// SegmentMatMulRows. It returns Forward's errors, for any block.
+func (l *RelGraphConv) ForwardRows(g nn.Graph, xs gorgonia.Nodes) (*gorgonia.Node, error) {
+	name := l.cfg.name
+	rel, err := l.relations(g)
+	if err != nil {
+		return nil, err
 	}
-	if s := x.Shape(); len(s) != 2 || s[0] != rel.NumSrc() || s[1] != l.in {
-		return nil, fmt.Errorf("rgcn: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, rel.NumSrc(), l.in)
+	if len(xs) == 0 {
+		return nil, fmt.Errorf("rgcn: %s: no features", name)
 	}
-	if x.Dtype() != l.cfg.dtype {
-		return nil, fmt.Errorf("rgcn: %s: features %q are %v, the layer %v", name, x.Name(), x.Dtype(), l.cfg.dtype)
+	rows := 0
+	for _, x := range xs {
+		if x == nil {
+			return nil, fmt.Errorf("rgcn: %s: nil features", name)
+		}
+		if s := x.Shape(); len(s) != 2 || s[1] != l.in {
+			return nil, fmt.Errorf("rgcn: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, rel.NumSrc(), l.in)
+		}
+		if x.Dtype() != l.cfg.dtype {
+			return nil, fmt.Errorf("rgcn: %s: features %q are %v, the layer %v", name, x.Name(), x.Dtype(), l.cfg.dtype)
+		}
+		rows += x.Shape()[0]
 	}
-	h, err := l.forward(rel, x)
+	if rows != rel.NumSrc() {
+		return nil, fmt.Errorf("rgcn: %s: features %q have shape %v, want (%d, %d)", name, xs[0].Name(), xs[0].Shape(), rel.NumSrc(), l.in)
+	}
+	h, err := l.forward(rel, xs)
 	if err != nil {
 		return nil, fmt.Errorf("rgcn: %s: %w", name, err)
 	}
 	return h, nil
 }
 
-func (l *RelGraphConv) forward(rel *Relations, x *gorgonia.Node) (*gorgonia.Node, error) {
+func (l *RelGraphConv) forward(rel *Relations, xs gorgonia.Nodes) (*gorgonia.Node, error) {
 	w := l.w
 	if l.cfg.reg == Basis {
 		// W_r = sum_b a_rb V_b for all r at once: (R, B) x (B, in*out).
@@ -148,7 +182,7 @@ func (l *RelGraphConv) forward(rel *Relations, x *gorgonia.Node) (*gorgonia.Node
 			return nil, err
 		}
 	}
-	h, err := SegmentMatMul(rel, x, w, l.loop, l.b)
+	h, err := SegmentMatMulRows(rel, xs, w, l.loop, l.b)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package rgcn
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"sync"
 
 	"gorgonia.org/gorgonia"
@@ -43,20 +45,48 @@ import (
 // It returns an error when rel or x is nil, a shape does not fit, or the
 // dtypes differ or are not float32 or float64.
 func SegmentMatMul(rel *Relations, x, w, loop, bias *gorgonia.Node) (*gorgonia.Node, error) {
+	if x == nil {
+		return nil, fmt.Errorf("rgcn: SegmentMatMul: nil features or weights")
+	}
+	return SegmentMatMulRows(rel, gorgonia.Nodes{x}, w, loop, bias)
+}
+
+// SegmentMatMulRows is SegmentMatMul with the features given in row
+// blocks: x is xs[0], xs[1], ... stacked in order (each (n_i, in), the n_i
+// summing to NumSrc), as a model holds the features of each node type, but
+// without a stacked copy, or the stacked gradient and its slices: each
+// block gets a gradient of its own rows, which a block that is a constant
+// (not differentiated) never computes. The results are those of
+// SegmentMatMul on the stacked features, bit for bit.
+func SegmentMatMulRows(rel *Relations, xs gorgonia.Nodes, w, loop, bias *gorgonia.Node) (*gorgonia.Node, error) {
 	if rel == nil {
 		return nil, fmt.Errorf("rgcn: SegmentMatMul: nil relations")
 	}
 	if rel.NumDst() == 0 {
 		return nil, fmt.Errorf("rgcn: SegmentMatMul: the relations have no destination nodes: the result would be empty, which Gorgonia cannot hold")
 	}
-	if x == nil || w == nil {
-		return nil, fmt.Errorf("rgcn: SegmentMatMul: nil features or weights")
+	if len(xs) == 0 || w == nil {
+		return nil, fmt.Errorf("rgcn: SegmentMatMul: no features or nil weights")
 	}
-	xs, ws := x.Shape(), w.Shape()
-	if len(xs) != 2 || xs[0] != rel.NumSrc() {
-		return nil, fmt.Errorf("rgcn: SegmentMatMul: features %q have shape %v, want (%d, in)", x.Name(), xs, rel.NumSrc())
+	op := &segOp{rel: rel}
+	rows := 0
+	for i, x := range xs {
+		if x == nil {
+			return nil, fmt.Errorf("rgcn: SegmentMatMul: feature block %d is nil", i)
+		}
+		s := x.Shape()
+		if len(s) != 2 || s[0] == 0 || (i > 0 && s[1] != op.in) {
+			return nil, fmt.Errorf("rgcn: SegmentMatMul: feature block %d %q has shape %v, want a matrix with rows and the width of the first block", i, x.Name(), s)
+		}
+		op.in = s[1]
+		op.parts = append(op.parts, s[0])
+		rows += s[0]
 	}
-	op := &segOp{rel: rel, in: xs[1]}
+	x := xs[0]
+	if rows != rel.NumSrc() {
+		return nil, fmt.Errorf("rgcn: SegmentMatMul: features %q have %d rows in %d blocks, want (%d, in)", x.Name(), rows, len(xs), rel.NumSrc())
+	}
+	ws := w.Shape()
 	switch {
 	case len(ws) == 3 && ws[0] == len(rel.rels) && ws[1] == op.in:
 		op.out, op.blocks = ws[2], 1
@@ -66,7 +96,7 @@ func SegmentMatMul(rel *Relations, x, w, loop, bias *gorgonia.Node) (*gorgonia.N
 		return nil, fmt.Errorf("rgcn: SegmentMatMul: weights %q have shape %v, want (%d, %d, out) or (%d, B, %d/B, out/B)",
 			w.Name(), ws, len(rel.rels), op.in, len(rel.rels), op.in)
 	}
-	inputs := gorgonia.Nodes{x, w}
+	inputs := append(append(gorgonia.Nodes{}, xs...), w)
 	if loop != nil {
 		if s := loop.Shape(); !s.Eq(tensor.Shape{op.in, op.out}) {
 			return nil, fmt.Errorf("rgcn: SegmentMatMul: self-loop weight %q has shape %v, want (%d, %d)", loop.Name(), s, op.in, op.out)
@@ -94,6 +124,16 @@ type segOp struct {
 	rel             *Relations
 	in, out, blocks int
 	loop, bias      bool
+	parts           []int // rows of each block of x
+}
+
+// offsets returns the first row of each block of x, and NumSrc.
+func (op *segOp) offsets() []int {
+	off := make([]int, len(op.parts)+1)
+	for i, n := range op.parts {
+		off[i+1] = off[i] + n
+	}
+	return off
 }
 
 func (op *segOp) Name() string {
@@ -101,7 +141,7 @@ func (op *segOp) Name() string {
 }
 
 func (op *segOp) Key() string {
-	return fmt.Sprintf("rel=%d,%d,%d,%d,%v,%v", op.rel.id, op.in, op.out, op.blocks, op.loop, op.bias)
+	return fmt.Sprintf("rel=%d,%d,%d,%d,%v,%v,%v", op.rel.id, op.in, op.out, op.blocks, op.loop, op.bias, op.parts)
 }
 
 func (op *segOp) weightShape() tensor.Shape {
@@ -114,7 +154,11 @@ func (op *segOp) weightShape() tensor.Shape {
 }
 
 func (op *segOp) Shapes() ([]tensor.Shape, tensor.Shape) {
-	in := []tensor.Shape{{op.rel.numSrc, op.in}, op.weightShape()}
+	var in []tensor.Shape
+	for _, n := range op.parts {
+		in = append(in, tensor.Shape{n, op.in})
+	}
+	in = append(in, op.weightShape())
 	if op.loop {
 		in = append(in, tensor.Shape{op.in, op.out})
 	}
@@ -132,30 +176,33 @@ func (op *segOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 // Grad builds the gradients of x, w, and the self-loop weight and bias
 // where present, each one backward op.
 func (op *segOp) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	// The inputs in order: x, w, then the self-loop weight and the bias
-	// where present.
-	which := []segInput{segX, segW}
+	// The inputs in order: the blocks of x, w, then the self-loop weight
+	// and the bias where present.
+	k := len(op.parts)
+	which := make([]segInput, k, k+3)
+	which = append(which, segW)
 	if op.loop {
 		which = append(which, segLoop)
 	}
 	if op.bias {
 		which = append(which, segBias)
 	}
+	xs := inputs[:k]
 	out := make(gorgonia.Nodes, len(inputs))
 	for i, wh := range which {
 		var args gorgonia.Nodes
 		switch wh {
 		case segX:
-			args = gorgonia.Nodes{grad, inputs[1]}
+			args = gorgonia.Nodes{grad, inputs[k]}
 			if op.loop {
-				args = append(args, inputs[2])
+				args = append(args, inputs[k+1])
 			}
 		case segW, segLoop:
-			args = gorgonia.Nodes{inputs[0], grad}
+			args = append(append(args, xs...), grad)
 		case segBias:
 			args = gorgonia.Nodes{grad}
 		}
-		g, err := opkit.Apply("rgcn", &segGradOp{fwd: op, which: wh}, args...)
+		g, err := opkit.Apply("rgcn", &segGradOp{fwd: op, which: wh, part: i}, args...)
 		if err != nil {
 			return nil, err
 		}
@@ -168,9 +215,9 @@ func (op *segOp) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.N
 type segInput int
 
 const (
-	segX    segInput = iota // inputs (dOut, w[, loop])
-	segW                    // inputs (x, dOut)
-	segLoop                 // inputs (x, dOut)
+	segX    segInput = iota // inputs (dOut, w[, loop]): the gradient of block part of x
+	segW                    // inputs (x blocks..., dOut)
+	segLoop                 // inputs (x blocks..., dOut)
 	segBias                 // input dOut
 )
 
@@ -178,29 +225,31 @@ const (
 type segGradOp struct {
 	fwd   *segOp
 	which segInput
+	part  int // segX: the block of x
 }
 
 func (op *segGradOp) Name() string {
 	return fmt.Sprintf("segment_matmul_grad%d(%dx%d/%d)", op.which, op.fwd.in, op.fwd.out, op.fwd.blocks)
 }
 
-func (op *segGradOp) Key() string { return op.fwd.Key() }
+func (op *segGradOp) Key() string { return fmt.Sprintf("%s,part=%d", op.fwd.Key(), op.part) }
 
 func (op *segGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	f := op.fwd
 	in, _ := f.Shapes()
+	k := len(f.parts)
 	dOut := tensor.Shape{f.rel.numDst, f.out}
 	switch op.which {
 	case segX:
-		s := []tensor.Shape{dOut, in[1]}
+		s := []tensor.Shape{dOut, in[k]}
 		if f.loop {
-			s = append(s, in[2])
+			s = append(s, in[k+1])
 		}
-		return s, in[0]
+		return s, in[op.part]
 	case segW:
-		return []tensor.Shape{in[0], dOut}, in[1]
+		return append(slices.Clone(in[:k]), dOut), in[k]
 	case segLoop:
-		return []tensor.Shape{in[0], dOut}, tensor.Shape{f.in, f.out}
+		return append(slices.Clone(in[:k]), dOut), tensor.Shape{f.in, f.out}
 	}
 	return []tensor.Shape{dOut}, tensor.Shape{f.out}
 }
@@ -247,33 +296,74 @@ func take[T num.Float](buf *[]T, n int) []T {
 	return (*buf)[:n]
 }
 
-// gather returns the rows ids of x (w columns each): a slice of x when the
-// IDs are a run, else a copy in buf.
-func gather[T num.Float](x []T, ids []int32, run bool, w int, buf *[]T) []T {
-	if len(ids) == 0 {
-		return x[:0]
+// rows is a matrix w columns wide held in row blocks: block i is data[i],
+// rows off[i] to off[i+1]-1.
+type rows[T num.Float] struct {
+	data [][]T
+	off  []int
+	w    int
+}
+
+// block returns the block holding row v.
+func (x rows[T]) block(v int) int { return sort.SearchInts(x.off, v+1) - 1 }
+
+// row returns row v.
+func (x rows[T]) row(v int) []T {
+	i := x.block(v)
+	r := v - x.off[i]
+	return x.data[i][r*x.w : (r+1)*x.w]
+}
+
+// span returns rows lo to lo+n-1: a slice of their block when one block
+// holds them all, else a copy in buf.
+func (x rows[T]) span(lo, n int, buf *[]T) []T {
+	if n == 0 {
+		return nil
 	}
+	if i := x.block(lo); lo+n <= x.off[i+1] {
+		r := lo - x.off[i]
+		return x.data[i][r*x.w : (r+n)*x.w]
+	}
+	out := take(buf, n*x.w)
+	for k := range n {
+		copy(out[k*x.w:(k+1)*x.w], x.row(lo+k))
+	}
+	return out
+}
+
+// gather returns the rows ids of x: a slice of x when the IDs are a run in
+// one block, else a copy in buf.
+func gather[T num.Float](x rows[T], ids []int32, run bool, buf *[]T) []T {
+	if len(ids) == 0 {
+		return nil
+	}
+	w := x.w
 	if run {
-		lo := int(ids[0]) * w
-		return x[lo : lo+len(ids)*w]
+		return x.span(int(ids[0]), len(ids), buf)
 	}
 	out := take(buf, len(ids)*w)
 	parallel.For(len(ids), rowsPerTask, func(lo, hi int) {
 		for k, v := range ids[lo:hi] {
 			k += lo
-			copy(out[k*w:(k+1)*w], x[int(v)*w:(int(v)+1)*w])
+			copy(out[k*w:(k+1)*w], x.row(int(v)))
 		}
 	})
 	return out
 }
 
-// scatterAdd adds row k of y to row ids[k] of out (w columns each). The
-// IDs are distinct, so the rows split across goroutines in any way give
-// the same bits.
-func scatterAdd[T num.Float](out, y []T, ids []int32, w int) {
+// matrix returns x as rows of one block.
+func matrix[T num.Float](x []T, n, w int) rows[T] {
+	return rows[T]{data: [][]T{x}, off: []int{0, n}, w: w}
+}
+
+// scatterAdd adds row k of y to row ids[k]-base of out (w columns each).
+// The IDs are distinct, so the rows split across goroutines in any way
+// give the same bits.
+func scatterAdd[T num.Float](out, y []T, ids []int32, base, w int) {
 	parallel.For(len(ids), rowsPerTask, func(lo, hi int) {
 		for k, v := range ids[lo:hi] {
 			k += lo
+			v -= int32(base)
 			o, r := out[int(v)*w:(int(v)+1)*w], y[k*w:(k+1)*w]
 			for j := range o {
 				o[j] += r[j]
@@ -401,9 +491,12 @@ func segForward[T num.Float](op *segOp, vals []gorgonia.Value) (gorgonia.Value, 
 	bf := getBuffers[T]()
 	defer pool.Put(bf)
 	if loop != nil {
-		// The self-loop term first, written straight to the output.
-		xd := x[rel.dstOff*op.in : (rel.dstOff+rel.numDst)*op.in]
-		gemm.Mul(out, xd, loop, rel.numDst, op.in, op.out)
+		// The self-loop term first, written straight to the output, block
+		// by block (rows of a product are independent).
+		forBlocks(x, rel.dstOff, rel.numDst, func(xb []T, lo, n int) {
+			o := out[(lo-rel.dstOff)*op.out : (lo-rel.dstOff+n)*op.out]
+			gemm.Mul(o, xb, loop, n, op.in, op.out)
+		})
 	}
 	wl := len(w) / max(len(rel.rels), 1)
 	for r := range rel.rels {
@@ -413,13 +506,13 @@ func segForward[T num.Float](op *segOp, vals []gorgonia.Value) (gorgonia.Value, 
 		}
 		ns, nd := len(rl.src), len(rl.dst)
 		wr := w[r*wl : (r+1)*wl]
-		xs := gather(x, rl.src, rl.srcRun, op.in, &bf.g)
+		xs := gather(x, rl.src, rl.srcRun, &bf.g)
 		if op.productFirst(rl) {
 			z := take(&bf.z, nd*op.out)
 			y := take(&bf.p, ns*op.out)
 			blockMul(blockProduct, y, xs, nil, wr, ns, op.in, op.out, op.blocks, &bf.s)
 			aggregate(z, rl, false, y, op.out)
-			scatterAdd(out, z, rl.dst, op.out)
+			scatterAdd(out, z, rl.dst, 0, op.out)
 			continue
 		}
 		// Summed first: multiply and scatter the sums chunkRows rows at a
@@ -431,7 +524,7 @@ func segForward[T num.Float](op *segOp, vals []gorgonia.Value) (gorgonia.Value, 
 			hi := min(nd, lo+chunkRows)
 			zc := take(&bf.z, (hi-lo)*op.out)
 			blockMul(blockProduct, zc, a[lo*op.in:hi*op.in], nil, wr, hi-lo, op.in, op.out, op.blocks, &bf.s)
-			scatterAdd(out, zc, rl.dst[lo:hi], op.out)
+			scatterAdd(out, zc, rl.dst[lo:hi], 0, op.out)
 		}
 	}
 	if bias != nil {
@@ -445,17 +538,30 @@ func segForward[T num.Float](op *segOp, vals []gorgonia.Value) (gorgonia.Value, 
 	return t, nil
 }
 
+// forBlocks calls f for each block's part of rows lo to lo+n-1 of x: its
+// rows xb, the first row's index and the number of rows.
+func forBlocks[T num.Float](x rows[T], lo, n int, f func(xb []T, lo, n int)) {
+	for i := range x.data {
+		a, b := max(lo, x.off[i]), min(lo+n, x.off[i+1])
+		if a < b {
+			f(x.data[i][(a-x.off[i])*x.w:(b-x.off[i])*x.w], a, b-a)
+		}
+	}
+}
+
 // segInputs returns x, w, and the self-loop weight and bias (nil when
 // absent) of a forward call.
-func segInputs[T num.Float](op *segOp, vals []gorgonia.Value) (x, w, loop, bias []T, err error) {
+func segInputs[T num.Float](op *segOp, vals []gorgonia.Value) (x rows[T], w, loop, bias []T, err error) {
 	data := make([][]T, len(vals))
 	for i, v := range vals {
 		if data[i], err = values.Data[T](v); err != nil {
-			return nil, nil, nil, nil, err
+			return rows[T]{}, nil, nil, nil, err
 		}
 	}
-	x, w = data[0], data[1]
-	next := 2
+	k := len(op.parts)
+	x = rows[T]{data: data[:k], off: op.offsets(), w: op.in}
+	w = data[k]
+	next := k + 1
 	if op.loop {
 		loop = data[next]
 		next++
@@ -478,23 +584,38 @@ func segBackward[T num.Float](op *segGradOp, vals []gorgonia.Value) (gorgonia.Va
 	rel := f.rel
 	_, shape := op.Shapes()
 	t, res := values.Alloc[T](shape)
+	k := len(f.parts)
+	var x rows[T]
+	if op.which == segW || op.which == segLoop {
+		x = rows[T]{data: data[:k], off: f.offsets(), w: f.in}
+	}
 	switch op.which {
 	case segX:
-		segGradX(f, res, data[0], data[1])
-		if f.loop {
-			// dx[o+v] += dOut[v] W_0^T
-			y := make([]T, rel.numDst*f.in)
-			gemm.MulTransB(y, data[0], data[2], rel.numDst, f.in, f.out)
-			dx := res[rel.dstOff*f.in : (rel.dstOff+rel.numDst)*f.in]
+		off := f.offsets()
+		lo, hi := off[op.part], off[op.part+1]
+		segGradX(f, res, lo, hi, data[0], data[1])
+		// dx[o+v] += dOut[v] W_0^T for the rows of this block.
+		// chunkRows rows at a time (rows of a product are independent).
+		bf := getBuffers[T]()
+		for a, end := max(lo, rel.dstOff), min(hi, rel.dstOff+rel.numDst); f.loop && a < end; a += chunkRows {
+			b := min(end, a+chunkRows)
+			y := take(&bf.p, (b-a)*f.in)
+			gemm.MulTransB(y, data[0][(a-rel.dstOff)*f.out:(b-rel.dstOff)*f.out], data[2], b-a, f.in, f.out)
+			dx := res[(a-lo)*f.in : (b-lo)*f.in]
 			for i, v := range y {
 				dx[i] += v
 			}
 		}
+		pool.Put(bf)
 	case segW:
-		segGradW(f, res, data[0], data[1])
+		segGradW(f, res, x, data[k])
 	case segLoop:
-		xd := data[0][rel.dstOff*f.in : (rel.dstOff+rel.numDst)*f.in]
-		gemm.MulTransA(res, xd, data[1], rel.numDst, f.in, f.out)
+		// x's rows dstOff.. a chunk at a time: a chunk within one block is
+		// read in place, one across blocks is copied.
+		gemm.MulTransARows(res, func(lo, hi int) []T {
+			var buf []T
+			return x.span(rel.dstOff+lo, hi-lo, &buf)
+		}, data[k], rel.numDst, f.in, f.out)
 	case segBias:
 		for i := 0; i < len(data[0]); i += f.out {
 			for j, v := range data[0][i : i+f.out] {
@@ -505,9 +626,10 @@ func segBackward[T num.Float](op *segGradOp, vals []gorgonia.Value) (gorgonia.Va
 	return t, nil
 }
 
-// segGradX adds to dx (zero, NumSrc x in) every relation's gradient of x:
-// A_r^T dOut W_r^T at the relation's sources.
-func segGradX[T num.Float](f *segOp, dx, dOut, w []T) {
+// segGradX adds to dx (zero, rows lo to hi-1 of the NumSrc x in gradient
+// of x) every relation's gradient of x, A_r^T dOut W_r^T at the relation's
+// sources, in those rows; relations reading none of them are skipped.
+func segGradX[T num.Float](f *segOp, dx []T, lo, hi int, dOut, w []T) {
 	rel := f.rel
 	bf := getBuffers[T]()
 	defer pool.Put(bf)
@@ -517,9 +639,15 @@ func segGradX[T num.Float](f *segOp, dx, dOut, w []T) {
 		if rl.g.NumEdges() == 0 {
 			continue
 		}
+		// The relation's sources in [lo, hi): rl.src[k0:k1].
+		k0, _ := slices.BinarySearch(rl.src, int32(lo))
+		k1, _ := slices.BinarySearch(rl.src, int32(hi))
+		if k0 == k1 {
+			continue
+		}
 		ns, nd := len(rl.src), len(rl.dst)
 		wr := w[r*wl : (r+1)*wl]
-		dz := gather(dOut, rl.dst, rl.dstRun, f.out, &bf.g)
+		dz := gather(matrix(dOut, rel.numDst, f.out), rl.dst, rl.dstRun, &bf.g)
 		dxs := take(&bf.z, ns*f.in)
 		if f.productFirst(rl) {
 			dy := take(&bf.p, ns*f.out)
@@ -530,13 +658,13 @@ func segGradX[T num.Float](f *segOp, dx, dOut, w []T) {
 			blockMul(blockTransB, da, dz, nil, wr, nd, f.in, f.out, f.blocks, &bf.s)
 			aggregate(dxs, rl, true, da, f.in)
 		}
-		scatterAdd(dx, dxs, rl.src, f.in)
+		scatterAdd(dx, dxs[k0*f.in:k1*f.in], rl.src[k0:k1], lo, f.in)
 	}
 }
 
 // segGradW sets dw to every relation's weight gradient: (A_r x)^T dOut,
 // over the rows the relation touches (zero for a relation without edges).
-func segGradW[T num.Float](f *segOp, dw, x, dOut []T) {
+func segGradW[T num.Float](f *segOp, dw []T, x rows[T], dOut []T) {
 	rel := f.rel
 	bf := getBuffers[T]()
 	defer pool.Put(bf)
@@ -548,8 +676,8 @@ func segGradW[T num.Float](f *segOp, dw, x, dOut []T) {
 		}
 		ns, nd := len(rl.src), len(rl.dst)
 		dwr := dw[r*wl : (r+1)*wl]
-		xs := gather(x, rl.src, rl.srcRun, f.in, &bf.g)
-		dz := gather(dOut, rl.dst, rl.dstRun, f.out, &bf.g2)
+		xs := gather(x, rl.src, rl.srcRun, &bf.g)
+		dz := gather(matrix(dOut, rel.numDst, f.out), rl.dst, rl.dstRun, &bf.g2)
 		if f.productFirst(rl) {
 			dy := take(&bf.p, ns*f.out)
 			aggregate(dy, rl, true, dz, f.out)

@@ -59,17 +59,33 @@ func MulTransA[T num.Float](c, a, b []T, n, k, m int) {
 		gonumGemm(true, k, m, n, a, b, c)
 		return
 	}
+	MulTransARows(c, func(lo, hi int) []T { return a[lo*k : hi*k] }, b, n, k, m)
+}
+
+// MulTransARows is MulTransA with the rows lo to hi-1 of a given by
+// a(lo, hi), (hi-lo) x k, which may be called from several goroutines at
+// once: for an a held in pieces, which it reads a chunk of rows at a time
+// without a copy of the whole. The result has MulTransA's bits on the
+// stacked rows. Products that MulTransA gives to gonum read all of a at
+// once.
+func MulTransARows[T num.Float](c []T, a func(lo, hi int) []T, b []T, n, k, m int) {
+	check("MulTransARows", c, k*m, nil, 0, b, n*m)
+	if useGonum[T](m, k) {
+		gonumGemm(true, k, m, n, a(0, n), b, c)
+		return
+	}
 	w := padded[T](m, k)
 	if w == 0 {
 		parallel.Sum(c, n, chunkRows, func(p []T, lo, hi int) {
+			rows := a(lo, hi)
 			for i := lo; i < hi; i++ {
-				outer(p, a[i*k:(i+1)*k], b[i*m:(i+1)*m])
+				outer(p, rows[(i-lo)*k:(i-lo+1)*k], b[i*m:(i+1)*m])
 			}
 		})
 		return
 	}
 	// The AVX2 kernel sums k x w, b padded with zero columns when w > m.
-	a32, b32 := any(a).([]float32), any(b).([]float32)
+	b32 := any(b).([]float32)
 	sum := any(c).([]float32)
 	if w > m {
 		sum = make([]float32, k*w)
@@ -79,7 +95,8 @@ func MulTransA[T num.Float](c, a, b []T, n, k, m int) {
 		if w > m {
 			pad = make([]float32, blockRows*w)
 		}
-		outerAccel(p, a32[lo*k:hi*k], b32[lo*m:hi*m], pad, hi-lo, k, m, w)
+		a32 := any(a(lo, hi)).([]float32)
+		outerAccel(p, a32, b32[lo*m:hi*m], pad, hi-lo, k, m, w)
 	})
 	if w > m {
 		c32 := any(c).([]float32)

@@ -187,3 +187,34 @@ func benchMul(b *testing.B, op string, a, w, d, c, g []float32, n, k, m int) {
 		b.ReportMetric(2*float64(n*k*m)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 	})
 }
+
+// TestMulTransARows checks that MulTransARows, with a's rows copied out of
+// the whole for each call, gives MulTransA's bits, float32 (AVX2 widths,
+// padded and not, when available) and float64 (Go and gonum widths), with
+// more rows than one chunk.
+func TestMulTransARows(t *testing.T) {
+	t.Run("float32", testMulTransARows[float32])
+	t.Run("float64", testMulTransARows[float64])
+}
+
+func testMulTransARows[T num.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	for _, s := range [][3]int{{3000, 16, 24}, {2500, 5, 13}, {70, 40, 40}} {
+		n, k, m := s[0], s[1], s[2]
+		a, b := make([]T, n*k), make([]T, n*m)
+		for i := range a {
+			a[i] = T(r.NormFloat64())
+		}
+		for i := range b {
+			b[i] = T(r.NormFloat64())
+		}
+		want, got := make([]T, k*m), make([]T, k*m)
+		MulTransA(want, a, b, n, k, m)
+		MulTransARows(got, func(lo, hi int) []T { return slices.Clone(a[lo*k : hi*k]) }, b, n, k, m)
+		for i := range want {
+			if math.Float64bits(float64(got[i])) != math.Float64bits(float64(want[i])) {
+				t.Fatalf("%v: element %d is %v, MulTransA %v", s, i, got[i], want[i])
+			}
+		}
+	}
+}
