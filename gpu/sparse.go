@@ -76,6 +76,53 @@ func (b backend) SpMM(out *tensor.Dense, g *graph.Graph, op spmm.Op, red spmm.Re
 	return sparse.SpMM[float64](pg, buf(out), op, red, buf(u), buf(e), p, sparse.Buf{})
 }
 
+func (b backend) SpMMArgBackward(du, de *tensor.Dense, g *graph.Graph, op spmm.Op, red spmm.Reduce, u, e *tensor.Dense, p bcast.Plan, dOut *tensor.Dense) error {
+	if red != spmm.Max && red != spmm.Min {
+		return fmt.Errorf("gpu: SpMMArgBackward of a %v reduction", red)
+	}
+	single, err := operands(du, de, u, e, dOut)
+	if err != nil {
+		return err
+	}
+	pg, err := b.d.graph(g)
+	if err != nil {
+		return err
+	}
+	// Scratch of the step: the recomputed output and the winning edges
+	// (int64), which only the backward kernels read.
+	n := g.NumDst() * p.OutLen
+	if n == 0 { // no destinations: no gradient
+		for _, t := range []*tensor.Dense{du, de} {
+			if t != nil {
+				if err := b.d.c.Zero(ptr(t), bytesOf(t)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	size := int(dOut.Dtype().Size())
+	scratch, err := b.d.alloc(n*size, false)
+	if err != nil {
+		return err
+	}
+	arg, err := b.d.alloc(n*8, false)
+	if err != nil {
+		return err
+	}
+	out, argBuf := sparse.Buf{Ptr: scratch, Len: n}, sparse.Buf{Ptr: arg, Len: n}
+	if single {
+		if err := sparse.SpMM[float32](pg, out, op, red, buf(u), buf(e), p, argBuf); err != nil {
+			return err
+		}
+		return sparse.SpMMBackward[float32](pg, buf(du), buf(de), op, red, buf(u), buf(e), p, argBuf, buf(dOut))
+	}
+	if err := sparse.SpMM[float64](pg, out, op, red, buf(u), buf(e), p, argBuf); err != nil {
+		return err
+	}
+	return sparse.SpMMBackward[float64](pg, buf(du), buf(de), op, red, buf(u), buf(e), p, argBuf, buf(dOut))
+}
+
 func (b backend) SDDMM(out *tensor.Dense, g *graph.Graph, op sddmm.Op, lhs *tensor.Dense, lt sddmm.Target, rhs *tensor.Dense, rt sddmm.Target, p bcast.Plan) error {
 	single, err := operands(out, lhs, rhs)
 	if err != nil {

@@ -61,6 +61,21 @@ func TestGraphOps(t *testing.T) {
 			{"u_dot_v", [][]int{nodes(h, f), nodes(h, f)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
 				return ops.UDotV(g, in[0], in[1])
 			}},
+			{"copy_u_max", [][]int{nodes(h, f)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				return ops.SpMM(g, ops.CopyLHS, ops.Max, in[0], nil)
+			}},
+			{"copy_e_min", [][]int{edges(h, 1)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				return ops.SpMM(g, ops.CopyRHS, ops.Min, nil, in[0])
+			}},
+			{"u_mul_e_max_heads", [][]int{nodes(h, f), edges(h, 1)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				return ops.SpMM(g, ops.Mul, ops.Max, in[0], in[1])
+			}},
+			{"u_sub_e_min_bcast", [][]int{nodes(1, f), edges(h, 1)}, []bool{true, false}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				return ops.SpMM(g, ops.Sub, ops.Min, in[0], in[1])
+			}},
+			{"u_div_e_max", [][]int{nodes(f), edges(f)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				return ops.SpMM(g, ops.Div, ops.Max, in[0], in[1])
+			}},
 			{"gat_attention", [][]int{nodes(h, 1), nodes(h, 1)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
 				return ops.GATAttention(g, in[0], in[1], 0.2)
 			}},

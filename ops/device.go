@@ -16,9 +16,6 @@ import (
 // sparse kernels, on the same graph, shapes and broadcasting plan as Do.
 
 func (op *spmmOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	if op.red == spmm.Max || op.red == spmm.Min {
-		return nil, fmt.Errorf("%v reductions have no device implementation yet", op.red)
-	}
 	in, err := device.Inputs(b, vals)
 	if err != nil {
 		return nil, err
@@ -37,6 +34,37 @@ func (op *spmmOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Va
 		return nil, err
 	}
 	return out, b.SpMM(out, op.g, op.op, op.red, u, e, op.plan)
+}
+
+// DeviceDo recomputes the winning edges of the Max or Min forward on the
+// device and routes the output gradient through them, as Do.
+func (op *spmmArgGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	f := op.fwd
+	var u, e *tensor.Dense
+	switch f.op {
+	case spmm.CopyU:
+		u = in[0]
+	case spmm.CopyE:
+		e = in[0]
+	default:
+		u, e = in[0], in[1]
+	}
+	_, shape := op.Shapes()
+	d, err := b.Alloc(in[0].Dtype(), shape)
+	if err != nil {
+		return nil, err
+	}
+	var du, de *tensor.Dense
+	if op.wrt == 0 && f.op != spmm.CopyE {
+		du = d
+	} else {
+		de = d
+	}
+	return d, b.SpMMArgBackward(du, de, f.g, f.op, f.red, u, e, f.plan, in[len(in)-1])
 }
 
 func (op *sddmmOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
@@ -146,6 +174,7 @@ func (op *attentionGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (go
 
 var (
 	_ device.Spec = (*spmmOp)(nil)
+	_ device.Spec = (*spmmArgGradOp)(nil)
 	_ device.Spec = (*sddmmOp)(nil)
 	_ device.Spec = (*normSumOp)(nil)
 	_ device.Spec = (*attentionOp)(nil)

@@ -132,6 +132,11 @@ type Dense interface {
 // packages ops/spmm, ops/sddmm and ops/edgesoftmax on the same graph.
 type Sparse interface {
 	SpMM(out *tensor.Dense, g *graph.Graph, op spmm.Op, red spmm.Reduce, u, e *tensor.Dense, p bcast.Plan) error
+	// SpMMArgBackward sets du and de (either may be nil) to the gradients
+	// of a Max or Min SpMM of the same g, op, red, u, e and p given the
+	// gradient dOut of its output, as spmm.BackwardArg: it recomputes the
+	// winning edges (ties to the smallest edge ID) and routes dOut to them.
+	SpMMArgBackward(du, de *tensor.Dense, g *graph.Graph, op spmm.Op, red spmm.Reduce, u, e *tensor.Dense, p bcast.Plan, dOut *tensor.Dense) error
 	SDDMM(out *tensor.Dense, g *graph.Graph, op sddmm.Op, lhs *tensor.Dense, lt sddmm.Target, rhs *tensor.Dense, rt sddmm.Target, p bcast.Plan) error
 	Attention(out *tensor.Dense, g *graph.Graph, el, er *tensor.Dense, slope float64, width int) error
 	AttentionBackward(ds *tensor.Dense, g *graph.Graph, el, er *tensor.Dense, slope float64, y, dy *tensor.Dense, width int) error
