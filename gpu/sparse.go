@@ -10,6 +10,7 @@ import (
 	"github.com/gnngo/gnn/gpu/internal/sparse"
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/ops/edgesoftmax"
 	"github.com/gnngo/gnn/ops/sddmm"
 	"github.com/gnngo/gnn/ops/spmm"
 )
@@ -136,6 +137,36 @@ func (b backend) SDDMM(out *tensor.Dense, g *graph.Graph, op sddmm.Op, lhs *tens
 		return sparse.SDDMM[float32](pg, buf(out), op, buf(lhs), lt, buf(rhs), rt, p)
 	}
 	return sparse.SDDMM[float64](pg, buf(out), op, buf(lhs), lt, buf(rhs), rt, p)
+}
+
+func (b backend) EdgeSoftmax(out *tensor.Dense, g *graph.Graph, norm edgesoftmax.Norm, score *tensor.Dense, width int) error {
+	single, err := operands(out, score)
+	if err != nil {
+		return err
+	}
+	pg, err := b.d.graph(g)
+	if err != nil {
+		return err
+	}
+	if single {
+		return sparse.EdgeSoftmax[float32](pg, buf(out), norm, buf(score), width)
+	}
+	return sparse.EdgeSoftmax[float64](pg, buf(out), norm, buf(score), width)
+}
+
+func (b backend) EdgeSoftmaxBackward(ds *tensor.Dense, g *graph.Graph, norm edgesoftmax.Norm, y, dy *tensor.Dense, width int) error {
+	single, err := operands(ds, y, dy)
+	if err != nil {
+		return err
+	}
+	pg, err := b.d.graph(g)
+	if err != nil {
+		return err
+	}
+	if single {
+		return sparse.EdgeSoftmaxBackward[float32](pg, buf(ds), norm, buf(y), buf(dy), width)
+	}
+	return sparse.EdgeSoftmaxBackward[float64](pg, buf(ds), norm, buf(y), buf(dy), width)
 }
 
 func (b backend) Attention(out *tensor.Dense, g *graph.Graph, el, er *tensor.Dense, slope float64, width int) error {

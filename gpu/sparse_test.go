@@ -76,6 +76,12 @@ func TestGraphOps(t *testing.T) {
 			{"u_div_e_max", [][]int{nodes(f), edges(f)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
 				return ops.SpMM(g, ops.Div, ops.Max, in[0], in[1])
 			}},
+			{"edge_softmax_by_dst", [][]int{edges(h, 2)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				return ops.EdgeSoftmax(g, in[0], ops.ByDst)
+			}},
+			{"edge_softmax_by_src", [][]int{edges(h)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				return ops.EdgeSoftmax(g, in[0], ops.BySrc)
+			}},
 			{"gat_attention", [][]int{nodes(h, 1), nodes(h, 1)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
 				return ops.GATAttention(g, in[0], in[1], 0.2)
 			}},

@@ -145,6 +145,31 @@ func (op *normSumOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia
 	return out, nil
 }
 
+func (op *edgeSoftmaxOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	out, err := b.Alloc(in[0].Dtype(), op.shape.Clone())
+	if err != nil {
+		return nil, err
+	}
+	return out, b.EdgeSoftmax(out, op.g, op.norm, in[0], bcast.Prod(op.shape[1:]))
+}
+
+func (op *edgeSoftmaxGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	f := op.fwd
+	ds, err := b.Alloc(in[0].Dtype(), f.shape.Clone())
+	if err != nil {
+		return nil, err
+	}
+	return ds, b.EdgeSoftmaxBackward(ds, f.g, f.norm, in[0], in[1], bcast.Prod(f.shape[1:]))
+}
+
 func (op *attentionOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, err := device.Inputs(b, vals)
 	if err != nil {
@@ -177,6 +202,8 @@ var (
 	_ device.Spec = (*spmmArgGradOp)(nil)
 	_ device.Spec = (*sddmmOp)(nil)
 	_ device.Spec = (*normSumOp)(nil)
+	_ device.Spec = (*edgeSoftmaxOp)(nil)
+	_ device.Spec = (*edgeSoftmaxGradOp)(nil)
 	_ device.Spec = (*attentionOp)(nil)
 	_ device.Spec = (*attentionGradOp)(nil)
 )

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/ops/edgesoftmax"
 	"github.com/gnngo/gnn/ops/sddmm"
 	"github.com/gnngo/gnn/ops/spmm"
 )
@@ -138,6 +139,11 @@ type Sparse interface {
 	// winning edges (ties to the smallest edge ID) and routes dOut to them.
 	SpMMArgBackward(du, de *tensor.Dense, g *graph.Graph, op spmm.Op, red spmm.Reduce, u, e *tensor.Dense, p bcast.Plan, dOut *tensor.Dense) error
 	SDDMM(out *tensor.Dense, g *graph.Graph, op sddmm.Op, lhs *tensor.Dense, lt sddmm.Target, rhs *tensor.Dense, rt sddmm.Target, p bcast.Plan) error
+	// EdgeSoftmax sets out to the softmax of score (width columns per
+	// edge) over the edges sharing a destination (ByDst) or a source
+	// (BySrc); EdgeSoftmaxBackward sets ds from its output y and dy.
+	EdgeSoftmax(out *tensor.Dense, g *graph.Graph, norm edgesoftmax.Norm, score *tensor.Dense, width int) error
+	EdgeSoftmaxBackward(ds *tensor.Dense, g *graph.Graph, norm edgesoftmax.Norm, y, dy *tensor.Dense, width int) error
 	Attention(out *tensor.Dense, g *graph.Graph, el, er *tensor.Dense, slope float64, width int) error
 	AttentionBackward(ds *tensor.Dense, g *graph.Graph, el, er *tensor.Dense, slope float64, y, dy *tensor.Dense, width int) error
 }
