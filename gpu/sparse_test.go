@@ -82,6 +82,27 @@ func TestGraphOps(t *testing.T) {
 			{"edge_softmax_by_src", [][]int{edges(h)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
 				return ops.EdgeSoftmax(g, in[0], ops.BySrc)
 			}},
+			{"scale_by_in_degree", [][]int{nodes(h, f)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				return ops.ScaleByDegree(g, in[0], ops.InDegree, -0.5)
+			}},
+			{"scale_by_out_degree", [][]int{nodes(7)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				return ops.ScaleByDegree(g, in[0], ops.OutDegree, -1)
+			}},
+			{"graph_conv_edge_weights", [][]int{nodes(7), edges(1)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				// GraphConv's weighted path: scale, u_mul_e sum, scale.
+				x, err := ops.ScaleByDegree(g, in[0], ops.OutDegree, -0.5)
+				if err != nil {
+					return nil, err
+				}
+				y, err := ops.UMulESum(g, x, in[1])
+				if err != nil {
+					return nil, err
+				}
+				return ops.ScaleByDegree(g, y, ops.InDegree, -0.5)
+			}},
+			{"copy_u_mean", [][]int{nodes(h, f)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				return ops.SpMM(g, ops.CopyLHS, ops.Mean, in[0], nil)
+			}},
 			{"gat_attention", [][]int{nodes(h, 1), nodes(h, 1)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
 				return ops.GATAttention(g, in[0], in[1], 0.2)
 			}},

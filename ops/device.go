@@ -6,6 +6,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/ops/spmm"
@@ -83,15 +84,25 @@ func (op *sddmmOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.V
 	return out, b.SDDMM(out, op.g, op.op, in[0], op.lt, rhs, op.rt, op.plan)
 }
 
+// degreeKey names the device copy of g's degree factors max(deg, 1)^power
+// of one side (in-degrees for dst, out-degrees otherwise) and dtype: the
+// ops that scale by degrees share it.
+func degreeKey(g *graph.Graph, dst bool, power float64, dt tensor.Dtype) string {
+	side := "src"
+	if dst {
+		side = "dst"
+	}
+	return fmt.Sprintf("ops.degree/g=%d/%s/%v/%v", g.ID(), side, power, dt)
+}
+
 // deviceFactors returns op's degree factors (the destination side's when
 // dst is set) on the device, uploaded once per graph, side, power and dtype.
 func (op *normSumOp) deviceFactors(b device.Backend, dt tensor.Dtype, dst bool) (*tensor.Dense, error) {
-	rows, power, side := op.g.NumSrc(), op.src, "src"
+	rows, power := op.g.NumSrc(), op.src
 	if dst {
-		rows, power, side = op.g.NumDst(), op.dst, "dst"
+		rows, power = op.g.NumDst(), op.dst
 	}
-	key := fmt.Sprintf("ops.degree/g=%d/%s/%v/%v", op.g.ID(), side, power, dt)
-	return b.Cached(key, tensor.Shape{rows}, func() any {
+	return b.Cached(degreeKey(op.g, dst, power, dt), tensor.Shape{rows}, func() any {
 		if dt == tensor.Float32 {
 			if dst {
 				return cachedFactors[float32](op.factors, true, op.g.CSC(), op.dst)
@@ -170,6 +181,35 @@ func (op *edgeSoftmaxGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (
 	return ds, b.EdgeSoftmaxBackward(ds, f.g, f.norm, in[0], in[1], bcast.Prod(f.shape[1:]))
 }
 
+// DeviceDo scales the rows by the degree factors (uploaded once per graph,
+// side, power and dtype, shared with NormalizedSum's), as Do.
+func (op *degreeScaleOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	x, dt, dst := in[0], in[0].Dtype(), op.deg == InDegree
+	c := op.g.CSR()
+	if dst {
+		c = op.g.CSC()
+	}
+	n := c.NumRows()
+	f, err := b.Cached(degreeKey(op.g, dst, op.power, dt), tensor.Shape{n}, func() any {
+		if dt == tensor.Float32 {
+			return degreeFactors[float32](c, op.power)
+		}
+		return degreeFactors[float64](c, op.power)
+	})
+	if err != nil {
+		return nil, err
+	}
+	y, err := b.Alloc(dt, op.shape.Clone())
+	if err != nil {
+		return nil, err
+	}
+	return y, b.ScaleRows(y, x, f, op.shape.TotalSize()/n)
+}
+
 func (op *attentionOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, err := device.Inputs(b, vals)
 	if err != nil {
@@ -204,6 +244,7 @@ var (
 	_ device.Spec = (*normSumOp)(nil)
 	_ device.Spec = (*edgeSoftmaxOp)(nil)
 	_ device.Spec = (*edgeSoftmaxGradOp)(nil)
+	_ device.Spec = (*degreeScaleOp)(nil)
 	_ device.Spec = (*attentionOp)(nil)
 	_ device.Spec = (*attentionGradOp)(nil)
 )
