@@ -394,6 +394,25 @@ func aggregate[T num.Float](dst []T, rl *relation, back bool, u []T, w int) {
 	spmm.Forward(dst, g, spmm.Mul, spmm.Sum, u, nr, p, nil)
 }
 
+// aggregateRange sets dst to rows lo to hi-1 of aggregate's result (the
+// compact destinations, or sources when back is set), with its bits.
+func aggregateRange[T num.Float](dst []T, rl *relation, back bool, lo, hi int, u []T, w int) {
+	g := rl.g
+	if back {
+		g = g.Reverse()
+	}
+	nr := norms[T](rl)
+	if nr == nil {
+		spmm.SumRange(dst, g, lo, hi, spmm.CopyU, u, nil, bcast.Same([]int{w}))
+		return
+	}
+	p, err := bcast.New([]int{w}, []int{1}, false)
+	if err != nil {
+		panic(err) // (w) by (1) always broadcasts
+	}
+	spmm.SumRange(dst, g, lo, hi, spmm.Mul, u, nr, p)
+}
+
 // blockMode is the product blockMul computes.
 type blockMode int
 
@@ -507,23 +526,26 @@ func segForward[T num.Float](op *segOp, vals []gorgonia.Value) (gorgonia.Value, 
 		ns, nd := len(rl.src), len(rl.dst)
 		wr := w[r*wl : (r+1)*wl]
 		xs := gather(x, rl.src, rl.srcRun, &bf.g)
+		// The sums and products are made and scattered chunkRows
+		// destinations at a time, so the scratch stays small when there are
+		// many destinations or out is wide (a classifier's last layer).
 		if op.productFirst(rl) {
-			z := take(&bf.z, nd*op.out)
 			y := take(&bf.p, ns*op.out)
 			blockMul(blockProduct, y, xs, nil, wr, ns, op.in, op.out, op.blocks, &bf.s)
-			aggregate(z, rl, false, y, op.out)
-			scatterAdd(out, z, rl.dst, 0, op.out)
+			for lo := 0; lo < nd; lo += chunkRows {
+				hi := min(nd, lo+chunkRows)
+				zc := take(&bf.z, (hi-lo)*op.out)
+				aggregateRange(zc, rl, false, lo, hi, y, op.out)
+				scatterAdd(out, zc, rl.dst[lo:hi], 0, op.out)
+			}
 			continue
 		}
-		// Summed first: multiply and scatter the sums chunkRows rows at a
-		// time, so the scratch for the products stays small when out is
-		// wide (a classifier's last layer).
-		a := take(&bf.p, nd*op.in)
-		aggregate(a, rl, false, xs, op.in)
 		for lo := 0; lo < nd; lo += chunkRows {
 			hi := min(nd, lo+chunkRows)
+			a := take(&bf.p, (hi-lo)*op.in)
+			aggregateRange(a, rl, false, lo, hi, xs, op.in)
 			zc := take(&bf.z, (hi-lo)*op.out)
-			blockMul(blockProduct, zc, a[lo*op.in:hi*op.in], nil, wr, hi-lo, op.in, op.out, op.blocks, &bf.s)
+			blockMul(blockProduct, zc, a, nil, wr, hi-lo, op.in, op.out, op.blocks, &bf.s)
 			scatterAdd(out, zc, rl.dst[lo:hi], 0, op.out)
 		}
 	}
@@ -645,20 +667,28 @@ func segGradX[T num.Float](f *segOp, dx []T, lo, hi int, dOut, w []T) {
 		if k0 == k1 {
 			continue
 		}
-		ns, nd := len(rl.src), len(rl.dst)
+		nd := len(rl.dst)
 		wr := w[r*wl : (r+1)*wl]
 		dz := gather(matrix(dOut, rel.numDst, f.out), rl.dst, rl.dstRun, &bf.g)
-		dxs := take(&bf.z, ns*f.in)
-		if f.productFirst(rl) {
-			dy := take(&bf.p, ns*f.out)
-			aggregate(dy, rl, true, dz, f.out)
-			blockMul(blockTransB, dxs, dy, nil, wr, ns, f.in, f.out, f.blocks, &bf.s)
-		} else {
-			da := take(&bf.p, nd*f.in)
+		pf := f.productFirst(rl)
+		var da []T
+		if !pf {
+			da = take(&bf.p, nd*f.in)
 			blockMul(blockTransB, da, dz, nil, wr, nd, f.in, f.out, f.blocks, &bf.s)
-			aggregate(dxs, rl, true, da, f.in)
 		}
-		scatterAdd(dx, dxs[k0*f.in:k1*f.in], rl.src[k0:k1], lo, f.in)
+		// The sources k0 to k1-1 only, chunkRows at a time.
+		for a := k0; a < k1; a += chunkRows {
+			b := min(k1, a+chunkRows)
+			dxs := take(&bf.z, (b-a)*f.in)
+			if pf {
+				dy := take(&bf.g2, (b-a)*f.out)
+				aggregateRange(dy, rl, true, a, b, dz, f.out)
+				blockMul(blockTransB, dxs, dy, nil, wr, b-a, f.in, f.out, f.blocks, &bf.s)
+			} else {
+				aggregateRange(dxs, rl, true, a, b, da, f.in)
+			}
+			scatterAdd(dx, dxs, rl.src[a:b], lo, f.in)
+		}
 	}
 }
 

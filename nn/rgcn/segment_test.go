@@ -89,14 +89,18 @@ func segInputs(eg *gorgonia.ExprGraph, dt tensor.Dtype, r *rand.Rand, c segCase,
 	return x, w, loop, bias
 }
 
-// orders runs test with each relation multiplied first, summed first
-// (with the products of the sums 16384 rows at a time, and 2), and by
+// orders runs test with each relation multiplied first and summed first
+// (with the sums and products made 16384 rows at a time, and 2), and by
 // cost.
 func orders(t *testing.T, test func(t *testing.T)) {
-	for o, name := range []string{"cost", "product", "sum", "sum-chunks"} {
+	for o, name := range []string{"cost", "product", "sum", "sum-chunks", "product-chunks"} {
 		t.Run(name, func(t *testing.T) {
-			if name == "sum-chunks" {
+			switch name {
+			case "sum-chunks":
 				o = 2
+				defer rgcn.SetChunkRows(2)()
+			case "product-chunks":
+				o = 1
 				defer rgcn.SetChunkRows(2)()
 			}
 			defer rgcn.SetOrder(o)()

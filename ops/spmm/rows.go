@@ -30,7 +30,7 @@ func forRows(c *graph.Compressed, rowLen int, fn func(lo, hi int)) {
 	if rows <= 0 {
 		return
 	}
-	edges := int(c.Indptr[rows])
+	edges := int(c.Indptr[rows] - c.Indptr[0]) // a view of some rows (SumRange) starts past 0
 	w := parallel.Workers()
 	if w == 1 || (edges+rows)*max(rowLen, 1) < serialWork || rows == 1 {
 		fn(0, rows)
@@ -45,7 +45,7 @@ func forRows(c *graph.Compressed, rowLen int, fn func(lo, hi int)) {
 			return rows
 		}
 		target := total * int64(i) / int64(parts)
-		return sort.Search(rows, func(r int) bool { return c.Indptr[r]+int64(r) >= target })
+		return sort.Search(rows, func(r int) bool { return c.Indptr[r]-c.Indptr[0]+int64(r) >= target })
 	}
 	parallel.For(parts, 1, func(plo, phi int) {
 		for i := plo; i < phi; i++ {

@@ -80,6 +80,33 @@ func ForwardScaled[T num.Float](out []T, g *graph.Graph, op Op, u, e []T, p bcas
 	sum(out, g.CSC(), &l, u, e, false, scale)
 }
 
+// SumRange is Forward with the Sum reducer for the destinations lo to hi-1
+// only: out holds their (hi-lo)*p.OutLen values, with Forward's bits. A
+// caller that sums a large graph a range of destinations at a time needs
+// scratch for one range, not for all of them. It panics when the range is
+// outside [0, g.NumDst()] or a length does not match.
+func SumRange[T num.Float](out []T, g *graph.Graph, lo, hi int, op Op, u, e []T, p bcast.Plan) {
+	if lo < 0 || hi > g.NumDst() || lo > hi {
+		panic(fmt.Sprintf("spmm: SumRange: destinations [%d, %d) outside [0, %d]", lo, hi, g.NumDst()))
+	}
+	l := newLayout(op, p)
+	checkLen("out", len(out), hi-lo, l.outLen)
+	if op.UsesLHS() {
+		checkLen("u", len(u), g.NumSrc(), l.lhsLen)
+	}
+	if op.UsesRHS() {
+		checkLen("e", len(e), g.NumEdges(), l.rhsLen)
+	}
+	if l.outLen == 0 || lo == hi {
+		return
+	}
+	// The rows' view: Indptr's entries lo..hi, which index Indices and
+	// EIDs as a whole, as every kernel reads them.
+	c := g.CSC()
+	sub := &graph.Compressed{Indptr: c.Indptr[lo : hi+1], Indices: c.Indices, EIDs: c.EIDs, Ordered: c.Ordered}
+	sum(out, sub, &l, u, e, false, nil)
+}
+
 // newChecked returns the layout of op and p after checking the lengths of
 // out and the operands op reads against g.
 func newChecked[T num.Float](out []T, g *graph.Graph, op Op, u, e []T, p bcast.Plan) layout {
