@@ -142,6 +142,42 @@ func (b backend) ScaleRows(y, x, f *tensor.Dense, w int) error {
 	return dense.ScaleRows(b.d.c, dt, ptr(y), ptr(x), ptr(f), n, w)
 }
 
+func (b backend) GatherCols(y, x, idx *tensor.Dense, n, w int) error {
+	dt, err := dtype(y, x)
+	if err != nil {
+		return err
+	}
+	if err := int32s(idx); err != nil {
+		return err
+	}
+	m := idx.Shape().TotalSize()
+	if err := size(x, n*w, "gathered rows"); err != nil {
+		return err
+	}
+	if err := size(y, n*m, "gather output"); err != nil {
+		return err
+	}
+	return dense.GatherCols(b.d.c, dt, ptr(y), ptr(x), ptr(idx), n, m, w)
+}
+
+func (b backend) SumCols(y, x, colPtr, idx *tensor.Dense, n, w int) error {
+	dt, err := dtype(y, x)
+	if err != nil {
+		return err
+	}
+	if err := int32s(colPtr, idx); err != nil {
+		return err
+	}
+	m := colPtr.Shape().TotalSize() - 1
+	if err := size(x, n*w, "summed rows"); err != nil {
+		return err
+	}
+	if err := size(y, n*m, "column sums"); err != nil {
+		return err
+	}
+	return dense.SumCols(b.d.c, dt, ptr(y), ptr(x), ptr(colPtr), ptr(idx), n, m, w)
+}
+
 func kernelActivation(fn device.Activation) int {
 	if fn == device.ELU {
 		return dense.ELU

@@ -138,16 +138,17 @@ func near(t *testing.T, what string, got, want []float64, rel float64) {
 // or (downloading y, uploading R) the device; a test's way to get every
 // input gradient of an op.
 type projOp struct {
-	r     *tensor.Dense
-	shape tensor.Shape
-	id    int
+	r      *tensor.Dense
+	shape  tensor.Shape
+	id     int
+	upload bool // the gradient R goes to the device
 }
 
 var projIDs int
 
-func project(y *gorgonia.Node, seed uint64) (*gorgonia.Node, error) {
+func project(y *gorgonia.Node, seed uint64, upload bool) (*gorgonia.Node, error) {
 	projIDs++
-	return opkit.Apply("gputest", &projOp{r: random(y.Dtype(), seed, y.Shape()...), shape: y.Shape().Clone(), id: projIDs}, y)
+	return opkit.Apply("gputest", &projOp{r: random(y.Dtype(), seed, y.Shape()...), shape: y.Shape().Clone(), id: projIDs, upload: upload}, y)
 }
 
 func (op *projOp) Name() string { return "proj" }
@@ -206,6 +207,11 @@ func (op *projGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 			d[i] *= s
 		}
 	}
+	if b := device.Current(); b != nil && op.fwd.upload {
+		// The gradient of a device output arrives on the device, so
+		// that every gradient op of the tested op runs there.
+		return b.Upload(out)
+	}
 	return out, nil
 }
 
@@ -242,7 +248,7 @@ func run(t *testing.T, dev *gpu.Device, inputs []*tensor.Dense, onDevice []bool,
 	}
 	loss := y
 	if !y.IsScalar() {
-		if loss, err = project(y, 99); err != nil {
+		if loss, err = project(y, 99, dev != nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gnngo/gnn/gpu"
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/ops"
 )
 
@@ -103,6 +104,18 @@ func TestGraphOps(t *testing.T) {
 			{"copy_u_mean", [][]int{nodes(h, f)}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
 				return ops.SpMM(g, ops.CopyLHS, ops.Mean, in[0], nil)
 			}},
+			{"u_add_e_sum_bcast", [][]int{nodes(1, f), edges(h, 1)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				// Both gradients sum over a broadcast dimension (sum_to).
+				return ops.SpMM(g, ops.Add, ops.Sum, in[0], in[1])
+			}},
+			{"u_mul_e_sum_bcast", [][]int{nodes(h, f), edges(1, f)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				// Not a dot broadcast: the edge gradient is a per-edge
+				// product summed to (1, F).
+				return ops.SpMM(g, ops.Mul, ops.Sum, in[0], in[1])
+			}},
+			{"u_mul_v_bcast", [][]int{nodes(h, 1, f), nodes(1, 2, f)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+				return ops.UMulV(g, in[0], in[1])
+			}},
 			{"gat_attention", [][]int{nodes(h, 1), nodes(h, 1)}, []bool{true, true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
 				return ops.GATAttention(g, in[0], in[1], 0.2)
 			}},
@@ -117,6 +130,81 @@ func TestGraphOps(t *testing.T) {
 					compare(t, dev, inputs, c.dev, c.build)
 				})
 			}
+		}
+	})
+}
+
+// TestBroadcastKernels checks the backend's GatherCols (a broadcast) and
+// SumCols (its gradient) against a host loop, on float32 and float64.
+func TestBroadcastKernels(t *testing.T) {
+	forDevices(t, func(t *testing.T, dev *gpu.Device) {
+		b := device.Current()
+		if b == nil {
+			t.Fatal("no backend registered")
+		}
+		// Wide rows of 6 reading a narrow row of 3: off[k] = k % 3; the
+		// inverse lists narrow j's wide elements j and j+3.
+		const rows, w, n = 4, 6, 3
+		off := []int32{0, 1, 2, 0, 1, 2}
+		ptr := []int32{0, 2, 4, 6}
+		inv := []int32{0, 3, 1, 4, 2, 5}
+		ints := func(v []int32) *tensor.Dense {
+			d, err := dev.Place(tensor.New(tensor.WithShape(len(v)), tensor.WithBacking(v)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}
+		for _, dt := range dtypes {
+			t.Run(fmt.Sprint(dt), func(t *testing.T) {
+				narrow, wide := random(dt, 1, rows, n), random(dt, 2, rows, w)
+				nd, err := dev.Place(narrow)
+				if err != nil {
+					t.Fatal(err)
+				}
+				wd, err := dev.Place(wide)
+				if err != nil {
+					t.Fatal(err)
+				}
+				before := dev.Stats()
+				expanded, err := b.Alloc(dt, tensor.Shape{rows, w})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := b.GatherCols(expanded, nd, ints(off), rows, n); err != nil {
+					t.Fatal(err)
+				}
+				summed, err := b.Alloc(dt, tensor.Shape{rows, n})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := b.SumCols(summed, wd, ints(ptr), ints(inv), rows, w); err != nil {
+					t.Fatal(err)
+				}
+				if dev.Stats().Sub(before).Launches < 2 {
+					t.Fatal("the kernels did not run")
+				}
+				xn, xw := floats(t, narrow), floats(t, wide)
+				wantE, wantS := make([]float64, rows*w), make([]float64, rows*n)
+				for r := range rows {
+					for k := range w {
+						wantE[r*w+k] = xn[r*n+int(off[k])]
+						wantS[r*n+int(off[k])] += xw[r*w+k]
+					}
+				}
+				host := func(d *tensor.Dense) []float64 {
+					h, err := dev.ToHost(d)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return floats(t, h)
+				}
+				near(t, "GatherCols", host(expanded), wantE, tol(dt))
+				near(t, "SumCols", host(summed), wantS, tol(dt))
+				if err := b.SumCols(summed, wd, ints(ptr), ints(inv), rows+1, w); err == nil {
+					t.Error("SumCols with too many rows: no error")
+				}
+			})
 		}
 	})
 }

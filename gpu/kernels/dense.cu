@@ -74,6 +74,40 @@ extern "C" __global__ void gnn_dense_scale_rows_f64(double *y, const double *x, 
 	GNN_FOR(i, n * w) { y[i] = x[i] * f[i / w]; }
 }
 
+// gnn_dense_gather_cols: y[r,k] = x[r,idx[k]] over n rows, y's of m
+// elements and x's of w (a broadcast: every wide element reads the narrow
+// element it was broadcast from).
+template <typename T> __device__ void gnn_gather_cols(T *y, const T *x, const int *idx, long long n, long long m, long long w) {
+	GNN_FOR(i, n * m) { y[i] = x[(i / m) * w + idx[i % m]]; }
+}
+extern "C" __global__ void gnn_dense_gather_cols_f32(float *y, const float *x, const int *idx, long long n, long long m, long long w) {
+	gnn_gather_cols<float>(y, x, idx, n, m, w);
+}
+extern "C" __global__ void gnn_dense_gather_cols_f64(double *y, const double *x, const int *idx, long long n, long long m, long long w) {
+	gnn_gather_cols<double>(y, x, idx, n, m, w);
+}
+
+// gnn_dense_sum_cols: y[r,j] = the sum of x[r,idx[t]] for t = ptr[j], ...,
+// ptr[j+1]-1, in that order from 0, over n rows, y's of m elements and x's
+// of w (the sum of a broadcast's gradient back to the narrow shape).
+template <typename T> __device__ void gnn_sum_cols(T *y, const T *x, const int *ptr, const int *idx, long long n, long long m, long long w) {
+	GNN_FOR(i, n * m) {
+		long long j = i % m;
+		const T *row = x + (i / m) * w;
+		T s = (T)0;
+		for (int t = ptr[j]; t < ptr[j + 1]; t++) {
+			s += row[idx[t]];
+		}
+		y[i] = s;
+	}
+}
+extern "C" __global__ void gnn_dense_sum_cols_f32(float *y, const float *x, const int *ptr, const int *idx, long long n, long long m, long long w) {
+	gnn_sum_cols<float>(y, x, ptr, idx, n, m, w);
+}
+extern "C" __global__ void gnn_dense_sum_cols_f64(double *y, const double *x, const int *ptr, const int *idx, long long n, long long m, long long w) {
+	gnn_sum_cols<double>(y, x, ptr, idx, n, m, w);
+}
+
 // gnn_dense_activate: fn 0 is ReLU, max(x, 0); fn 1 is ELU, x for x > 0,
 // else exp(x)-1 taken in double and rounded, as package nn does.
 template <typename T> __device__ void gnn_activate(T *y, const T *x, long long len, int fn) {

@@ -24,6 +24,14 @@ extern "C" void gnn_emu_gnn_dense_scale_rows_f32(void **, const unsigned *, cons
 extern "C" const int gnn_emu_sizes_gnn_dense_scale_rows_f32[];
 extern "C" void gnn_emu_gnn_dense_scale_rows_f64(void **, const unsigned *, const unsigned *);
 extern "C" const int gnn_emu_sizes_gnn_dense_scale_rows_f64[];
+extern "C" void gnn_emu_gnn_dense_gather_cols_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_gather_cols_f32[];
+extern "C" void gnn_emu_gnn_dense_gather_cols_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_gather_cols_f64[];
+extern "C" void gnn_emu_gnn_dense_sum_cols_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_sum_cols_f32[];
+extern "C" void gnn_emu_gnn_dense_sum_cols_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_sum_cols_f64[];
 extern "C" void gnn_emu_gnn_dense_activate_f32(void **, const unsigned *, const unsigned *);
 extern "C" const int gnn_emu_sizes_gnn_dense_activate_f32[];
 extern "C" void gnn_emu_gnn_dense_activate_f64(void **, const unsigned *, const unsigned *);
@@ -124,6 +132,10 @@ extern "C" const gnn_emu_entry gnn_emu_table[] = {
 	{"gnn_dense_add_f64", gnn_emu_gnn_dense_add_f64, gnn_emu_sizes_gnn_dense_add_f64},
 	{"gnn_dense_scale_rows_f32", gnn_emu_gnn_dense_scale_rows_f32, gnn_emu_sizes_gnn_dense_scale_rows_f32},
 	{"gnn_dense_scale_rows_f64", gnn_emu_gnn_dense_scale_rows_f64, gnn_emu_sizes_gnn_dense_scale_rows_f64},
+	{"gnn_dense_gather_cols_f32", gnn_emu_gnn_dense_gather_cols_f32, gnn_emu_sizes_gnn_dense_gather_cols_f32},
+	{"gnn_dense_gather_cols_f64", gnn_emu_gnn_dense_gather_cols_f64, gnn_emu_sizes_gnn_dense_gather_cols_f64},
+	{"gnn_dense_sum_cols_f32", gnn_emu_gnn_dense_sum_cols_f32, gnn_emu_sizes_gnn_dense_sum_cols_f32},
+	{"gnn_dense_sum_cols_f64", gnn_emu_gnn_dense_sum_cols_f64, gnn_emu_sizes_gnn_dense_sum_cols_f64},
 	{"gnn_dense_activate_f32", gnn_emu_gnn_dense_activate_f32, gnn_emu_sizes_gnn_dense_activate_f32},
 	{"gnn_dense_activate_f64", gnn_emu_gnn_dense_activate_f64, gnn_emu_sizes_gnn_dense_activate_f64},
 	{"gnn_dense_activate_grad_f32", gnn_emu_gnn_dense_activate_grad_f32, gnn_emu_sizes_gnn_dense_activate_grad_f32},

@@ -119,6 +119,14 @@ type Dense interface {
 	// Adam updates parameters w on the device from their gradient g and
 	// moments m, v (updated too), as Gorgonia's AdamSolver.Step does.
 	Adam(w, g, m, v *tensor.Dense, h AdamHyper) error
+	// GatherCols sets y[r,k] = x[r,idx[k]] for the n rows of x (w elements
+	// each) and y (as many as idx, an int32 device tensor): a broadcast.
+	GatherCols(y, x, idx *tensor.Dense, n, w int) error
+	// SumCols sets y[r,j] = the sum of x[r,idx[t]] for t in [ptr[j],
+	// ptr[j+1]), added in that order from 0, for the n rows of x (w
+	// elements each) and y (len(ptr)-1); ptr and idx are int32 device
+	// tensors: a broadcast's gradient.
+	SumCols(y, x, ptr, idx *tensor.Dense, n, w int) error
 	// Sum returns the sum of the elements of x, added in a fixed order.
 	Sum(x *tensor.Dense) (float64, error)
 	// MeanHeads sets y (n, f) to the mean over h heads of x (n, h*f), or

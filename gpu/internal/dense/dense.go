@@ -81,6 +81,19 @@ func ScaleRows(c *cuda.Context, t Dtype, y, x, f cuda.Ptr, n, w int) error {
 	return launch(c, "gnn_dense_scale_rows", t, int64(n)*int64(w), y, x, f, int64(n), int64(w))
 }
 
+// GatherCols sets y[r,k] = x[r,idx[k]] over n rows, y's of m elements
+// (idx: m int32) and x's of w.
+func GatherCols(c *cuda.Context, t Dtype, y, x, idx cuda.Ptr, n, m, w int) error {
+	return launch(c, "gnn_dense_gather_cols", t, int64(n)*int64(m), y, x, idx, int64(n), int64(m), int64(w))
+}
+
+// SumCols sets y[r,j] = the sum, in order from 0, of x[r,idx[t]] for t in
+// [ptr[j], ptr[j+1]) over n rows, y's of m elements (ptr: m+1 int32) and
+// x's of w.
+func SumCols(c *cuda.Context, t Dtype, y, x, ptr, idx cuda.Ptr, n, m, w int) error {
+	return launch(c, "gnn_dense_sum_cols", t, int64(n)*int64(m), y, x, ptr, idx, int64(n), int64(m), int64(w))
+}
+
 // Activation functions of Activate.
 const (
 	ReLU = 0
