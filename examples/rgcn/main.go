@@ -3,8 +3,9 @@
 // converted to homogeneous form with a relation per edge, grouped by
 // relation, and each RelGraphConv layer runs as one fused SegmentMatMul
 // (per relation, one dense product on the rows it touches and one fused
-// sum over its edges); the second layer writes only the labelled type's
-// rows. It trains on a generated heterograph shaped like ogbn-mag
+// sum over its edges); the first layer reads each node type's features
+// where they are (RelGraphConv.ForwardRows, no stacked copy), the second
+// writes only the labelled type's rows. It trains on a generated heterograph shaped like ogbn-mag
 // (papers, authors, institutions, fields of study; writes, cites,
 // has_topic, affiliated_with and their reverses) with a planted class per
 // paper; paper features are noisy class centres, the other node types

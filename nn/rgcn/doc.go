@@ -23,5 +23,10 @@
 // tensor with a row per edge, or per relation and node, is formed, forward
 // or backward (DGL's gather_mm / segment_mm idea, grouped by relation).
 //
+// ForwardRows (SegmentMatMulRows) takes the features in row blocks, a
+// model's node types' features as they are, without a stacked copy or its
+// gradient. With nn.ReLU and dropout, the layer ends in the one op
+// nn.ReLUDropout.
+//
 // Shapes: x (N, in); output (N, out).
 package rgcn
