@@ -78,18 +78,29 @@ func (op *dropoutOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	step := op.mode.Step()
 	switch x := t.Data().(type) {
 	case []float32:
-		applyMask(out.Data().([]float32), x[:t.Shape().TotalSize()], op.p, op.seed, step, training)
+		applyMask(out.Data().([]float32), x[:t.Shape().TotalSize()], op.p, op.seed, step, training, false)
 	case []float64:
-		applyMask(out.Data().([]float64), x[:t.Shape().TotalSize()], op.p, op.seed, step, training)
+		applyMask(out.Data().([]float64), x[:t.Shape().TotalSize()], op.p, op.seed, step, training, false)
 	default:
 		return nil, fmt.Errorf("nn: dropout of %T data", x)
 	}
 	return out, nil
 }
 
-func applyMask[T float32 | float64](y, x []T, p float64, seed, step uint64, training bool) {
+// applyMask writes dropout of x (of max(x, 0) when relu is set, the op
+// ReLUDropout) into y: the mask of seed and step while training, x itself
+// otherwise.
+func applyMask[T num.Float](y, x []T, p float64, seed, step uint64, training, relu bool) {
 	if !training {
-		copy(y, x)
+		if !relu {
+			copy(y, x)
+			return
+		}
+		parallel.For(len(x), 1<<14, func(lo, hi int) {
+			for i, v := range x[lo:hi] {
+				y[lo+i] = max(v, 0)
+			}
+		})
 		return
 	}
 	// One 64-bit hash gives the 16-bit draws of four consecutive elements;
@@ -104,7 +115,11 @@ func applyMask[T float32 | float64](y, x []T, p float64, seed, step uint64, trai
 				// else 0: a mask, not a branch, which random draws would
 				// mispredict half the time at p = 0.5.
 				keep := (h&0xffff-threshold)>>63 - 1
-				y[i] = zeroUnless(x[i]*scale, keep)
+				v := x[i]
+				if relu {
+					v = max(v, 0)
+				}
+				y[i] = zeroUnless(v*scale, keep)
 				h >>= 16
 			}
 		}

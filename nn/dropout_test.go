@@ -131,7 +131,7 @@ func testDropoutSpecialValues[T float32 | float64](t *testing.T) {
 	for i := range y {
 		y[i] = 7 // every element is written
 	}
-	applyMask(y, x, p, 3, 1, true)
+	applyMask(y, x, p, 3, 1, true, false)
 	scale := T(1 / (1 - p))
 	dropped, kept := 0, 0
 	for i, v := range y {

@@ -2,7 +2,6 @@ package nn
 
 import (
 	"fmt"
-	"math"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -59,28 +58,7 @@ func reluDropoutDo[T num.Float](op *reluDropoutOp, vals []gorgonia.Value) (gorgo
 		return nil, err
 	}
 	t, y := values.Alloc[T](op.shape)
-	if !op.mode.Training() {
-		parallel.For(len(y), 1<<14, func(lo, hi int) {
-			for i, v := range x[lo:hi] {
-				y[lo+i] = max(v, 0)
-			}
-		})
-		return t, nil
-	}
-	// applyMask's draws, on max(x, 0).
-	threshold := uint64(math.Round(op.p * (1 << 16)))
-	scale := T(1 / (1 - op.p))
-	seed, step := op.seed, op.mode.Step()
-	parallel.For((len(y)+3)/4, 1<<12, func(lo, hi int) {
-		for q := lo; q < hi; q++ {
-			h := mix(seed, step, uint64(q))
-			for i := 4 * q; i < min(4*q+4, len(y)); i++ {
-				keep := (h&0xffff-threshold)>>63 - 1
-				y[i] = zeroUnless(max(x[i], 0)*scale, keep)
-				h >>= 16
-			}
-		}
-	})
+	applyMask(y, x, op.p, op.seed, op.mode.Step(), op.mode.Training(), true)
 	return t, nil
 }
 
