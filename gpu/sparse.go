@@ -62,12 +62,19 @@ func operands(ts ...*tensor.Dense) (single bool, err error) {
 	return dt == 0, err
 }
 
-func (b backend) SpMM(out *tensor.Dense, g *graph.Graph, op spmm.Op, red spmm.Reduce, u, e *tensor.Dense, p bcast.Plan) error {
-	single, err := operands(out, u, e)
+// prepare checks the operands' dtypes and returns g on the device and
+// whether the operands are float32.
+func (b backend) prepare(g *graph.Graph, ts ...*tensor.Dense) (*placedGraph, bool, error) {
+	single, err := operands(ts...)
 	if err != nil {
-		return err
+		return nil, false, err
 	}
 	pg, err := b.d.graph(g)
+	return pg, single, err
+}
+
+func (b backend) SpMM(out *tensor.Dense, g *graph.Graph, op spmm.Op, red spmm.Reduce, u, e *tensor.Dense, p bcast.Plan) error {
+	pg, single, err := b.prepare(g, out, u, e)
 	if err != nil {
 		return err
 	}
@@ -81,11 +88,7 @@ func (b backend) SpMMArgBackward(du, de *tensor.Dense, g *graph.Graph, op spmm.O
 	if red != spmm.Max && red != spmm.Min {
 		return fmt.Errorf("gpu: SpMMArgBackward of a %v reduction", red)
 	}
-	single, err := operands(du, de, u, e, dOut)
-	if err != nil {
-		return err
-	}
-	pg, err := b.d.graph(g)
+	pg, single, err := b.prepare(g, du, de, u, e, dOut)
 	if err != nil {
 		return err
 	}
@@ -125,11 +128,7 @@ func (b backend) SpMMArgBackward(du, de *tensor.Dense, g *graph.Graph, op spmm.O
 }
 
 func (b backend) SDDMM(out *tensor.Dense, g *graph.Graph, op sddmm.Op, lhs *tensor.Dense, lt sddmm.Target, rhs *tensor.Dense, rt sddmm.Target, p bcast.Plan) error {
-	single, err := operands(out, lhs, rhs)
-	if err != nil {
-		return err
-	}
-	pg, err := b.d.graph(g)
+	pg, single, err := b.prepare(g, out, lhs, rhs)
 	if err != nil {
 		return err
 	}
@@ -140,11 +139,7 @@ func (b backend) SDDMM(out *tensor.Dense, g *graph.Graph, op sddmm.Op, lhs *tens
 }
 
 func (b backend) EdgeSoftmax(out *tensor.Dense, g *graph.Graph, norm edgesoftmax.Norm, score *tensor.Dense, width int) error {
-	single, err := operands(out, score)
-	if err != nil {
-		return err
-	}
-	pg, err := b.d.graph(g)
+	pg, single, err := b.prepare(g, out, score)
 	if err != nil {
 		return err
 	}
@@ -155,11 +150,7 @@ func (b backend) EdgeSoftmax(out *tensor.Dense, g *graph.Graph, norm edgesoftmax
 }
 
 func (b backend) EdgeSoftmaxBackward(ds *tensor.Dense, g *graph.Graph, norm edgesoftmax.Norm, y, dy *tensor.Dense, width int) error {
-	single, err := operands(ds, y, dy)
-	if err != nil {
-		return err
-	}
-	pg, err := b.d.graph(g)
+	pg, single, err := b.prepare(g, ds, y, dy)
 	if err != nil {
 		return err
 	}
@@ -170,11 +161,7 @@ func (b backend) EdgeSoftmaxBackward(ds *tensor.Dense, g *graph.Graph, norm edge
 }
 
 func (b backend) Attention(out *tensor.Dense, g *graph.Graph, el, er *tensor.Dense, slope float64, width int) error {
-	single, err := operands(out, el, er)
-	if err != nil {
-		return err
-	}
-	pg, err := b.d.graph(g)
+	pg, single, err := b.prepare(g, out, el, er)
 	if err != nil {
 		return err
 	}
@@ -185,11 +172,7 @@ func (b backend) Attention(out *tensor.Dense, g *graph.Graph, el, er *tensor.Den
 }
 
 func (b backend) AttentionBackward(ds *tensor.Dense, g *graph.Graph, el, er *tensor.Dense, slope float64, y, dy *tensor.Dense, width int) error {
-	single, err := operands(ds, el, er, y, dy)
-	if err != nil {
-		return err
-	}
-	pg, err := b.d.graph(g)
+	pg, single, err := b.prepare(g, ds, el, er, y, dy)
 	if err != nil {
 		return err
 	}
