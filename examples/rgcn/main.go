@@ -283,15 +283,14 @@ func writeHeapProfile(path string) error {
 	return pf.Close()
 }
 
-// perEdgeModel runs the two layers' parameters the per-edge way (perEdge)
+// perEdgeModel runs the two layers' parameters the per-edge way (rgcn.PerEdge)
 // over the homogeneous graph g, with the first layer's ReLU and dropout,
 // and returns the hidden features and the labelled type's logits (rows off
 // to off+count-1 of the second layer's output).
 func perEdgeModel(eg *gorgonia.ExprGraph, g *graph.Graph, et []int32, norm []float64, x *gorgonia.Node,
 	l1, l2 *rgcn.RelGraphConv, f *setup.Flags, mode *nn.Mode, off, count int) (hid, logits *gorgonia.Node, err error) {
-	c := normColumn(eg, norm)
 	p1, p2 := l1.Learnables(), l2.Learnables()
-	if hid, err = perEdge(g, et, c, x, p1[0], p1[1], p1[2]); err != nil {
+	if hid, err = rgcn.PerEdge(g, et, norm, x, p1[0], p1[1], p1[2]); err != nil {
 		return nil, nil, err
 	}
 	if hid, err = nn.ReLU(hid); err != nil {
@@ -302,7 +301,7 @@ func perEdgeModel(eg *gorgonia.ExprGraph, g *graph.Graph, et []int32, norm []flo
 			return nil, nil, err
 		}
 	}
-	out, err := perEdge(g, et, c, hid, p2[0], p2[1], p2[2])
+	out, err := rgcn.PerEdge(g, et, norm, hid, p2[0], p2[1], p2[2])
 	if err != nil {
 		return nil, nil, err
 	}

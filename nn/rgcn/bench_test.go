@@ -12,9 +12,7 @@ import (
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 	"github.com/gnngo/gnn/internal/testkit/testgraphs"
-	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/rgcn"
-	"github.com/gnngo/gnn/ops"
 )
 
 const benchNodes, benchEdges, benchRels, benchFeats = 50_000, 500_000, 8, 64
@@ -125,16 +123,12 @@ func BenchmarkRelGraphConvPerEdge(b *testing.B) {
 				gorgonia.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(v))))
 		}
 		x := benchInput(eg, xv)
-		var ws gorgonia.Nodes
-		for r := range benchRels {
-			ws = append(ws, param(fmt.Sprintf("w%d", r), f, f))
-		}
-		loop, bias := param("loop", f, f), param("bias", f)
-		h, err := perEdge(g, et, norm, x, ws, loop, bias)
+		w, loop, bias := param("w", benchRels, f, f), param("loop", f, f), param("bias", f)
+		h, err := rgcn.PerEdge(g, et, norm, x, w, loop, bias)
 		if err != nil {
 			b.Fatal(err)
 		}
-		params := append(ws, loop, bias)
+		params := gorgonia.Nodes{w, loop, bias}
 		cost, err := gorgonia.Sum(h)
 		if err != nil {
 			b.Fatal(err)
@@ -143,72 +137,7 @@ func BenchmarkRelGraphConvPerEdge(b *testing.B) {
 	})
 }
 
-// perEdge is RelGraphConv with full weights ws, self-loop and bias
-// computed per edge over the homogeneous graph g whose edges' relations
-// et are in increasing order: gather each edge's source row, multiply
-// each relation's run of edges by its weight, scale by the norm, sum at
-// the destinations.
-func perEdge(g *graph.Graph, et []int32, norm []float64, x *gorgonia.Node, ws gorgonia.Nodes, loop, bias *gorgonia.Node) (*gorgonia.Node, error) {
-	edges, err := ops.CopyU(g, x) // E x in
-	if err != nil {
-		return nil, err
-	}
-	var msgs gorgonia.Nodes
-	start := 0
-	for r, w := range ws {
-		end, _ := slices.BinarySearch(et, int32(r)+1)
-		if end == start {
-			continue
-		}
-		er, err := gorgonia.Slice(edges, gorgonia.S(start, end))
-		if err != nil {
-			return nil, err
-		}
-		mr, err := nn.MatMul(er, w)
-		if err != nil {
-			return nil, err
-		}
-		msgs = append(msgs, mr)
-		start = end
-	}
-	m := msgs[0]
-	if len(msgs) > 1 {
-		if m, err = gorgonia.Concat(0, msgs...); err != nil { // E x out
-			return nil, err
-		}
-	}
-	dt := x.Dtype()
-	c := gorgonia.NewMatrix(x.Graph(), dt, gorgonia.WithShape(len(norm), 1), gorgonia.WithName("norm"),
-		gorgonia.WithValue(normColumn(dt, norm)))
-	if m, err = gorgonia.BroadcastHadamardProd(m, c, nil, []byte{1}); err != nil {
-		return nil, err
-	}
-	h, err := ops.CopyESum(g, m)
-	if err != nil {
-		return nil, err
-	}
-	y, err := nn.MatMul(x, loop)
-	if err != nil {
-		return nil, err
-	}
-	if h, err = gorgonia.Add(h, y); err != nil {
-		return nil, err
-	}
-	return nn.AddBias(h, bias)
-}
-
-func normColumn(dt tensor.Dtype, v []float64) *tensor.Dense {
-	if dt == tensor.Float64 {
-		return tensor.New(tensor.WithShape(len(v), 1), tensor.WithBacking(slices.Clone(v)))
-	}
-	f := make([]float32, len(v))
-	for i, x := range v {
-		f[i] = float32(x)
-	}
-	return tensor.New(tensor.WithShape(len(v), 1), tensor.WithBacking(f))
-}
-
-// TestPerEdgeMatchesLayer checks the benchmarks' per-edge path against
+// TestPerEdgeMatchesLayer checks PerEdge, the benchmarks' per-edge path, against
 // RelGraphConv with the same parameters, so the two compute one model.
 func TestPerEdgeMatchesLayer(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -239,15 +168,7 @@ func TestPerEdgeMatchesLayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ws gorgonia.Nodes
-	for r := range numRels {
-		w, err := gorgonia.Slice(ps[0], gorgonia.S(r))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ws = append(ws, w)
-	}
-	got, err := perEdge(g, et, norm, x, ws, ps[1], ps[2])
+	got, err := rgcn.PerEdge(g, et, norm, x, ps[0], ps[1], ps[2])
 	if err != nil {
 		t.Fatal(err)
 	}
