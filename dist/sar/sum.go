@@ -109,22 +109,34 @@ func (op *sumGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 // sumDo computes op's sum of v, or with grad its gradient from v, the
 // output gradient.
 func sumDo[T num.Float](op *sumOp, grad bool, v gorgonia.Value) (gorgonia.Value, error) {
+	return shardedSum[T](op, bcast.Same(op.row), grad, v, nil)
+}
+
+// shardedSum computes op's sum of v over the shards, each edge's message
+// the source row times its weight in ew (broadcast by plan) when ew is not
+// nil, the source row itself otherwise; or with grad the gradient of x
+// from v, the output gradient.
+func shardedSum[T num.Float](op *sumOp, plan bcast.Plan, grad bool, v gorgonia.Value, ew []T) (gorgonia.Value, error) {
 	x, err := values.Data[T](v)
 	if err != nil {
 		return nil, err
 	}
 	g := op.g
+	msg, weights := spmm.CopyU, func(int) []T { return nil }
+	if ew != nil {
+		off := g.edgeOffsets()
+		msg, weights = spmm.Mul, func(j int) []T { return ew[off[j]:off[j+1]] }
+	}
 	t, out := values.Alloc[T](op.shape())
 	w := bcast.Prod(op.row)
-	p := bcast.Same(op.row)
 	var zero T
 	if !grad {
 		g.account(1, w, 0, int(unsafe.Sizeof(zero)))
-		// out = D_in^dst sum_j A_j (D_out^src x)_j
+		// out = D_in^dst sum_j A_j diag(ew_j) (D_out^src x)_j
 		xs := scaled(x, g.outDeg, op.src, w)
 		tmp := make([]T, len(out))
 		ps := pass[T]{x: xs, xw: w, tag: op.tag, visit: func(j int, rows []T) ([]T, error) {
-			spmm.Forward(tmp, g.shards[j].g, spmm.CopyU, spmm.Sum, rows, nil, p, nil)
+			spmm.Forward(tmp, g.shards[j].g, msg, spmm.Sum, rows, weights(j), plan, nil)
 			addTo(out, tmp)
 			return nil, nil
 		}}
@@ -134,13 +146,13 @@ func sumDo[T num.Float](op *sumOp, grad bool, v gorgonia.Value) (gorgonia.Value,
 		scaleInPlace(out, g.inDeg, op.dst, w)
 		return t, nil
 	}
-	// dx = D_out^src sum over the shards reading x of A_j^T (D_in^dst dz)
+	// dx = D_out^src sum over the shards reading x of A_j^T diag(ew_j) (D_in^dst dz)
 	g.account(0, 0, w, int(unsafe.Sizeof(zero)))
 	dz := scaled(x, g.inDeg, op.dst, w)
 	ps := pass[T]{gw: w, dx: out, tag: op.tag + 2, visit: func(j int, _ []T) ([]T, error) {
 		sh := g.shards[j]
 		grad := make([]T, len(sh.src)*w)
-		spmm.Forward(grad, sh.g.Reverse(), spmm.CopyU, spmm.Sum, dz, nil, p, nil)
+		spmm.Forward(grad, sh.g.Reverse(), msg, spmm.Sum, dz, weights(j), plan, nil)
 		return grad, nil
 	}}
 	if err := ps.run(g); err != nil {

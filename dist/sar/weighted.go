@@ -3,7 +3,6 @@ package sar
 import (
 	"fmt"
 	"math"
-	"unsafe"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -12,7 +11,6 @@ import (
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
-	"github.com/gnngo/gnn/ops/spmm"
 )
 
 // EdgeIDs returns the global IDs of the edges coming into this worker's
@@ -129,48 +127,14 @@ func (op *weightedGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 // weightedDo computes op's sum of v, or with grad the gradient of x from
 // v, the output gradient; w holds the edge weights.
 func weightedDo[T num.Float](op *weightedOp, grad bool, v, w gorgonia.Value) (gorgonia.Value, error) {
-	x, err := values.Data[T](v)
-	if err != nil {
-		return nil, err
-	}
 	ew, err := values.Data[T](w)
 	if err != nil {
 		return nil, err
 	}
-	g := op.g
-	off := g.edgeOffsets()
-	t, out := values.Alloc[T](op.shape())
-	wd := bcast.Prod(op.row)
-	var zero T
-	if !grad {
-		g.account(1, wd, 0, int(unsafe.Sizeof(zero)))
-		xs := scaled(x, g.outDeg, op.src, wd)
-		tmp := make([]T, len(out))
-		ps := pass[T]{x: xs, xw: wd, tag: op.tag, visit: func(j int, rows []T) ([]T, error) {
-			spmm.Forward(tmp, g.shards[j].g, spmm.Mul, spmm.Sum, rows, ew[off[j]:off[j+1]], op.plan, nil)
-			addTo(out, tmp)
-			return nil, nil
-		}}
-		if err := ps.run(g); err != nil {
-			return nil, err
-		}
-		scaleInPlace(out, g.inDeg, op.dst, wd)
-		return t, nil
+	if ew == nil { // no edges: still the weighted sum
+		ew = []T{}
 	}
-	// dx = D_out^src sum over the shards reading x of A_j^T diag(ew_j) (D_in^dst dz)
-	g.account(0, 0, wd, int(unsafe.Sizeof(zero)))
-	dz := scaled(x, g.inDeg, op.dst, wd)
-	ps := pass[T]{gw: wd, dx: out, tag: op.tag + 2, visit: func(j int, _ []T) ([]T, error) {
-		sh := g.shards[j]
-		grad := make([]T, len(sh.src)*wd)
-		spmm.Forward(grad, sh.g.Reverse(), spmm.Mul, spmm.Sum, dz, ew[off[j]:off[j+1]], op.plan, nil)
-		return grad, nil
-	}}
-	if err := ps.run(g); err != nil {
-		return nil, err
-	}
-	scaleInPlace(out, g.outDeg, op.src, wd)
-	return t, nil
+	return shardedSum(&op.sumOp, op.plan, grad, v, ew)
 }
 
 var (
