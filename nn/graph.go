@@ -31,11 +31,14 @@ type Sharded interface {
 	// degrees.
 	NormalizedSum(x *gorgonia.Node, srcPower, dstPower float64) (*gorgonia.Node, error)
 	// GATAggregate is ops.UMulESum(g, z, Dropout(ops.GATAttention(g, el,
-	// er, slope), drop)) on the whole graph: z is (N, H, F), el and er
-	// (N, H, 1), and the result (N, H, F); the attention dropout masks are
-	// those of one process on the whole graph (drop.P 0: no dropout). No
-	// attention tensor is returned.
-	GATAggregate(z, el, er *gorgonia.Node, slope float64, drop DropoutSpec) (*gorgonia.Node, error)
+	// er, slope), drop)) on the whole graph, with the scores el and er
+	// (N, H, 1) of z under the attention vectors al and ar (el[n,h] =
+	// sum_f z[n,h,f] al[h,f]) computed inside: z is (N, H, F), al and ar
+	// (H, F) or (1, H, F), and the result (N, H, F); the gradients go to
+	// z, al and ar. The attention dropout masks are those of one process
+	// on the whole graph (drop.P 0: no dropout). No attention tensor is
+	// returned.
+	GATAggregate(z, al, ar *gorgonia.Node, slope float64, drop DropoutSpec) (*gorgonia.Node, error)
 	// NodeIDs returns the global IDs of the worker's nodes: row i of a
 	// layer's input is node NodeIDs()[i] of the whole graph.
 	NodeIDs() []int64

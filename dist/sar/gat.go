@@ -18,11 +18,18 @@ import (
 	"github.com/gnngo/gnn/ops/spmm"
 )
 
-// GATAggregate is GAT's attention and aggregation over the whole
-// distributed graph, ops.UMulESum(g, z, Dropout(ops.GATAttention(g, el,
-// er, slope))) in one op: z (N, H, F) holds this worker's projected rows,
-// el and er (N, H, 1) their source and destination scores, and the result
-// (N, H, F) the attention-weighted sums at this worker's nodes.
+// GATAggregate is GAT's attention scores, attention and aggregation over
+// the whole distributed graph in one op: with el and er the scores of z
+// under the attention vectors al and ar (el[n,h] = sum_f z[n,h,f]
+// al[h,f]), it computes ops.UMulESum(g, z, Dropout(ops.GATAttention(g, el,
+// er, slope))). z (N, H, F) holds this worker's projected rows, al and ar
+// are (H, F) or (1, H, F) (GATConv's parameters), and the result (N, H, F)
+// holds the attention-weighted sums at this worker's nodes. The scores are
+// computed inside the op (again in the backward: N x H x F products), so
+// they and their gradients, each (N, H, F) for z, never become nodes of the
+// expression graph: the backward gives z one gradient, that of the
+// aggregation plus del ⊗ al + der ⊗ ar, and al and ar theirs (summed over
+// the nodes in a fixed order).
 //
 // The edge softmax needs, for every destination and head, the maximum and
 // the sum of exponentials of its scores over all shards. A first sweep
@@ -40,9 +47,9 @@ import (
 // same masks again.
 //
 // The backward rematerialises: it repeats the first sweep, fetches each
-// shard's z and el rows again, recomputes the shard's attention, and sends
-// the gradients of the remote z and el rows back to their owners.
-func (g *Graph) GATAggregate(z, el, er *gorgonia.Node, slope float64, drop nn.DropoutSpec) (*gorgonia.Node, error) {
+// shard's z and el rows again, recomputes the shard's attention from them,
+// and sends the gradients of the remote z and el rows back to their owners.
+func (g *Graph) GATAggregate(z, al, ar *gorgonia.Node, slope float64, drop nn.DropoutSpec) (*gorgonia.Node, error) {
 	if math.IsNaN(slope) || math.IsInf(slope, 0) {
 		return nil, fmt.Errorf("sar: GATAggregate: slope %v is not finite", slope)
 	}
@@ -66,20 +73,21 @@ func (g *Graph) GATAggregate(z, el, er *gorgonia.Node, slope float64, drop nn.Dr
 	if len(zr) != 2 {
 		return nil, fmt.Errorf("sar: GATAggregate: projected features %q have shape %v, want (%d, heads, features)", z.Name(), z.Shape(), g.n)
 	}
-	for _, s := range []*gorgonia.Node{el, er} {
-		r, err := g.rows(s, "attention scores")
-		if err != nil {
-			return nil, err
-		}
-		if want := []int{zr[0], 1}; !slices.Equal(r, want) {
-			return nil, fmt.Errorf("sar: GATAggregate: scores %q have shape %v, want (%d, %d, 1)", s.Name(), s.Shape(), g.n, zr[0])
-		}
-		if s.Dtype() != z.Dtype() {
-			return nil, fmt.Errorf("sar: GATAggregate: scores %q have dtype %v, features %v", s.Name(), s.Dtype(), z.Dtype())
-		}
-	}
 	op := &gatOp{g: g, heads: zr[0], feat: zr[1], slope: slope, drop: drop, tag: g.nextTags()}
-	out, err := apply(op, z, el, er)
+	for i, a := range []*gorgonia.Node{al, ar} {
+		if a == nil {
+			return nil, fmt.Errorf("sar: GATAggregate: nil attention vector")
+		}
+		s := a.Shape()
+		if !slices.Equal(s, []int{op.heads, op.feat}) && !slices.Equal(s, []int{1, op.heads, op.feat}) {
+			return nil, fmt.Errorf("sar: GATAggregate: attention vector %q has shape %v, want (%d, %d) or (1, %d, %d)", a.Name(), s, op.heads, op.feat, op.heads, op.feat)
+		}
+		if a.Dtype() != z.Dtype() {
+			return nil, fmt.Errorf("sar: GATAggregate: attention vector %q has dtype %v, features %v", a.Name(), a.Dtype(), z.Dtype())
+		}
+		op.vShape[i] = s.Clone()
+	}
+	out, err := apply(op, z, al, ar)
 	if err != nil {
 		return nil, err
 	}
@@ -89,19 +97,20 @@ func (g *Graph) GATAggregate(z, el, er *gorgonia.Node, slope float64, drop nn.Dr
 	return apply(&copyOp{shape: op.zShape(), id: op.tag}, out)
 }
 
-// gatOp is GATAggregate, taking (z, el, er). Its backward is gatGradOp.
+// gatOp is GATAggregate, taking (z, al, ar). Its backward is gatGradOp.
 type gatOp struct {
 	g           *Graph
 	heads, feat int
+	vShape      [2]tensor.Shape // of al and ar
 	slope       float64
 	drop        nn.DropoutSpec
 	tag         int
 	// saved is what a OneShot forward keeps for its backward (a
 	// *gatSaved[T]), nil otherwise and after the backward.
 	saved any
-	// scoreGrads holds the gradients of el and er (N, H, 1 tensors) from
-	// the backward's gatGradOp until the two scoreGradOps hand them on.
-	scoreGrads [2]gorgonia.Value
+	// vecGrads holds the gradients of al and ar from the backward's
+	// gatGradOp until the two vecGradOps hand them on.
+	vecGrads [2]gorgonia.Value
 }
 
 // gatSaved is what OneShot mode keeps from the forward to the backward, as
@@ -123,12 +132,11 @@ const (
 )
 
 func (op *gatOp) zShape() tensor.Shape { return tensor.Shape{op.g.n, op.heads, op.feat} }
-func (op *gatOp) sShape() tensor.Shape { return tensor.Shape{op.g.n, op.heads, 1} }
 
 // shapes returns the input and output shapes of the forward, or with grad
 // of the backward.
 func (op *gatOp) shapes(grad bool) ([]tensor.Shape, tensor.Shape) {
-	in := []tensor.Shape{op.zShape(), op.sShape(), op.sShape()}
+	in := []tensor.Shape{op.zShape(), op.vShape[0], op.vShape[1]}
 	if grad {
 		return append(in, op.zShape(), op.zShape()), op.zShape()
 	}
@@ -154,15 +162,15 @@ func (op *gatOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 }
 
 // Grad computes the three gradients in one gatGradOp, which gives that of
-// z and leaves those of el and er to two scoreGradOps after it.
+// z and leaves those of al and ar to two vecGradOps after it.
 func (op *gatOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	dz, err := apply(&gatGradOp{fwd: op}, inputs[0], inputs[1], inputs[2], output, grad)
 	if err != nil {
 		return nil, err
 	}
 	ds := gorgonia.Nodes{dz}
-	for i := range op.scoreGrads {
-		d, err := apply(&scoreGradOp{fwd: op, which: i}, dz)
+	for i := range op.vecGrads {
+		d, err := apply(&vecGradOp{fwd: op, which: i}, dz)
 		if err != nil {
 			return nil, err
 		}
@@ -171,9 +179,8 @@ func (op *gatOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgo
 	return ds, nil
 }
 
-// gatGradOp is the backward of fwd, taking (z, el, er, out, dout) and
-// giving the gradient of z; it leaves those of el and er in
-// fwd.scoreGrads.
+// gatGradOp is the backward of fwd, taking (z, al, ar, out, dout) and
+// giving the gradient of z; it leaves those of al and ar in fwd.vecGrads.
 type gatGradOp struct{ fwd *gatOp }
 
 func (op *gatGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fwd.shapes(true) }
@@ -188,12 +195,13 @@ func (op *gatGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 }
 
 // gatState is what a gatOp call works with: its inputs as slices, the
-// per-destination softmax normalisers, the call's dropout mask, and the
-// per-edge buffers reused from shard to shard.
+// scores computed from them, the per-destination softmax normalisers, the
+// call's dropout mask, and the per-edge buffers reused from shard to shard.
 type gatState[T num.Float] struct {
 	op        *gatOp
 	grad      bool // the backward
-	z, el, er []T
+	z, al, ar []T
+	el, er    []T // (N, H): the scores of z under al and ar
 	max, sum  []T // (N, H): the maximum score and the sum of exp(score - max)
 	drop      bool
 	mask      nn.Mask
@@ -204,12 +212,13 @@ type gatState[T num.Float] struct {
 
 func gatDo[T num.Float](op *gatOp, grad bool, vals []gorgonia.Value) (gorgonia.Value, error) {
 	s := &gatState[T]{op: op, grad: grad}
-	for i, p := range []*[]T{&s.z, &s.el, &s.er} {
+	for i, p := range []*[]T{&s.z, &s.al, &s.ar} {
 		var err error
 		if *p, err = values.Data[T](vals[i]); err != nil {
 			return nil, err
 		}
 	}
+	s.el, s.er = s.scores(s.al), s.scores(s.ar)
 	if d := op.drop; d.P > 0 && d.Mode.Training() {
 		s.drop, s.mask = true, nn.NewMask(d.P, d.Seed, d.Mode.Step())
 		s.scale = T(s.mask.Scale())
@@ -263,6 +272,24 @@ func leaky[T num.Float](x T, slope float64) T {
 		return x
 	}
 	return x * T(slope)
+}
+
+// scores returns, for every node and head, the dot product of its z row
+// with the head's row of the attention vector a: el (a = al) or er.
+func (s *gatState[T]) scores(a []T) []T {
+	h, f := s.op.heads, s.op.feat
+	out := make([]T, s.op.g.n*h)
+	parallel.For(s.op.g.n, 256, func(lo, hi int) {
+		for i := lo * h; i < hi*h; i++ {
+			row, av := s.z[i*f:(i+1)*f], a[(i%h)*f:(i%h+1)*f]
+			var d T
+			for j, v := range row {
+				d += v * av[j]
+			}
+			out[i] = d
+		}
+	})
+	return out
 }
 
 // normalisers sweeps the shards, fetching only el, and merges each edge's
@@ -400,14 +427,15 @@ func (s *gatState[T]) forward() (gorgonia.Value, error) {
 
 // backward computes, shard by shard, the gradients of the shard's z and el
 // rows (returned to their owners) and of er (kept here), from the output
-// out and its gradient dout. With y = softmax(score) and b = d y the
+// out and its gradient dout, then folds those of the scores into the
+// gradients of z, al and ar. With y = softmax(score) and b = d y the
 // attention after dropout (d is 0 or 1/(1-p)), the gradient of a score is
 // y (d dy - c_v), where dy = <z_u, dout_v> per head and c_v = sum over v's
 // in-edges of b dy = <out_v, dout_v>, so it needs no extra sweep.
 //
-// The gradients go straight into the results: dz returned, del and der
-// left in op.scoreGrads. In sequential mode the gradient rows sent back use two
-// buffers in turn (one being sent while the next is computed).
+// The gradients of z go straight into the result; in sequential mode the
+// gradient rows sent back use two buffers in turn (one being sent while
+// the next is computed).
 func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 	g, f, h := s.op.g, s.op.feat, s.op.heads
 	hf := h * f
@@ -420,8 +448,7 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 		cv[i] = d
 	}
 	t, res := values.Alloc[T](s.op.zShape())
-	tl, resL := values.Alloc[T](s.op.sShape())
-	tr, resR := values.Alloc[T](s.op.sShape())
+	resL, resR := make([]T, g.n*h), make([]T, g.n*h) // del and der
 	plan := s.plan()
 	copyE := bcast.Same([]int{h, 1})
 	var bufs [2][]T
@@ -506,32 +533,70 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 	if err := p.run(g); err != nil {
 		return nil, err
 	}
-	s.op.scoreGrads = [2]gorgonia.Value{tl, tr}
+	s.op.vecGrads = s.fold(res, resL, resR)
 	return t, nil
 }
 
-// scoreGradOp hands on the gradient of el (which 0) or er (which 1) that
+// fold adds the gradients of z through the scores, del ⊗ al + der ⊗ ar,
+// to dz and returns those of al and ar: dal[h,f] = sum_n del[n,h]
+// z[n,h,f] (likewise dar), summed over fixed chunks of nodes in order, so
+// the result does not depend on GOMAXPROCS.
+func (s *gatState[T]) fold(dz, del, der []T) [2]gorgonia.Value {
+	h, f := s.op.heads, s.op.feat
+	parallel.For(s.op.g.n, 256, func(lo, hi int) {
+		for i := lo * h; i < hi*h; i++ {
+			k := i % h
+			row, l, r := dz[i*f:(i+1)*f], s.al[k*f:(k+1)*f], s.ar[k*f:(k+1)*f]
+			for j := range row {
+				row[j] += del[i]*l[j] + der[i]*r[j]
+			}
+		}
+	})
+	hf := h * f
+	both := make([]T, 2*hf)
+	parallel.Sum(both, s.op.g.n, 1024, func(acc []T, lo, hi int) {
+		for i := lo * h; i < hi*h; i++ {
+			k := i % h
+			row, l, r := s.z[i*f:(i+1)*f], acc[k*f:(k+1)*f], acc[hf+k*f:hf+(k+1)*f]
+			for j, v := range row {
+				l[j] += del[i] * v
+				r[j] += der[i] * v
+			}
+		}
+	})
+	var grads [2]gorgonia.Value
+	for i := range grads {
+		t, d := values.Alloc[T](s.op.vShape[i])
+		copy(d, both[i*hf:(i+1)*hf])
+		grads[i] = t
+	}
+	return grads
+}
+
+// vecGradOp hands on the gradient of al (which 0) or ar (which 1) that
 // fwd's gatGradOp, its input, left: it takes that op's output only to run
 // after it.
-type scoreGradOp struct {
+type vecGradOp struct {
 	fwd   *gatOp
 	which int
 }
 
-func (op *scoreGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
-	return []tensor.Shape{op.fwd.zShape()}, op.fwd.sShape()
+func (op *vecGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{op.fwd.zShape()}, op.fwd.vShape[op.which]
 }
 
-func (op *scoreGradOp) Name() string { return fmt.Sprintf("d%s/score%d", op.fwd.Name(), op.which) }
+func (op *vecGradOp) Name() string {
+	return fmt.Sprintf("d%s/%s", op.fwd.Name(), [...]string{"al", "ar"}[op.which])
+}
 
-func (op *scoreGradOp) Key() string { return op.fwd.Key() }
+func (op *vecGradOp) Key() string { return op.fwd.Key() }
 
-func (op *scoreGradOp) Do([]gorgonia.Value) (gorgonia.Value, error) {
-	v := op.fwd.scoreGrads[op.which]
+func (op *vecGradOp) Do([]gorgonia.Value) (gorgonia.Value, error) {
+	v := op.fwd.vecGrads[op.which]
 	if v == nil {
 		return nil, fmt.Errorf("sar: %s ran before the backward it comes from", op.Name())
 	}
-	op.fwd.scoreGrads[op.which] = nil
+	op.fwd.vecGrads[op.which] = nil
 	return v, nil
 }
 
@@ -567,5 +632,5 @@ var (
 	_ opkit.Forward = (*copyOp)(nil)
 	_ opkit.Forward = (*gatOp)(nil)
 	_ opkit.Spec    = (*gatGradOp)(nil)
-	_ opkit.Spec    = (*scoreGradOp)(nil)
+	_ opkit.Spec    = (*vecGradOp)(nil)
 )

@@ -40,9 +40,9 @@ func TestNoEdgeFeatureTensors(t *testing.T) {
 			eg := gorgonia.NewGraph()
 			m := sg.NumSrc()
 			z := gradcheck.Input(eg, tensor.Float64, "z", []int{m, heads, feat}, make([]float64, m*heads*feat))
-			el := gradcheck.Input(eg, tensor.Float64, "el", []int{m, heads, 1}, make([]float64, m*heads))
-			er := gradcheck.Input(eg, tensor.Float64, "er", []int{m, heads, 1}, make([]float64, m*heads))
-			out, err := sg.GATAggregate(z, el, er, 0.2, nn.DropoutSpec{})
+			al := gradcheck.Input(eg, tensor.Float64, "al", []int{1, heads, feat}, make([]float64, heads*feat))
+			ar := gradcheck.Input(eg, tensor.Float64, "ar", []int{1, heads, feat}, make([]float64, heads*feat))
+			out, err := sg.GATAggregate(z, al, ar, 0.2, nn.DropoutSpec{})
 			if err != nil {
 				return err
 			}
@@ -53,7 +53,7 @@ func TestNoEdgeFeatureTensors(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if _, err := gorgonia.Grad(cost, z, el, er); err != nil {
+			if _, err := gorgonia.Grad(cost, z, al, ar); err != nil {
 				return err
 			}
 			vm := gorgonia.NewTapeMachine(eg)

@@ -322,6 +322,19 @@ func (l *GATConv) attend(sg nn.Graph, flat, flatDst, res, ew, ef *gorgonia.Node)
 	if err != nil {
 		return nil, nil, err
 	}
+	if s, ok := sg.(nn.Sharded); ok && ew == nil && ef == nil {
+		// Scores, attention and aggregation in one op, from z and the
+		// attention vectors: the scores and their (N, H, F) gradients are
+		// no nodes here, and attention is computed and consumed shard by
+		// shard, never returned.
+		drop := nn.DropoutSpec{P: l.cfg.attnDrop, Seed: l.dropSeed(2), Mode: l.cfg.mode}
+		rst, err := s.GATAggregate(z, l.al, l.ar, l.cfg.slope, drop)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err = l.finish(rst, res)
+		return out, nil, err
+	}
 	el, err := headScores(z, l.al, n, h)
 	if err != nil {
 		return nil, nil, err
@@ -345,16 +358,6 @@ func (l *GATConv) attend(sg nn.Graph, flat, flatDst, res, ew, ef *gorgonia.Node)
 		if er, err = nn.DstRows(sg, erSrc); err != nil {
 			return nil, nil, err
 		}
-	}
-	if s, ok := sg.(nn.Sharded); ok && ew == nil && ef == nil {
-		// Attention is computed and consumed shard by shard, never returned.
-		drop := nn.DropoutSpec{P: l.cfg.attnDrop, Seed: l.dropSeed(2), Mode: l.cfg.mode}
-		rst, err := s.GATAggregate(z, el, er, l.cfg.slope, drop)
-		if err != nil {
-			return nil, nil, err
-		}
-		out, err = l.finish(rst, res)
-		return out, nil, err
 	}
 	g, err := nn.Local(sg, "edge weights or features")
 	if err != nil {
