@@ -53,6 +53,18 @@ type Sharded interface {
 	// EdgeIDs returns the global IDs of the edges into the worker's nodes,
 	// in the order of the rows of an edge operand.
 	EdgeIDs() []int64
+	// OneShotBlock returns, when the graph fetches all remote rows at once
+	// (plain domain-parallel training), the worker's in-edges as one
+	// graph, in EdgeIDs order: its destinations are the worker's nodes,
+	// its sources those nodes (first) followed by the remote sources. A
+	// layer may then run its single-process ops on it, with its inputs
+	// extended by Halo. It returns nil when aggregations run shard by
+	// shard.
+	OneShotBlock() (*graph.Graph, error)
+	// Halo returns x, one row per worker node, followed by the rows of the
+	// OneShotBlock's remote sources, fetched from their owners; its
+	// gradient returns theirs. It is collective.
+	Halo(x *gorgonia.Node) (*gorgonia.Node, error)
 }
 
 // DropoutSpec is a dropout site: probability P, seed and mode, as Dropout

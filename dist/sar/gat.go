@@ -49,6 +49,9 @@ import (
 // The backward rematerialises: it repeats the first sweep, fetches each
 // shard's z and el rows again, recomputes the shard's attention from them,
 // and sends the gradients of the remote z and el rows back to their owners.
+//
+// GATAggregate runs shard by shard in either mode; in OneShot mode GATConv
+// does not call it, but runs its single-process ops on OneShotBlock.
 func (g *Graph) GATAggregate(z, al, ar *gorgonia.Node, slope float64, drop nn.DropoutSpec) (*gorgonia.Node, error) {
 	if math.IsNaN(slope) || math.IsInf(slope, 0) {
 		return nil, fmt.Errorf("sar: GATAggregate: slope %v is not finite", slope)
@@ -105,21 +108,9 @@ type gatOp struct {
 	slope       float64
 	drop        nn.DropoutSpec
 	tag         int
-	// saved is what a OneShot forward keeps for its backward (a
-	// *gatSaved[T]), nil otherwise and after the backward.
-	saved any
 	// vecGrads holds the gradients of al and ar from the backward's
 	// gatGradOp until the two vecGradOps hand them on.
 	vecGrads [2]gorgonia.Value
-}
-
-// gatSaved is what OneShot mode keeps from the forward to the backward, as
-// plain domain-parallel training's autograd graph does (SAR's mode 3): the
-// fetched [z | el] rows of every shard and the softmax of every edge (E_j x
-// H per shard, before dropout). The backward then fetches nothing.
-type gatSaved[T num.Float] struct {
-	rows [][]T
-	y    [][]T
 }
 
 // Tags of the sweeps of a gatOp, after its base tag (each fetching sweep
@@ -207,7 +198,6 @@ type gatState[T num.Float] struct {
 	mask      nn.Mask
 	scale     T
 	a, dpre   []T // attention (after dropout) and score gradients of one shard's edges
-	saved     *gatSaved[T]
 }
 
 func gatDo[T num.Float](op *gatOp, grad bool, vals []gorgonia.Value) (gorgonia.Value, error) {
@@ -234,14 +224,7 @@ func gatDo[T num.Float](op *gatOp, grad bool, vals []gorgonia.Value) (gorgonia.V
 	} else {
 		op.g.account(1, hh, 0, int(unsafe.Sizeof(zero)))
 	}
-	if grad && op.g.mode == OneShot {
-		saved, ok := op.saved.(*gatSaved[T])
-		if !ok {
-			return nil, fmt.Errorf("sar: rank %d: the backward of %s ran without its forward", op.g.rank, op.Name())
-		}
-		s.saved = saved
-		op.saved = nil
-	} else if err := s.normalisers(op.tag + tagNorm + 4*b2i(grad)); err != nil {
+	if err := s.normalisers(op.tag + tagNorm + 4*b2i(grad)); err != nil {
 		return nil, err
 	}
 	if !grad {
@@ -323,7 +306,7 @@ func (s *gatState[T]) normalisers(tag int) error {
 		})
 		return nil, nil
 	}}
-	return p.run(g)
+	return p.runIn(g, Sequential)
 }
 
 // pack writes the rows idx of z and el into dst, what a shard fetches from
@@ -358,9 +341,8 @@ func (s *gatState[T]) keep(i uint64) T {
 }
 
 // attention writes the attention of shard j's edges (E_j, H), by edge ID,
-// after dropout, into s.a, from the shard's el rows, and returns it. With
-// y not nil it also writes the softmax before dropout into y.
-func (s *gatState[T]) attention(j int, el, y []T) []T {
+// after dropout, into s.a, from the shard's el rows, and returns it.
+func (s *gatState[T]) attention(j int, el []T) []T {
 	g, h := s.op.g, s.op.heads
 	sh := g.shards[j]
 	c := sh.g.CSC()
@@ -372,9 +354,6 @@ func (s *gatState[T]) attention(j int, el, y []T) []T {
 				for k := range h {
 					x := leaky(el[u*h+k]+s.er[v*h+k], s.op.slope)
 					ye := T(math.Exp(float64(x-s.max[v*h+k]))) / s.sum[v*h+k]
-					if y != nil {
-						y[e*h+k] = ye
-					}
 					if s.drop {
 						ye *= s.keep(uint64(sh.eid[e])*uint64(h) + uint64(k))
 					}
@@ -399,28 +378,15 @@ func (s *gatState[T]) forward() (gorgonia.Value, error) {
 	t, out := values.Alloc[T](s.op.zShape())
 	tmp := make([]T, len(out))
 	plan := s.plan()
-	var saved *gatSaved[T]
-	if g.mode == OneShot {
-		saved = &gatSaved[T]{rows: make([][]T, g.size), y: make([][]T, g.size)}
-	}
 	p := pass[T]{pack: s.pack, xw: hf + h, tag: s.op.tag + tagAgg, visit: func(j int, rows []T) ([]T, error) {
 		z, el := s.split(rows)
-		var y []T
-		if saved != nil {
-			saved.rows[j] = rows
-			y = make([]T, g.shards[j].g.NumEdges()*h)
-			saved.y[j] = y
-		}
-		a := s.attention(j, el, y)
+		a := s.attention(j, el)
 		spmm.Forward(tmp, g.shards[j].g, spmm.Mul, spmm.Sum, z, a, plan, nil)
 		addTo(out, tmp)
 		return nil, nil
 	}}
-	if err := p.run(g); err != nil {
+	if err := p.runIn(g, Sequential); err != nil {
 		return nil, err
-	}
-	if saved != nil {
-		s.op.saved = saved
 	}
 	return t, nil
 }
@@ -451,21 +417,17 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 	resL, resR := make([]T, g.n*h), make([]T, g.n*h) // del and der
 	plan := s.plan()
 	copyE := bcast.Same([]int{h, 1})
+	// The op always runs shard by shard: the gradient rows sent back use
+	// two buffers in turn.
 	var bufs [2][]T
-	if g.mode == Sequential {
-		maxSrc := 0
-		for _, sh := range g.shards {
-			maxSrc = max(maxSrc, sh.g.NumSrc())
-		}
-		for i := range bufs {
-			bufs[i] = make([]T, maxSrc*(hf+h))
-		}
+	maxSrc := 0
+	for _, sh := range g.shards {
+		maxSrc = max(maxSrc, sh.g.NumSrc())
 	}
-	pack := s.pack
-	if s.saved != nil {
-		pack = nil // the rows were kept: nothing is fetched
+	for i := range bufs {
+		bufs[i] = make([]T, maxSrc*(hf+h))
 	}
-	p := pass[T]{pack: pack, xw: hf + h, gw: hf + h, tag: s.op.tag + tagAggBack,
+	p := pass[T]{pack: s.pack, xw: hf + h, gw: hf + h, tag: s.op.tag + tagAggBack,
 		scatter: func(idx []int32, rows []T) {
 			dz, del := s.split(rows)
 			for i, v := range idx {
@@ -474,11 +436,6 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 			}
 		},
 		visit: func(j int, rows []T) ([]T, error) {
-			var saved []T
-			if s.saved != nil {
-				rows, saved = s.saved.rows[j], s.saved.y[j]
-				s.saved.rows[j], s.saved.y[j] = nil, nil
-			}
 			z, el := s.split(rows)
 			sh := g.shards[j]
 			sg := sh.g
@@ -491,12 +448,7 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 						u, e := int(c.Indices[q]), int(c.EIDs[q])
 						for k := range h {
 							pre := el[u*h+k] + s.er[v*h+k]
-							var y T
-							if saved != nil {
-								y = saved[e*h+k]
-							} else {
-								y = T(math.Exp(float64(leaky(pre, s.op.slope)-s.max[v*h+k]))) / s.sum[v*h+k]
-							}
+							y := T(math.Exp(float64(leaky(pre, s.op.slope)-s.max[v*h+k]))) / s.sum[v*h+k]
 							d := T(1)
 							if s.drop {
 								d = s.keep(uint64(sh.eid[e])*uint64(h) + uint64(k))
@@ -518,19 +470,14 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 				}
 			})
 			r := sg.NumSrc()
-			var grad []T
-			if g.mode == Sequential {
-				k := (g.rank - j + g.size) % g.size
-				grad = bufs[k%2][:r*(hf+h)]
-			} else {
-				grad = make([]T, r*(hf+h)) // held until the all-to-all
-			}
+			k := (g.rank - j + g.size) % g.size
+			grad := bufs[k%2][:r*(hf+h)]
 			rev := sg.Reverse()
 			spmm.Forward(grad[:r*hf], rev, spmm.Mul, spmm.Sum, dout, a, plan, nil)
 			spmm.Forward(grad[r*hf:], rev, spmm.CopyE, spmm.Sum, nil, dpre, copyE, nil)
 			return grad, nil
 		}}
-	if err := p.run(g); err != nil {
+	if err := p.runIn(g, Sequential); err != nil {
 		return nil, err
 	}
 	s.op.vecGrads = s.fold(res, resL, resR)

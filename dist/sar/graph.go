@@ -3,6 +3,7 @@ package sar
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/gnngo/gnn/dist/comm"
@@ -23,11 +24,12 @@ const (
 	// OneShot fetches every remote row a layer needs in one all-to-all
 	// and keeps what the backward needs until it runs, as autograd would
 	// on the whole partition graph: plain domain-parallel training (SAR's
-	// mode 3, one-shot aggregation, whose memory SAR's documentation
-	// gives as that of its mode 2, without rematerialisation), the
-	// baseline. GATAggregate keeps the fetched rows and every edge's
-	// softmax from the forward, and its backward fetches nothing; the
-	// linear aggregations need nothing of the forward, as in Sequential.
+	// mode 3, one-shot aggregation through a DistributedBlock), the
+	// baseline. GATConv fetches its projected rows into a Halo and runs
+	// its single-process ops on the worker's Block (OneShotBlock), which
+	// keep the fetched rows and the (E, H, 1) attention for the backward,
+	// and its backward fetches nothing; the linear aggregations need
+	// nothing of the forward, as in Sequential.
 	OneShot
 )
 
@@ -67,6 +69,9 @@ type Graph struct {
 	seq        atomic.Int64 // aggregations built so far (their communication tags)
 	sent       atomic.Int64 // bytes sent by aggregations, for the record
 	least      atomic.Int64 // the least those aggregations could have sent
+	blockOnce  sync.Once
+	block      *graph.Graph // Block, once built
+	blockErr   error
 }
 
 // shard is the edges from one rank's nodes into this rank's nodes as a

@@ -67,9 +67,12 @@ func (p *pass[T]) addBack(idx []int32, rows []T) {
 // it forever. The error reaches the rank's function through RunAll, and the
 // job runner (comm.RunInProcess, comm.RunMPI) then releases or aborts
 // every other rank, so none is left waiting for this one.
-func (p *pass[T]) run(g *Graph) error {
+func (p *pass[T]) run(g *Graph) error { return p.runIn(g, g.mode) }
+
+// runIn is run in mode m, whatever g's.
+func (p *pass[T]) runIn(g *Graph, m Mode) error {
 	var err error
-	if g.mode == OneShot {
+	if m == OneShot {
 		err = p.oneShot(g)
 	} else {
 		err = p.sequential(g)

@@ -317,6 +317,24 @@ func (l *GATConv) checkGraph(g nn.Graph) error {
 // not nil, holds the projected destination features (NumDst, H*F), for
 // the destination scores; otherwise they are the first rows of flat's.
 func (l *GATConv) attend(sg nn.Graph, flat, flatDst, res, ew, ef *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
+	var eids []int64 // on a worker's one-shot block: the global edge IDs, for the attention dropout
+	if s, ok := sg.(nn.Sharded); ok {
+		b, err := s.OneShotBlock()
+		if err != nil {
+			return nil, nil, fmt.Errorf("gat: %s: %w", l.cfg.name, err)
+		}
+		if b != nil {
+			// One-shot mode: the single-process ops on the worker's block,
+			// with the projected rows of its remote sources fetched at once.
+			if flat, err = s.Halo(flat); err != nil {
+				return nil, nil, fmt.Errorf("gat: %s: %w", l.cfg.name, err)
+			}
+			if eids = s.EdgeIDs(); eids == nil && l.cfg.attnDrop > 0 {
+				return nil, nil, fmt.Errorf("gat: %s: attention dropout on a sharded graph needs the partition's global edge IDs", l.cfg.name)
+			}
+			sg = b
+		}
+	}
 	n, h, f := sg.NumSrc(), l.cfg.heads, l.out
 	z, err := gorgonia.Reshape(flat, tensor.Shape{n, h, f})
 	if err != nil {
@@ -376,7 +394,13 @@ func (l *GATConv) attend(sg nn.Graph, flat, flatDst, res, ew, ef *gorgonia.Node)
 		return nil, nil, err
 	}
 	if l.cfg.attnDrop > 0 {
-		if attn, err = nn.Dropout(attn, l.cfg.attnDrop, l.dropSeed(2), l.cfg.mode); err != nil {
+		if eids != nil {
+			// The masks of one process on the whole graph, by edge ID.
+			attn, err = nn.DropoutRows(attn, l.cfg.attnDrop, l.dropSeed(2), l.cfg.mode, eids)
+		} else {
+			attn, err = nn.Dropout(attn, l.cfg.attnDrop, l.dropSeed(2), l.cfg.mode)
+		}
+		if err != nil {
 			return nil, nil, err
 		}
 	}
