@@ -207,6 +207,12 @@ var workerCounts = []int{1, 2, 3, 4, 8}
 // (float64) or 1e-3 (float32).
 func checkEquivalent(t *testing.T, p *problem, isolated bool, m model, dts ...tensor.Dtype) {
 	t.Helper()
+	checkEquivalentIn(t, []sar.Mode{sar.Sequential, sar.OneShot}, p, isolated, m, dts...)
+}
+
+// checkEquivalentIn is checkEquivalent in the given modes only.
+func checkEquivalentIn(t *testing.T, modes []sar.Mode, p *problem, isolated bool, m model, dts ...tensor.Dtype) {
+	t.Helper()
 	for _, dt := range dts {
 		tol := 1e-6
 		if dt == tensor.Float32 {
@@ -225,7 +231,7 @@ func checkEquivalent(t *testing.T, p *problem, isolated bool, m model, dts ...te
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, mode := range []sar.Mode{sar.Sequential, sar.OneShot} {
+			for _, mode := range modes {
 				got, err := p.sharded(parts, m, dt, mode)
 				if err != nil {
 					t.Fatalf("%v, %d workers, %v: %v", dt, n, mode, err)

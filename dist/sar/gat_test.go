@@ -1,11 +1,15 @@
 package sar_test
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/dist/partition"
+	"github.com/gnngo/gnn/dist/sar"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/gat"
 )
@@ -76,4 +80,54 @@ func TestGATConvDropout(t *testing.T) {
 		p := newProblem(coraGraph(t), 12, 7, 10)
 		checkEquivalent(t, p, false, gatDropoutModel(12, 4, 7), tensor.Float64)
 	})
+}
+
+// gatWeightedModel is two GATConvs (2 heads, then 1) whose attention is
+// multiplied by the edge weights ew (ForwardWeighted).
+func gatWeightedModel(ew []float64, in, hidden, out int) model {
+	return func(eg *gorgonia.ExprGraph, g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
+		dt := x.Dtype()
+		w, err := edgeWeights(eg, g, dt, ew)
+		if err != nil {
+			return nil, nil, err
+		}
+		l1, err := gat.New(eg, in, hidden, gat.WithName("gw1"), gat.WithSeed(1), gat.WithHeads(2), gat.WithDtype(dt), gat.WithAllowZeroInDegree(true), gat.WithActivation(nn.ELU))
+		if err != nil {
+			return nil, nil, err
+		}
+		l2, err := gat.New(eg, 2*hidden, out, gat.WithName("gw2"), gat.WithSeed(2), gat.WithDtype(dt), gat.WithAllowZeroInDegree(true))
+		if err != nil {
+			return nil, nil, err
+		}
+		h, err := l1.ForwardWeighted(g, x, w)
+		if err != nil {
+			return nil, nil, err
+		}
+		y, err := l2.ForwardWeighted(g, h, w)
+		return y, append(l1.Learnables(), l2.Learnables()...), err
+	}
+}
+
+// TestGATEdgeWeights checks GATConv with edge weights on sharded graphs: in
+// OneShot mode (the layer's single-process ops on the worker's block) it
+// equals one process; Sequential mode has no weighted attention and says
+// so.
+func TestGATEdgeWeights(t *testing.T) {
+	g := rmatGraph(t)
+	p := newProblem(g, 6, 3, 17)
+	rng := rand.New(rand.NewPCG(7, 8))
+	ew := make([]float64, g.NumEdges())
+	for i := range ew {
+		ew[i] = 0.25 + rng.Float64()
+	}
+	m := gatWeightedModel(ew, 6, 4, 3)
+	checkEquivalentIn(t, []sar.Mode{sar.OneShot}, p, true, m, tensor.Float64, tensor.Float32)
+	parts, err := partition.Split(g, owners(g, 2, 11, false), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.sharded(parts, m, tensor.Float64, sar.Sequential)
+	if err == nil || !strings.Contains(err.Error(), "not supported on a sharded graph") {
+		t.Errorf("weighted GAT in sequential mode: got error %v, want one saying it is not supported", err)
+	}
 }

@@ -174,7 +174,9 @@ func (l *GATConv) ForwardEdges(g *graph.Graph, x, ef *gorgonia.Node) (out, attn 
 }
 
 // ForwardWeighted is Forward with a weight per edge (NumEdges x 1)
-// multiplying the attention, as DGL's edge_weight.
+// multiplying the attention, as DGL's edge_weight. On a sharded graph it
+// runs in one-shot mode only (on nn.Sharded's OneShotBlock, the weights'
+// rows in EdgeIDs order).
 func (l *GATConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("gat: nil edge weight")
