@@ -38,6 +38,35 @@ func twoLayers(g nn.Graph, x *gorgonia.Node, l1, l2 nn.Layer) (*gorgonia.Node, g
 	return y, append(l1.Learnables(), l2.Learnables()...), nil
 }
 
+// weightedLayer is a layer with edge weights.
+type weightedLayer interface {
+	ForwardWeighted(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error)
+	Learnables() gorgonia.Nodes
+}
+
+// twoWeighted is twoLayers with the edge weights ew in both layers.
+func twoWeighted(g nn.Graph, x, ew *gorgonia.Node, l1, l2 weightedLayer) (*gorgonia.Node, gorgonia.Nodes, error) {
+	h, err := l1.ForwardWeighted(g, x, ew)
+	if err != nil {
+		return nil, nil, err
+	}
+	y, err := l2.ForwardWeighted(g, h, ew)
+	if err != nil {
+		return nil, nil, err
+	}
+	return y, append(l1.Learnables(), l2.Learnables()...), nil
+}
+
+// randomWeights returns n edge weights in [0.25, 1.25), drawn from seed.
+func randomWeights(n int, seed uint64) []float64 {
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	ew := make([]float64, n)
+	for i := range ew {
+		ew[i] = 0.25 + rng.Float64()
+	}
+	return ew
+}
+
 // result is what a model computed: its output rows and the gradients of
 // sum(out ⊙ R) with respect to the input rows and each parameter.
 type result struct {

@@ -1,7 +1,6 @@
 package sar_test
 
 import (
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -99,12 +98,7 @@ func gatWeightedModel(ew []float64, in, hidden, out int) model {
 		if err != nil {
 			return nil, nil, err
 		}
-		h, err := l1.ForwardWeighted(g, x, w)
-		if err != nil {
-			return nil, nil, err
-		}
-		y, err := l2.ForwardWeighted(g, h, w)
-		return y, append(l1.Learnables(), l2.Learnables()...), err
+		return twoWeighted(g, x, w, l1, l2)
 	}
 }
 
@@ -115,11 +109,7 @@ func gatWeightedModel(ew []float64, in, hidden, out int) model {
 func TestGATEdgeWeights(t *testing.T) {
 	g := rmatGraph(t)
 	p := newProblem(g, 6, 3, 17)
-	rng := rand.New(rand.NewPCG(7, 8))
-	ew := make([]float64, g.NumEdges())
-	for i := range ew {
-		ew[i] = 0.25 + rng.Float64()
-	}
+	ew := randomWeights(g.NumEdges(), 7)
 	m := gatWeightedModel(ew, 6, 4, 3)
 	checkEquivalentIn(t, []sar.Mode{sar.OneShot}, p, true, m, tensor.Float64, tensor.Float32)
 	parts, err := partition.Split(g, owners(g, 2, 11, false), 2)

@@ -111,12 +111,7 @@ func weightedModel(ew []float64, agg sage.Aggregator, in, hidden, out int) model
 		if err != nil {
 			return nil, nil, err
 		}
-		h, err := l1.ForwardWeighted(g, x, w)
-		if err != nil {
-			return nil, nil, err
-		}
-		y, err := l2.ForwardWeighted(g, h, w)
-		return y, append(l1.Learnables(), l2.Learnables()...), err
+		return twoWeighted(g, x, w, l1, l2)
 	}
 }
 
@@ -132,11 +127,7 @@ func TestEdgeWeights(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.opts = []sar.Option{sar.WithSelfLoops(true)}
-	rng := rand.New(rand.NewPCG(5, 6))
-	ew := make([]float64, p.single.NumEdges())
-	for i := range ew {
-		ew[i] = 0.25 + rng.Float64()
-	}
+	ew := randomWeights(p.single.NumEdges(), 5)
 	for _, agg := range []sage.Aggregator{sage.Mean} {
 		checkEquivalent(t, p, true, weightedModel(ew, agg, 6, 8, 3), tensor.Float64, tensor.Float32)
 	}
