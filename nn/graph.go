@@ -34,10 +34,10 @@ type Sharded interface {
 	// er, slope), drop)) on the whole graph, with the scores el and er
 	// (N, H, 1) of z under the attention vectors al and ar (el[n,h] =
 	// sum_f z[n,h,f] al[h,f]) computed inside: z is (N, H, F), al and ar
-	// (H, F) or (1, H, F), and the result (N, H, F); the gradients go to
-	// z, al and ar. The attention dropout masks are those of one process
-	// on the whole graph (drop.P 0: no dropout). No attention tensor is
-	// returned.
+	// (H, F) or (1, H, F), and the result (N, H*F), the heads side by
+	// side; the gradients go to z, al and ar. The attention dropout masks
+	// are those of one process on the whole graph (drop.P 0: no dropout).
+	// No attention tensor is returned.
 	GATAggregate(z, al, ar *gorgonia.Node, slope float64, drop DropoutSpec) (*gorgonia.Node, error)
 	// NodeIDs returns the global IDs of the worker's nodes: row i of a
 	// layer's input is node NodeIDs()[i] of the whole graph.

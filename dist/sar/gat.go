@@ -23,7 +23,7 @@ import (
 // under the attention vectors al and ar (el[n,h] = sum_f z[n,h,f]
 // al[h,f]), it computes ops.UMulESum(g, z, Dropout(ops.GATAttention(g, el,
 // er, slope))). z (N, H, F) holds this worker's projected rows, al and ar
-// are (H, F) or (1, H, F) (GATConv's parameters), and the result (N, H, F)
+// are (H, F) or (1, H, F) (GATConv's parameters), and the result (N, H*F)
 // holds the attention-weighted sums at this worker's nodes. The scores are
 // computed inside the op (again in the backward: N x H x F products), so
 // they and their gradients, each (N, H, F) for z, never become nodes of the
@@ -49,6 +49,10 @@ import (
 // The backward rematerialises: it repeats the first sweep, fetches each
 // shard's z and el rows again, recomputes the shard's attention from them,
 // and sends the gradients of the remote z and el rows back to their owners.
+//
+// The backward reads the result: it must not reach an op that may write
+// over its input (Gorgonia's arithmetic) through a reshaped view, whose
+// register Gorgonia would take as free (GATConv uses it as (N, H*F)).
 //
 // GATAggregate runs shard by shard in either mode; in OneShot mode GATConv
 // does not call it, but runs its single-process ops on OneShotBlock.
@@ -90,14 +94,10 @@ func (g *Graph) GATAggregate(z, al, ar *gorgonia.Node, slope float64, drop nn.Dr
 		}
 		op.vShape[i] = s.Clone()
 	}
-	out, err := apply(op, z, al, ar)
-	if err != nil {
-		return nil, err
-	}
-	// The backward reads the output, so the layer gets a copy: Gorgonia
-	// may compute an op in place into its input when that input has no
-	// other use, and a reshaped view of the output would not count as one.
-	return apply(&copyOp{shape: op.zShape(), id: op.tag}, out)
+	// The result is (N, H*F), not a view of it: the backward reads it, and
+	// Gorgonia writes an op's result over an input whose register is
+	// free, which a reshaped view's would be while this one's is not.
+	return apply(op, z, al, ar)
 }
 
 // gatOp is GATAggregate, taking (z, al, ar). Its backward is gatGradOp.
@@ -129,10 +129,13 @@ func (op *gatOp) zShape() tensor.Shape { return tensor.Shape{op.g.n, op.heads, o
 func (op *gatOp) shapes(grad bool) ([]tensor.Shape, tensor.Shape) {
 	in := []tensor.Shape{op.zShape(), op.vShape[0], op.vShape[1]}
 	if grad {
-		return append(in, op.zShape(), op.zShape()), op.zShape()
+		return append(in, op.outShape(), op.outShape()), op.zShape()
 	}
-	return in, op.zShape()
+	return in, op.outShape()
 }
+
+// outShape is the shape of the result, (N, H*F): heads side by side.
+func (op *gatOp) outShape() tensor.Shape { return tensor.Shape{op.g.n, op.heads * op.feat} }
 
 func (op *gatOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.shapes(false) }
 
@@ -375,7 +378,7 @@ func (s *gatState[T]) plan() bcast.Plan {
 
 func (s *gatState[T]) forward() (gorgonia.Value, error) {
 	g, hf, h := s.op.g, s.op.heads*s.op.feat, s.op.heads
-	t, out := values.Alloc[T](s.op.zShape())
+	t, out := values.Alloc[T](s.op.outShape())
 	tmp := make([]T, len(out))
 	plan := s.plan()
 	p := pass[T]{pack: s.pack, xw: hf + h, tag: s.op.tag + tagAgg, visit: func(j int, rows []T) ([]T, error) {
@@ -547,36 +550,7 @@ func (op *vecGradOp) Do([]gorgonia.Value) (gorgonia.Value, error) {
 	return v, nil
 }
 
-// copyOp returns a fresh copy of its input; its gradient is the output
-// gradient.
-type copyOp struct {
-	shape tensor.Shape
-	id    int
-}
-
-func (op *copyOp) Shapes() ([]tensor.Shape, tensor.Shape) {
-	return []tensor.Shape{op.shape}, op.shape
-}
-
-func (op *copyOp) Name() string { return "sar_copy" }
-
-func (op *copyOp) Key() string { return fmt.Sprintf("%v,%d", op.shape, op.id) }
-
-func (op *copyOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	t, err := values.Dense(vals[0])
-	if err != nil {
-		return nil, err
-	}
-	return t.Clone().(tensor.Tensor), nil
-}
-
-// Grad passes the output gradient on.
-func (op *copyOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	return gorgonia.Nodes{grad}, nil
-}
-
 var (
-	_ opkit.Forward = (*copyOp)(nil)
 	_ opkit.Forward = (*gatOp)(nil)
 	_ opkit.Spec    = (*gatGradOp)(nil)
 	_ opkit.Spec    = (*vecGradOp)(nil)

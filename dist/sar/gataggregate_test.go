@@ -83,7 +83,7 @@ func (c *gatOpCase) run(dt tensor.Dtype, steps []gatStep) (*gatOpResult, error) 
 		if err != nil {
 			return err
 		}
-		proj := gradcheck.Input(eg, dt, "R", []int{m, h, f}, rowsOf(c.r, part.Nodes, hf))
+		proj := gradcheck.Input(eg, dt, "R", []int{m, hf}, rowsOf(c.r, part.Nodes, hf))
 		prod, err := gorgonia.HadamardProd(out, proj)
 		if err != nil {
 			return err

@@ -491,14 +491,18 @@ func (l *GATConv) isolated(g *graph.Graph, z, el, er, erDst, res, ew *gorgonia.N
 	return l.finish(rst, res)
 }
 
-// finish turns the aggregated (N, H, F) rst into the layer's output: the
-// residual res (if not nil), the bias, the mean or concatenation of heads
-// and the activation.
+// finish turns the aggregated rst, (N, H, F) or already (N, H*F), into the
+// layer's output: the residual res (if not nil), the bias, the mean or
+// concatenation of heads and the activation.
 func (l *GATConv) finish(rst, res *gorgonia.Node) (*gorgonia.Node, error) {
 	n, h, f := rst.Shape()[0], l.cfg.heads, l.out
 	var err error
-	if rst, err = gorgonia.Reshape(rst, tensor.Shape{n, h * f}); err != nil {
-		return nil, err
+	if rst.Shape().Dims() != 2 {
+		// Not for a 2-D rst: the sharded aggregation's backward reads its
+		// result, which a reshaped view would let Gorgonia overwrite.
+		if rst, err = gorgonia.Reshape(rst, tensor.Shape{n, h * f}); err != nil {
+			return nil, err
+		}
 	}
 	if res != nil {
 		if rst, err = gorgonia.Add(rst, res); err != nil {
