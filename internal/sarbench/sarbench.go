@@ -61,7 +61,10 @@ func Run(name string, args []string, w, stderr io.Writer) error {
 				a = append(a, strings.Fields(*extra)...)
 				stats, err := job(n, *timeout, *exe, a)
 				if err != nil {
-					fmt.Fprintf(w, "%-5s %-11s %3d  failed: %v\n", model, mode, n, err)
+					// The table gets the first line; stderr the whole of it.
+					short, _, _ := strings.Cut(err.Error(), "\n")
+					fmt.Fprintf(w, "%-5s %-11s %3d  failed: %s\n", model, mode, n, short)
+					fmt.Fprintf(stderr, "%s: %s %s on %d ranks: %v\n", name, model, mode, n, err)
 					continue
 				}
 				var maxRSS, sumRSS, epoch, sent, least float64
@@ -96,7 +99,7 @@ func job(np int, timeout time.Duration, exe string, args []string) ([]rankStats,
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%v:\n%s", err, tail(out.String(), 2000))
+		return nil, jobFailure(err, out.String())
 	}
 	var stats []rankStats
 	sc := bufio.NewScanner(&out)
@@ -125,6 +128,16 @@ func job(np int, timeout time.Duration, exe string, args []string) ([]rankStats,
 		return nil, fmt.Errorf("%d stats lines from %d ranks:\n%s", len(stats), np, tail(out.String(), 2000))
 	}
 	return stats, nil
+}
+
+// jobFailure is the error of a job that failed with err and printed out:
+// a first line saying why (naming a rank killed by signal 9, what the
+// kernel's out-of-memory killer sends), then the end of the output.
+func jobFailure(err error, out string) error {
+	if strings.Contains(out, "exited on signal 9 (Killed)") {
+		err = fmt.Errorf("%w: a rank was killed (signal 9; most often the kernel's out-of-memory killer)", err)
+	}
+	return fmt.Errorf("%w\n%s", err, tail(out, 2000))
 }
 
 func tail(s string, n int) string {
