@@ -38,7 +38,9 @@ type Sharded interface {
 	// side; the gradients go to z, al and ar. The attention dropout masks
 	// are those of one process on the whole graph (drop.P 0: no dropout).
 	// No attention tensor is returned.
-	GATAggregate(z, al, ar *gorgonia.Node, slope float64, drop DropoutSpec) (*gorgonia.Node, error)
+	// ew, when not nil, holds a constant weight per local edge (EdgeIDs
+	// order) multiplying the attention, as GATConv.ForwardWeighted.
+	GATAggregate(z, al, ar, ew *gorgonia.Node, slope float64, drop DropoutSpec) (*gorgonia.Node, error)
 	// NodeIDs returns the global IDs of the worker's nodes: row i of a
 	// layer's input is node NodeIDs()[i] of the whole graph.
 	NodeIDs() []int64

@@ -46,6 +46,11 @@ import (
 // graph must keep them: partitions carry them). The backward draws the
 // same masks again.
 //
+// ew, when not nil, holds a weight per local edge (a vector or an (E, 1)
+// matrix, in EdgeIDs order) multiplying the attention after dropout, as
+// GATConv.ForwardWeighted in one process; the weights are constants: they
+// get no gradient (gorgonia.Grad with respect to them fails).
+//
 // The backward rematerialises: it repeats the first sweep, fetches each
 // shard's z and el rows again, recomputes the shard's attention from them,
 // and sends the gradients of the remote z and el rows back to their owners.
@@ -56,7 +61,7 @@ import (
 //
 // GATAggregate runs shard by shard in either mode; in OneShot mode GATConv
 // does not call it, but runs its single-process ops on OneShotBlock.
-func (g *Graph) GATAggregate(z, al, ar *gorgonia.Node, slope float64, drop nn.DropoutSpec) (*gorgonia.Node, error) {
+func (g *Graph) GATAggregate(z, al, ar, ew *gorgonia.Node, slope float64, drop nn.DropoutSpec) (*gorgonia.Node, error) {
 	if math.IsNaN(slope) || math.IsInf(slope, 0) {
 		return nil, fmt.Errorf("sar: GATAggregate: slope %v is not finite", slope)
 	}
@@ -97,14 +102,27 @@ func (g *Graph) GATAggregate(z, al, ar *gorgonia.Node, slope float64, drop nn.Dr
 	// The result is (N, H*F), not a view of it: the backward reads it, and
 	// Gorgonia writes an op's result over an input whose register is
 	// free, which a reshaped view's would be while this one's is not.
-	return apply(op, z, al, ar)
+	if ew == nil {
+		return apply(op, z, al, ar)
+	}
+	e := g.NumEdges()
+	if s := ew.Shape(); !(s.Dims() == 1 && s[0] == e || s.Dims() == 2 && s[0] == e && s[1] == 1) {
+		return nil, fmt.Errorf("sar: GATAggregate: edge weights %q have shape %v, want (%d) or (%d, 1) for the %d edges into rank %d", ew.Name(), ew.Shape(), e, e, e, g.rank)
+	}
+	if ew.Dtype() != z.Dtype() {
+		return nil, fmt.Errorf("sar: GATAggregate: edge weights %q have dtype %v, features %v", ew.Name(), ew.Dtype(), z.Dtype())
+	}
+	op.ewShape = ew.Shape().Clone()
+	return apply(op, z, al, ar, ew)
 }
 
-// gatOp is GATAggregate, taking (z, al, ar). Its backward is gatGradOp.
+// gatOp is GATAggregate, taking (z, al, ar), or (z, al, ar, ew) with edge
+// weights. Its backward is gatGradOp.
 type gatOp struct {
 	g           *Graph
 	heads, feat int
 	vShape      [2]tensor.Shape // of al and ar
+	ewShape     tensor.Shape    // of the edge weights; nil without them
 	slope       float64
 	drop        nn.DropoutSpec
 	tag         int
@@ -128,10 +146,20 @@ func (op *gatOp) zShape() tensor.Shape { return tensor.Shape{op.g.n, op.heads, o
 // of the backward.
 func (op *gatOp) shapes(grad bool) ([]tensor.Shape, tensor.Shape) {
 	in := []tensor.Shape{op.zShape(), op.vShape[0], op.vShape[1]}
+	out := op.outShape()
 	if grad {
-		return append(in, op.outShape(), op.outShape()), op.zShape()
+		in, out = append(in, op.outShape(), op.outShape()), op.zShape()
 	}
-	return in, op.outShape()
+	if op.ewShape != nil {
+		in = append(in, op.ewShape)
+	}
+	return in, out
+}
+
+// WRT says that the edge weights, if any, get no gradient.
+func (op *gatOp) WRT(arity int) []bool {
+	wrt := []bool{true, true, true, false}
+	return wrt[:arity]
 }
 
 // outShape is the shape of the result, (N, H*F): heads side by side.
@@ -158,7 +186,11 @@ func (op *gatOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 // Grad computes the three gradients in one gatGradOp, which gives that of
 // z and leaves those of al and ar to two vecGradOps after it.
 func (op *gatOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	dz, err := apply(&gatGradOp{fwd: op}, inputs[0], inputs[1], inputs[2], output, grad)
+	in := gorgonia.Nodes{inputs[0], inputs[1], inputs[2], output, grad}
+	if op.ewShape != nil {
+		in = append(in, inputs[3])
+	}
+	dz, err := apply(&gatGradOp{fwd: op}, in...)
 	if err != nil {
 		return nil, err
 	}
@@ -170,10 +202,14 @@ func (op *gatOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgo
 		}
 		ds = append(ds, d)
 	}
+	if op.ewShape != nil {
+		ds = append(ds, nil) // the weights are constants
+	}
 	return ds, nil
 }
 
-// gatGradOp is the backward of fwd, taking (z, al, ar, out, dout) and
+// gatGradOp is the backward of fwd, taking (z, al, ar, out, dout), then ew
+// with edge weights, and
 // giving the gradient of z; it leaves those of al and ar in fwd.vecGrads.
 type gatGradOp struct{ fwd *gatOp }
 
@@ -200,7 +236,9 @@ type gatState[T num.Float] struct {
 	drop      bool
 	mask      nn.Mask
 	scale     T
-	a, dpre   []T // attention (after dropout) and score gradients of one shard's edges
+	w         []T   // the edge weights in EdgeIDs order, nil without them
+	off       []int // where each shard's edges start in w
+	a, dpre   []T   // attention (after dropout) and score gradients of one shard's edges
 }
 
 func gatDo[T num.Float](op *gatOp, grad bool, vals []gorgonia.Value) (gorgonia.Value, error) {
@@ -212,6 +250,16 @@ func gatDo[T num.Float](op *gatOp, grad bool, vals []gorgonia.Value) (gorgonia.V
 		}
 	}
 	s.el, s.er = s.scores(s.al), s.scores(s.ar)
+	if op.ewShape != nil {
+		var err error
+		if s.w, err = values.Data[T](vals[len(vals)-1]); err != nil {
+			return nil, err
+		}
+		if s.w == nil { // no edges
+			s.w = []T{}
+		}
+		s.off = op.g.edgeOffsets()
+	}
 	if d := op.drop; d.P > 0 && d.Mode.Training() {
 		s.drop, s.mask = true, nn.NewMask(d.P, d.Seed, d.Mode.Step())
 		s.scale = T(s.mask.Scale())
@@ -360,6 +408,9 @@ func (s *gatState[T]) attention(j int, el []T) []T {
 					if s.drop {
 						ye *= s.keep(uint64(sh.eid[e])*uint64(h) + uint64(k))
 					}
+					if s.w != nil {
+						ye *= s.w[s.off[j]+e]
+					}
 					a[e*h+k] = ye
 				}
 			}
@@ -398,7 +449,8 @@ func (s *gatState[T]) forward() (gorgonia.Value, error) {
 // rows (returned to their owners) and of er (kept here), from the output
 // out and its gradient dout, then folds those of the scores into the
 // gradients of z, al and ar. With y = softmax(score) and b = d y the
-// attention after dropout (d is 0 or 1/(1-p)), the gradient of a score is
+// attention after dropout and edge weight (d is 0 or 1/(1-p), times the
+// edge's weight), the gradient of a score is
 // y (d dy - c_v), where dy = <z_u, dout_v> per head and c_v = sum over v's
 // in-edges of b dy = <out_v, dout_v>, so it needs no extra sweep.
 //
@@ -452,9 +504,12 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 						for k := range h {
 							pre := el[u*h+k] + s.er[v*h+k]
 							y := T(math.Exp(float64(leaky(pre, s.op.slope)-s.max[v*h+k]))) / s.sum[v*h+k]
-							d := T(1)
+							d := T(1) // what multiplies the softmax: dropout and weight
 							if s.drop {
 								d = s.keep(uint64(sh.eid[e])*uint64(h) + uint64(k))
+							}
+							if s.w != nil {
+								d *= s.w[s.off[j]+e]
 							}
 							a[e*h+k] = y * d
 							var dy T
@@ -551,7 +606,7 @@ func (op *vecGradOp) Do([]gorgonia.Value) (gorgonia.Value, error) {
 }
 
 var (
-	_ opkit.Forward = (*gatOp)(nil)
+	_ opkit.Partial = (*gatOp)(nil)
 	_ opkit.Spec    = (*gatGradOp)(nil)
 	_ opkit.Spec    = (*vecGradOp)(nil)
 )

@@ -30,6 +30,7 @@ type gatOpCase struct {
 	mode        sar.Mode
 	z, al, ar   []float64
 	r           []float64
+	ew          []float64 // a weight per global edge, or nil
 }
 
 // gatStep changes element i of input in (0 z, 1 al, 2 ar) by d.
@@ -79,7 +80,16 @@ func (c *gatOpCase) run(dt tensor.Dtype, steps []gatStep) (*gatOpResult, error) 
 		}
 		mode := nn.NewMode()
 		mode.Next()
-		out, err := sg.GATAggregate(in[0], in[1], in[2], c.slope, nn.DropoutSpec{P: c.drop, Seed: 5, Mode: mode})
+		var ew *gorgonia.Node
+		if c.ew != nil {
+			ids := sg.EdgeIDs()
+			rows := make([]float64, len(ids))
+			for i, e := range ids {
+				rows[i] = c.ew[e]
+			}
+			ew = gradcheck.Input(eg, dt, "ew", []int{len(rows), 1}, rows)
+		}
+		out, err := sg.GATAggregate(in[0], in[1], in[2], ew, c.slope, nn.DropoutSpec{P: c.drop, Seed: 5, Mode: mode})
 		if err != nil {
 			return err
 		}
@@ -184,52 +194,57 @@ var gatInputs = [3]string{"z", "al", "ar"}
 // TestGATAggregateGradients checks the gradients GATAggregate gives z, al
 // and ar against central finite differences of the cost summed over all
 // ranks (float64), on 2 and 3 ranks, both modes, with and without
-// attention dropout; and that float32 gives float64's output and
-// gradients to 1e-3.
+// attention dropout and with and without edge weights; and that float32
+// gives float64's output and gradients to 1e-3.
 func TestGATAggregateGradients(t *testing.T) {
 	const step, tol = 1e-6, 1e-6
 	for _, ranks := range []int{2, 3} {
 		for _, mode := range []sar.Mode{sar.Sequential, sar.OneShot} {
 			for _, drop := range []float64{0, 0.4} {
-				t.Run(fmt.Sprintf("%d ranks %v drop %g", ranks, mode, drop), func(t *testing.T) {
-					c := newGATOpCase(t, ranks, mode, drop)
-					var steps []gatStep
-					for in, v := range [][]float64{c.z, c.al, c.ar} {
-						for i := range v {
-							steps = append(steps, gatStep{in, i, step}, gatStep{in, i, -step})
+				for _, weighted := range []bool{false, true} {
+					t.Run(fmt.Sprintf("%d ranks %v drop %g weighted %v", ranks, mode, drop, weighted), func(t *testing.T) {
+						c := newGATOpCase(t, ranks, mode, drop)
+						if weighted {
+							c.ew = randomWeights(c.g.NumEdges(), 3)
 						}
-					}
-					got, err := c.run(tensor.Float64, steps)
-					if err != nil {
-						t.Fatal(err)
-					}
-					k := 0
-					for in, v := range [][]float64{c.z, c.al, c.ar} {
-						zero := true
-						for i := range v {
-							fd := (got.costs[k] - got.costs[k+1]) / (2 * step)
-							k += 2
-							if a := got.grads[in][i]; !gradcheck.Within(a, fd, tol) {
-								t.Errorf("d cost / d %s[%d] = %.9g, finite difference %.9g", gatInputs[in], i, a, fd)
+						var steps []gatStep
+						for in, v := range [][]float64{c.z, c.al, c.ar} {
+							for i := range v {
+								steps = append(steps, gatStep{in, i, step}, gatStep{in, i, -step})
 							}
-							zero = zero && got.grads[in][i] == 0
 						}
-						if zero {
-							t.Errorf("the gradient with respect to %s is zero everywhere", gatInputs[in])
+						got, err := c.run(tensor.Float64, steps)
+						if err != nil {
+							t.Fatal(err)
 						}
-					}
-					if ranks != 3 || drop == 0 {
-						return
-					}
-					single, err := c.run(tensor.Float32, nil)
-					if err != nil {
-						t.Fatal(err)
-					}
-					expect(t, "float32 output", single.out, got.out, 1e-3)
-					for in := range got.grads {
-						expect(t, "float32 d/d"+gatInputs[in], single.grads[in], got.grads[in], 1e-3)
-					}
-				})
+						k := 0
+						for in, v := range [][]float64{c.z, c.al, c.ar} {
+							zero := true
+							for i := range v {
+								fd := (got.costs[k] - got.costs[k+1]) / (2 * step)
+								k += 2
+								if a := got.grads[in][i]; !gradcheck.Within(a, fd, tol) {
+									t.Errorf("d cost / d %s[%d] = %.9g, finite difference %.9g", gatInputs[in], i, a, fd)
+								}
+								zero = zero && got.grads[in][i] == 0
+							}
+							if zero {
+								t.Errorf("the gradient with respect to %s is zero everywhere", gatInputs[in])
+							}
+						}
+						if ranks != 3 || drop == 0 {
+							return
+						}
+						single, err := c.run(tensor.Float32, nil)
+						if err != nil {
+							t.Fatal(err)
+						}
+						expect(t, "float32 output", single.out, got.out, 1e-3)
+						for in := range got.grads {
+							expect(t, "float32 d/d"+gatInputs[in], single.grads[in], got.grads[in], 1e-3)
+						}
+					})
+				}
 			}
 		}
 	}

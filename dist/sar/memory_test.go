@@ -42,7 +42,7 @@ func TestNoEdgeFeatureTensors(t *testing.T) {
 			z := gradcheck.Input(eg, tensor.Float64, "z", []int{m, heads, feat}, make([]float64, m*heads*feat))
 			al := gradcheck.Input(eg, tensor.Float64, "al", []int{1, heads, feat}, make([]float64, heads*feat))
 			ar := gradcheck.Input(eg, tensor.Float64, "ar", []int{1, heads, feat}, make([]float64, heads*feat))
-			out, err := sg.GATAggregate(z, al, ar, 0.2, nn.DropoutSpec{})
+			out, err := sg.GATAggregate(z, al, ar, nil, 0.2, nn.DropoutSpec{})
 			if err != nil {
 				return err
 			}

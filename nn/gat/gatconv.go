@@ -174,9 +174,9 @@ func (l *GATConv) ForwardEdges(g *graph.Graph, x, ef *gorgonia.Node) (out, attn 
 }
 
 // ForwardWeighted is Forward with a weight per edge (NumEdges x 1)
-// multiplying the attention, as DGL's edge_weight. On a sharded graph it
-// runs in one-shot mode only (on nn.Sharded's OneShotBlock, the weights'
-// rows in EdgeIDs order).
+// multiplying the attention, as DGL's edge_weight. On a sharded graph the
+// weights' rows are in nn.Sharded's EdgeIDs order, and they are constants
+// there: they get no gradient.
 func (l *GATConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("gat: nil edge weight")
@@ -342,13 +342,13 @@ func (l *GATConv) attend(sg nn.Graph, flat, flatDst, res, ew, ef *gorgonia.Node)
 	if err != nil {
 		return nil, nil, err
 	}
-	if s, ok := sg.(nn.Sharded); ok && ew == nil && ef == nil {
+	if s, ok := sg.(nn.Sharded); ok && ef == nil {
 		// Scores, attention and aggregation in one op, from z and the
 		// attention vectors: the scores and their (N, H, F) gradients are
 		// no nodes here, and attention is computed and consumed shard by
 		// shard, never returned.
 		drop := nn.DropoutSpec{P: l.cfg.attnDrop, Seed: l.dropSeed(2), Mode: l.cfg.mode}
-		rst, err := s.GATAggregate(z, l.al, l.ar, l.cfg.slope, drop)
+		rst, err := s.GATAggregate(z, l.al, l.ar, ew, l.cfg.slope, drop)
 		if err != nil {
 			return nil, nil, err
 		}
