@@ -6,7 +6,6 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/ops"
 )
@@ -71,33 +70,28 @@ func (l *GINConv) Eps() *gorgonia.Node { return l.eps }
 
 // Forward applies the layer to source features x (NumSrc x in) on g and
 // returns destination features (NumDst x out). On a bipartite graph the
-// destination nodes must be the first NumDst source nodes.
-// GINConv has no sharded (distributed) path: g must be a *graph.Graph.
+// destination nodes must be the first NumDst source nodes. g may be a
+// worker's share of a distributed graph (nn.Sharded, from dist/sar): the
+// aggregation then runs over the whole graph.
 func (l *GINConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-	pg, err := nn.Local(g, "gin: "+l.cfg.name)
-	if err != nil {
-		return nil, err
-	}
-	return l.forward(pg, x, nil)
+	return l.forward(g, x, nil)
 }
 
 // ForwardWeighted is Forward with a weight per edge (a float vector of
 // NumEdges elements, or NumEdges x 1) multiplying each message, as DGL's
-// edge_weight.
+// edge_weight. On a sharded graph the weights' rows are in nn.Sharded's
+// EdgeIDs order, they are constants (no gradient), and the max aggregator
+// is not supported.
 func (l *GINConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("gin: nil edge weight")
 	}
-	pg, err := nn.Local(g, "gin: "+l.cfg.name)
-	if err != nil {
-		return nil, err
-	}
-	return l.forward(pg, x, edgeWeight)
+	return l.forward(g, x, edgeWeight)
 }
 
-func (l *GINConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
+func (l *GINConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
 	name := l.cfg.name
-	if g == nil || x == nil {
+	if nn.IsNil(g) || x == nil {
 		return nil, fmt.Errorf("gin: %s: Forward needs a graph and features", name)
 	}
 	if g.NumDst() > g.NumSrc() {
@@ -110,13 +104,7 @@ func (l *GINConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node,
 		return nil, fmt.Errorf("gin: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
 	}
 	red := [...]ops.Reducer{Sum: ops.Sum, Mean: ops.Mean, Max: ops.Max}[l.cfg.agg]
-	var neigh *gorgonia.Node
-	var err error
-	if ew == nil {
-		neigh, err = ops.SpMM(g, ops.CopyLHS, red, x, nil)
-	} else {
-		neigh, err = ops.SpMM(g, ops.Mul, red, x, ew)
-	}
+	neigh, err := neighbours(g, red, x, ew)
 	if err != nil {
 		return nil, fmt.Errorf("gin: %s: %w", name, err)
 	}
@@ -147,8 +135,32 @@ func (l *GINConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node,
 	return h, nil
 }
 
+// neighbours reduces the messages x[u], times ew[e] when ew is not nil,
+// onto every destination of g, a *graph.Graph or a Sharded graph.
+func neighbours(g nn.Graph, red ops.Reducer, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
+	if s, ok := g.(nn.Sharded); ok {
+		switch {
+		case ew == nil:
+			return s.Reduce(x, red)
+		case red == ops.Sum:
+			return s.WeightedSum(x, ew, 0, 0)
+		case red == ops.Mean: // the weighted sum over the in-degree (0 without in-edges)
+			return s.WeightedSum(x, ew, 0, -1)
+		}
+		return nil, fmt.Errorf("the weighted %v aggregation is not supported on a sharded graph", red)
+	}
+	pg, err := nn.Local(g, "GINConv")
+	if err != nil {
+		return nil, err
+	}
+	if ew == nil {
+		return ops.SpMM(pg, ops.CopyLHS, red, x, nil)
+	}
+	return ops.SpMM(pg, ops.Mul, red, x, ew)
+}
+
 // scaledSelf returns (1 + ε) times the destination rows of x.
-func (l *GINConv) scaledSelf(g *graph.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+func (l *GINConv) scaledSelf(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
 	self, err := nn.DstRows(g, x)
 	if err != nil {
 		return nil, err
