@@ -55,6 +55,9 @@ type Sharded interface {
 	// EdgeIDs returns the global IDs of the edges into the worker's nodes,
 	// in the order of the rows of an edge operand.
 	EdgeIDs() []int64
+	// InDegrees returns the in-degree, in the whole graph, of each of the
+	// worker's nodes.
+	InDegrees() []int64
 	// OneShotBlock returns, when the graph fetches all remote rows at once
 	// (plain domain-parallel training), the worker's in-edges as one
 	// graph, in EdgeIDs order: its destinations are the worker's nodes,
@@ -98,6 +101,33 @@ func NormalizedSum(g Graph, x *gorgonia.Node, srcPower, dstPower float64) (*gorg
 		return nil, fmt.Errorf("nn: %w", err)
 	}
 	return ops.NormalizedSum(pg, x, srcPower, dstPower)
+}
+
+// Aggregate reduces the messages x[u], each multiplied by its edge's weight
+// in ew when ew is not nil, onto every destination of g with red:
+// ops.SpMM(g, ops.CopyLHS or ops.Mul, red, x, ew) on a *graph.Graph, and
+// the whole graph's on a Sharded one, where edge weights (constants, rows
+// in EdgeIDs order) go with the sum and the mean only.
+func Aggregate(g Graph, red ops.Reducer, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
+	if s, ok := g.(Sharded); ok {
+		switch {
+		case ew == nil:
+			return s.Reduce(x, red)
+		case red == ops.Sum:
+			return s.WeightedSum(x, ew, 0, 0)
+		case red == ops.Mean: // the weighted sum over the in-degree (0 without in-edges)
+			return s.WeightedSum(x, ew, 0, -1)
+		}
+		return nil, fmt.Errorf("nn: the weighted %v aggregation is not supported on a sharded graph", red)
+	}
+	pg, err := Local(g, fmt.Sprintf("the %v aggregation", red))
+	if err != nil {
+		return nil, fmt.Errorf("nn: %w", err)
+	}
+	if ew == nil {
+		return ops.SpMM(pg, ops.CopyLHS, red, x, nil)
+	}
+	return ops.SpMM(pg, ops.Mul, red, x, ew)
 }
 
 // Local returns g as a *graph.Graph for what (a layer, or a feature of

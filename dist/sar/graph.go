@@ -46,7 +46,7 @@ func (m Mode) String() string {
 // Graph is one worker's share of a graph split across the ranks of a
 // comm.Comm: the worker's nodes (its destinations, and the rows of every
 // node feature it holds) and the edges coming into them, in one shard per
-// source rank. The layers of nn/gcn, nn/gat and nn/sage take it where they
+// source rank. The layers of nn/gcn, nn/gat, nn/sage and nn/gin take it where they
 // take a *graph.Graph (it implements nn.Sharded); their aggregations then
 // run across all workers and give the single-process result on this
 // worker's rows.
@@ -261,6 +261,16 @@ func (g *Graph) ZeroInDegree() []int32 {
 		}
 	}
 	return z
+}
+
+// InDegrees returns the in-degree, in the whole graph (with the loops of
+// WithSelfLoops), of each of this worker's nodes.
+func (g *Graph) InDegrees() []int64 {
+	d := make([]int64, g.n)
+	for v, k := range g.inDeg {
+		d[v] = int64(k)
+	}
+	return d
 }
 
 // NodeIDs returns the global IDs of this worker's nodes, increasing: row i

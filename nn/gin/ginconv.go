@@ -104,7 +104,7 @@ func (l *GINConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, err
 		return nil, fmt.Errorf("gin: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
 	}
 	red := [...]ops.Reducer{Sum: ops.Sum, Mean: ops.Mean, Max: ops.Max}[l.cfg.agg]
-	neigh, err := neighbours(g, red, x, ew)
+	neigh, err := nn.Aggregate(g, red, x, ew)
 	if err != nil {
 		return nil, fmt.Errorf("gin: %s: %w", name, err)
 	}
@@ -133,30 +133,6 @@ func (l *GINConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, err
 		}
 	}
 	return h, nil
-}
-
-// neighbours reduces the messages x[u], times ew[e] when ew is not nil,
-// onto every destination of g, a *graph.Graph or a Sharded graph.
-func neighbours(g nn.Graph, red ops.Reducer, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
-	if s, ok := g.(nn.Sharded); ok {
-		switch {
-		case ew == nil:
-			return s.Reduce(x, red)
-		case red == ops.Sum:
-			return s.WeightedSum(x, ew, 0, 0)
-		case red == ops.Mean: // the weighted sum over the in-degree (0 without in-edges)
-			return s.WeightedSum(x, ew, 0, -1)
-		}
-		return nil, fmt.Errorf("the weighted %v aggregation is not supported on a sharded graph", red)
-	}
-	pg, err := nn.Local(g, "GINConv")
-	if err != nil {
-		return nil, err
-	}
-	if ew == nil {
-		return ops.SpMM(pg, ops.CopyLHS, red, x, nil)
-	}
-	return ops.SpMM(pg, ops.Mul, red, x, ew)
 }
 
 // scaledSelf returns (1 + ε) times the destination rows of x.

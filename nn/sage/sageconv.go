@@ -7,7 +7,6 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/ops"
 )
@@ -232,7 +231,7 @@ func (l *SAGEConv) gcn(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) 
 			return nil, err
 		}
 	}
-	pg, err := nn.Local(a.g, "the gcn aggregator")
+	inv, err := invDegreePlusOne(a.g, h)
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +251,7 @@ func (l *SAGEConv) gcn(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) 
 	if sum, err = gorgonia.Add(sum, dst); err != nil {
 		return nil, err
 	}
-	if sum, err = gorgonia.BroadcastHadamardProd(sum, invDegreePlusOne(pg, h), nil, []byte{1}); err != nil {
+	if sum, err = gorgonia.BroadcastHadamardProd(sum, inv, nil, []byte{1}); err != nil {
 		return nil, err
 	}
 	if early {
@@ -313,34 +312,28 @@ func (a aggregation) dstRows(h *gorgonia.Node) (*gorgonia.Node, error) {
 	return nn.DstRows(a.g, h)
 }
 
-// reduce aggregates u; on a sharded graph edge weights go with the sum
-// and the mean only.
+// reduce aggregates u (nn.Aggregate); on a sharded graph edge weights go
+// with the sum and the mean only.
 func (a aggregation) reduce(red ops.Reducer, u *gorgonia.Node) (*gorgonia.Node, error) {
-	if s, ok := a.g.(nn.Sharded); ok {
-		switch {
-		case a.ew == nil:
-			return s.Reduce(u, red)
-		case red == ops.Sum:
-			return s.WeightedSum(u, a.ew, 0, 0)
-		case red == ops.Mean:
-			return s.WeightedSum(u, a.ew, 0, -1)
-		}
-	}
-	g, err := nn.Local(a.g, fmt.Sprintf("the %v aggregation (or edge weights)", red))
-	if err != nil {
-		return nil, err
-	}
-	if a.ew == nil {
-		return ops.SpMM(g, ops.CopyLHS, red, u, nil)
-	}
-	return ops.SpMM(g, ops.Mul, red, u, a.ew)
+	return nn.Aggregate(a.g, red, u, a.ew)
 }
 
 // invDegreePlusOne returns a constant (NumDst, 1) column of 1/(in-degree+1)
 // in like's dtype, named after the graph so that layers sharing the graph
-// share the node.
-func invDegreePlusOne(g *graph.Graph, like *gorgonia.Node) *gorgonia.Node {
-	deg := g.InDegrees()
+// share the node. On a Sharded graph the degrees are the whole graph's.
+func invDegreePlusOne(g nn.Graph, like *gorgonia.Node) (*gorgonia.Node, error) {
+	var deg []int64
+	var name string
+	switch g := g.(type) {
+	case nn.Sharded:
+		deg, name = g.InDegrees(), fmt.Sprintf("sage.inv_in_degree_plus_1.sharded%p", g)
+	default:
+		pg, err := nn.Local(g, "the gcn aggregator")
+		if err != nil {
+			return nil, err
+		}
+		deg, name = pg.InDegrees(), fmt.Sprintf("sage.inv_in_degree_plus_1.g%d", pg.ID())
+	}
 	var backing any
 	if like.Dtype() == tensor.Float32 {
 		v := make([]float32, len(deg))
@@ -356,7 +349,7 @@ func invDegreePlusOne(g *graph.Graph, like *gorgonia.Node) *gorgonia.Node {
 		backing = v
 	}
 	t := tensor.New(tensor.WithShape(len(deg), 1), tensor.WithBacking(backing))
-	return gorgonia.NodeFromAny(like.Graph(), t, gorgonia.WithName(fmt.Sprintf("sage.inv_in_degree_plus_1.g%d", g.ID())))
+	return gorgonia.NodeFromAny(like.Graph(), t, gorgonia.WithName(name)), nil
 }
 
 var _ nn.WeightedLayer = (*SAGEConv)(nil)
