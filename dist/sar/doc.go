@@ -10,7 +10,8 @@
 // shards' features.
 //
 // A Graph is built from a partition.Part and a comm.Comm, and the layers of
-// nn/gcn, nn/gat, nn/sage and nn/gin take it where they take a *graph.Graph.
+// nn/gcn, nn/gat, nn/sage, nn/gin, nn/tag and nn/appnp take it where they
+// take a *graph.Graph.
 // OneShot mode fetches all remote rows at once instead (the baseline); Block
 // and Halo give the worker's edges as one graph and a feature tensor the
 // rows of its remote sources, so that single-process ops run on the whole

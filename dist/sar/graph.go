@@ -46,8 +46,9 @@ func (m Mode) String() string {
 // Graph is one worker's share of a graph split across the ranks of a
 // comm.Comm: the worker's nodes (its destinations, and the rows of every
 // node feature it holds) and the edges coming into them, in one shard per
-// source rank. The layers of nn/gcn, nn/gat, nn/sage and nn/gin take it where they
-// take a *graph.Graph (it implements nn.Sharded); their aggregations then
+// source rank. The layers of nn/gcn, nn/gat, nn/sage, nn/gin, nn/tag and
+// nn/appnp take it where they take a *graph.Graph (it implements
+// nn.Sharded); their aggregations then
 // run across all workers and give the single-process result on this
 // worker's rows.
 //

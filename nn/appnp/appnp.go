@@ -9,7 +9,6 @@ import (
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/internal/prop"
-	"github.com/gnngo/gnn/ops"
 )
 
 // APPNPConv is approximate personalized-PageRank propagation. Build it with
@@ -46,14 +45,11 @@ func New(k int, alpha float64, opts ...Option) (*APPNPConv, error) {
 func (l *APPNPConv) Learnables() gorgonia.Nodes { return nil }
 
 // Forward propagates x (N x F) on the homogeneous graph g and returns
-// (N, F).
-// APPNPConv has no sharded (distributed) path: g must be a *graph.Graph.
+// (N, F). g may be a worker's share of a distributed graph (nn.Sharded,
+// from dist/sar): the propagation then runs over the whole graph, with its
+// degrees; edge dropout has no sharded path.
 func (l *APPNPConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-	pg, err := nn.Local(g, "appnp: APPNPConv")
-	if err != nil {
-		return nil, err
-	}
-	return l.forward(pg, x, nil)
+	return l.forward(g, x, nil)
 }
 
 // ForwardWeighted is Forward with a weight per edge (NumEdges, or
@@ -63,20 +59,19 @@ func (l *APPNPConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("appnp: nil edge weight")
 	}
-	pg, err := nn.Local(g, "appnp: APPNPConv")
-	if err != nil {
-		return nil, err
-	}
-	return l.forward(pg, x, edgeWeight)
+	return l.forward(g, x, edgeWeight)
 }
 
-func (l *APPNPConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
-	if g == nil || x == nil {
+func (l *APPNPConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
+	if nn.IsNil(g) || x == nil {
 		return nil, fmt.Errorf("appnp: Forward needs a graph and features")
 	}
 	l.settle(x.Graph())
 	name := l.cfg.name
-	if !g.Homogeneous() {
+	if _, ok := g.(nn.Sharded); ok && l.cfg.edgeDrop > 0 {
+		return nil, fmt.Errorf("appnp: %s: edge dropout is not supported on a sharded graph", name)
+	}
+	if g.NumSrc() != g.NumDst() {
 		return nil, fmt.Errorf("appnp: %s: graph has %d source and %d destination nodes; APPNP needs a homogeneous graph", name, g.NumSrc(), g.NumDst())
 	}
 	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() {
@@ -87,7 +82,11 @@ func (l *APPNPConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Nod
 	}
 	w := ew
 	if l.cfg.edgeDrop > 0 && w == nil && g.NumEdges() > 0 {
-		w = l.ones(g, x)
+		pg, err := nn.Local(g, "APPNP's edge dropout")
+		if err != nil {
+			return nil, fmt.Errorf("appnp: %s: %w", name, err)
+		}
+		w = l.ones(pg, x)
 	}
 	h := x
 	for step := range l.k {
@@ -100,7 +99,7 @@ func (l *APPNPConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Nod
 		}
 		switch {
 		case ew != nil:
-			h, err = ops.UMulESum(g, h, wk)
+			h, err = prop.Weighted(g, h, wk)
 		default:
 			h, err = prop.Sym(g, h, wk)
 		}

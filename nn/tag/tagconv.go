@@ -7,7 +7,6 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/internal/prop"
 )
@@ -50,31 +49,25 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*TAGConv, error) 
 func (l *TAGConv) Learnables() gorgonia.Nodes { return l.lin.Learnables() }
 
 // Forward applies the layer to x (N x in) on the homogeneous graph g and
-// returns (N, out). TAGConv has no sharded (distributed) path: g must be a
-// *graph.Graph.
+// returns (N, out). g may be a worker's share of a distributed graph
+// (nn.Sharded, from dist/sar): the hops then run over the whole graph,
+// with its degrees.
 func (l *TAGConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-	pg, err := nn.Local(g, "tag: "+l.cfg.name)
-	if err != nil {
-		return nil, err
-	}
-	return l.forward(pg, x, nil)
+	return l.forward(g, x, nil)
 }
 
 // ForwardWeighted is Forward with a weight per edge (NumEdges, or
 // NumEdges x 1) used as is in place of the degree normalisation, as DGL's
-// edge_weight.
+// edge_weight. On a sharded graph the weights' rows are in nn.Sharded's
+// EdgeIDs order, and they are constants (no gradient).
 func (l *TAGConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*gorgonia.Node, error) {
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("tag: nil edge weight")
 	}
-	pg, err := nn.Local(g, "tag: "+l.cfg.name)
-	if err != nil {
-		return nil, err
-	}
-	return l.forward(pg, x, edgeWeight)
+	return l.forward(g, x, edgeWeight)
 }
 
-func (l *TAGConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
+func (l *TAGConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
 	name := l.cfg.name
 	if err := prop.CheckInput("tag", name, "TAGConv", g, x, l.in, l.cfg.dtype); err != nil {
 		return nil, err

@@ -6,7 +6,6 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
 )
 
@@ -70,11 +69,11 @@ func CheckSizes(pkg string, eg *gorgonia.ExprGraph, in, out int) error {
 // CheckInput is the Forward check these layers share: a homogeneous graph
 // and features (NumSrc, in) of dtype dt. pkg and name (the layer's)
 // prefix the error, kind names the layer.
-func CheckInput(pkg, name, kind string, g *graph.Graph, x *gorgonia.Node, in int, dt tensor.Dtype) error {
-	if g == nil || x == nil {
+func CheckInput(pkg, name, kind string, g nn.Graph, x *gorgonia.Node, in int, dt tensor.Dtype) error {
+	if nn.IsNil(g) || x == nil {
 		return fmt.Errorf("%s: %s: Forward needs a graph and features", pkg, name)
 	}
-	if !g.Homogeneous() {
+	if g.NumSrc() != g.NumDst() {
 		return fmt.Errorf("%s: %s: graph has %d source and %d destination nodes; %s needs a homogeneous graph", pkg, name, g.NumSrc(), g.NumDst(), kind)
 	}
 	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != in {
