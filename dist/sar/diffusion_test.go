@@ -2,14 +2,11 @@ package sar_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/dist/partition"
-	"github.com/gnngo/gnn/dist/sar"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/appnp"
 	"github.com/gnngo/gnn/nn/tag"
@@ -28,14 +25,7 @@ func diffusionModel(ew []float64, in, out int, opts ...appnp.Option) model {
 		if err != nil {
 			return nil, nil, err
 		}
-		if ew == nil {
-			return twoLayers(g, x, l1, l2)
-		}
-		w, err := edgeWeights(eg, g, dt, ew)
-		if err != nil {
-			return nil, nil, err
-		}
-		return twoWeighted(g, x, w, l1, l2)
+		return twoMaybeWeighted(eg, g, x, ew, l1, l2)
 	}
 }
 
@@ -51,12 +41,5 @@ func TestTAGConvAPPNP(t *testing.T) {
 			checkEquivalent(t, p, true, diffusionModel(ew, 6, 3), tensor.Float64, tensor.Float32)
 		})
 	}
-	parts, err := partition.Split(g, owners(g, 2, 11, false), 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = p.sharded(parts, diffusionModel(nil, 6, 3, appnp.WithEdgeDropout(0.5), appnp.WithMode(nn.NewMode())), tensor.Float64, sar.Sequential)
-	if err == nil || !strings.Contains(err.Error(), "not supported on a sharded graph") {
-		t.Errorf("APPNP edge dropout on a sharded graph: got error %v, want one saying it is not supported", err)
-	}
+	expectUnsupported(t, p, "APPNP's edge dropout", diffusionModel(nil, 6, 3, appnp.WithEdgeDropout(0.5), appnp.WithMode(nn.NewMode())))
 }

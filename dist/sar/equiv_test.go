@@ -3,6 +3,7 @@ package sar_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 
@@ -55,6 +56,33 @@ func twoWeighted(g nn.Graph, x, ew *gorgonia.Node, l1, l2 weightedLayer) (*gorgo
 		return nil, nil, err
 	}
 	return y, append(l1.Learnables(), l2.Learnables()...), nil
+}
+
+// twoMaybeWeighted is twoLayers, or with edge weights ew (one per edge of
+// the whole graph; rows by EdgeIDs on a sharded graph) twoWeighted.
+func twoMaybeWeighted(eg *gorgonia.ExprGraph, g nn.Graph, x *gorgonia.Node, ew []float64, l1, l2 nn.WeightedLayer) (*gorgonia.Node, gorgonia.Nodes, error) {
+	if ew == nil {
+		return twoLayers(g, x, l1, l2)
+	}
+	w, err := edgeWeights(eg, g, x.Dtype(), ew)
+	if err != nil {
+		return nil, nil, err
+	}
+	return twoWeighted(g, x, w, l1, l2)
+}
+
+// expectUnsupported checks that m on a sharded graph (2 workers) fails
+// with an error saying that what it does is not supported there.
+func expectUnsupported(t *testing.T, p *problem, what string, m model) {
+	t.Helper()
+	parts, err := partition.Split(p.g, owners(p.g, 2, 11, false), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.sharded(parts, m, tensor.Float64, sar.Sequential)
+	if err == nil || !strings.Contains(err.Error(), "not supported on a sharded graph") {
+		t.Errorf("%s on a sharded graph: got error %v, want one saying it is not supported", what, err)
+	}
 }
 
 // randomWeights returns n edge weights in [0.25, 1.25), drawn from seed.

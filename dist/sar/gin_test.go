@@ -2,14 +2,11 @@ package sar_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/dist/partition"
-	"github.com/gnngo/gnn/dist/sar"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/gin"
 )
@@ -45,14 +42,7 @@ func ginModel(agg gin.Aggregator, ew []float64, in, hidden, out int) model {
 		if err != nil {
 			return nil, nil, err
 		}
-		if ew == nil {
-			return twoLayers(g, x, l1, l2)
-		}
-		w, err := edgeWeights(eg, g, dt, ew)
-		if err != nil {
-			return nil, nil, err
-		}
-		return twoWeighted(g, x, w, l1, l2)
+		return twoMaybeWeighted(eg, g, x, ew, l1, l2)
 	}
 }
 
@@ -71,12 +61,5 @@ func TestGINConv(t *testing.T) {
 			checkEquivalent(t, p, true, ginModel(c.agg, c.ew, 6, 8, 3), tensor.Float64, tensor.Float32)
 		})
 	}
-	parts, err := partition.Split(g, owners(g, 2, 11, false), 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = p.sharded(parts, ginModel(gin.Max, ew, 6, 8, 3), tensor.Float64, sar.Sequential)
-	if err == nil || !strings.Contains(err.Error(), "not supported on a sharded graph") {
-		t.Errorf("weighted max on a sharded graph: got error %v, want one saying it is not supported", err)
-	}
+	expectUnsupported(t, p, "GIN's weighted max", ginModel(gin.Max, ew, 6, 8, 3))
 }
