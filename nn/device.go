@@ -42,11 +42,7 @@ func matMulDevice(b device.Backend, op *matMulOp, mode matMulMode, vals []gorgon
 }
 
 func (op *biasOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
-	if err != nil {
-		return nil, err
-	}
-	y, err := b.Alloc(in[0].Dtype(), op.shape.Clone())
+	in, y, err := device.Prepare(b, vals, op.shape.Clone())
 	if err != nil {
 		return nil, err
 	}
@@ -54,12 +50,8 @@ func (op *biasOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Va
 }
 
 func (op *biasGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
-	if err != nil {
-		return nil, err
-	}
 	s := op.fwd.shape
-	db, err := b.Alloc(in[0].Dtype(), s[1:].Clone())
+	in, db, err := device.Prepare(b, vals, s[1:].Clone())
 	if err != nil {
 		return nil, err
 	}
@@ -74,11 +66,7 @@ func (a activation) device() device.Activation {
 }
 
 func (op *activationOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
-	if err != nil {
-		return nil, err
-	}
-	y, err := b.Alloc(in[0].Dtype(), op.shape.Clone())
+	in, y, err := device.Prepare(b, vals, op.shape.Clone())
 	if err != nil {
 		return nil, err
 	}
@@ -86,11 +74,7 @@ func (op *activationOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgo
 }
 
 func (op *activationGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
-	if err != nil {
-		return nil, err
-	}
-	dx, err := b.Alloc(in[0].Dtype(), op.fwd.shape.Clone())
+	in, dx, err := device.Prepare(b, vals, op.fwd.shape.Clone())
 	if err != nil {
 		return nil, err
 	}
@@ -98,11 +82,7 @@ func (op *activationGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (g
 }
 
 func (op *dropoutOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
-	if err != nil {
-		return nil, err
-	}
-	y, err := b.Alloc(in[0].Dtype(), op.shape.Clone())
+	in, y, err := device.Prepare(b, vals, op.shape.Clone())
 	if err != nil {
 		return nil, err
 	}
@@ -110,11 +90,7 @@ func (op *dropoutOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia
 }
 
 func (op *meanHeadsOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
-	if err != nil {
-		return nil, err
-	}
-	y, err := b.Alloc(in[0].Dtype(), tensor.Shape{op.n, op.f})
+	in, y, err := device.Prepare(b, vals, tensor.Shape{op.n, op.f})
 	if err != nil {
 		return nil, err
 	}
@@ -122,11 +98,7 @@ func (op *meanHeadsOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgon
 }
 
 func (op *meanHeadsGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
-	if err != nil {
-		return nil, err
-	}
-	dx, err := b.Alloc(in[0].Dtype(), tensor.Shape{op.n, op.h * op.f})
+	in, dx, err := device.Prepare(b, vals, tensor.Shape{op.n, op.h * op.f})
 	if err != nil {
 		return nil, err
 	}

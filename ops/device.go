@@ -157,11 +157,7 @@ func (op *normSumOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia
 }
 
 func (op *edgeSoftmaxOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
-	if err != nil {
-		return nil, err
-	}
-	out, err := b.Alloc(in[0].Dtype(), op.shape.Clone())
+	in, out, err := device.Prepare(b, vals, op.shape.Clone())
 	if err != nil {
 		return nil, err
 	}
@@ -169,12 +165,8 @@ func (op *edgeSoftmaxOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorg
 }
 
 func (op *edgeSoftmaxGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
-	if err != nil {
-		return nil, err
-	}
 	f := op.fwd
-	ds, err := b.Alloc(in[0].Dtype(), f.shape.Clone())
+	in, ds, err := device.Prepare(b, vals, f.shape.Clone())
 	if err != nil {
 		return nil, err
 	}
@@ -268,12 +260,8 @@ func (op *broadcastOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgon
 }
 
 func (op *attentionOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
-	if err != nil {
-		return nil, err
-	}
 	_, shape := op.Shapes()
-	out, err := b.Alloc(in[0].Dtype(), shape)
+	in, out, err := device.Prepare(b, vals, shape)
 	if err != nil {
 		return nil, err
 	}
@@ -281,12 +269,8 @@ func (op *attentionOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgon
 }
 
 func (op *attentionGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
-	if err != nil {
-		return nil, err
-	}
 	_, shape := op.Shapes()
-	ds, err := b.Alloc(in[0].Dtype(), shape)
+	in, ds, err := device.Prepare(b, vals, shape)
 	if err != nil {
 		return nil, err
 	}

@@ -26,17 +26,23 @@ import (
 // each shard's source gradients from the output gradient alone and sends
 // them to their owners, without fetching x again (SAR's direct backward).
 func (g *Graph) NormalizedSum(x *gorgonia.Node, srcPower, dstPower float64) (*gorgonia.Node, error) {
-	for _, p := range []float64{srcPower, dstPower} {
-		if math.IsNaN(p) || math.IsInf(p, 0) {
-			return nil, fmt.Errorf("sar: NormalizedSum: power %v is not finite", p)
-		}
-	}
-	row, err := g.rows(x, "features")
+	row, err := g.sumRows("NormalizedSum", x, srcPower, dstPower)
 	if err != nil {
 		return nil, err
 	}
 	op := &sumOp{g: g, src: srcPower, dst: dstPower, row: row, tag: g.nextTags()}
 	return apply(op, x)
+}
+
+// sumRows checks the arguments of the sum named op: finite degree powers
+// and x as rows checks them; it returns the shape of a row of x.
+func (g *Graph) sumRows(op string, x *gorgonia.Node, srcPower, dstPower float64) ([]int, error) {
+	for _, p := range []float64{srcPower, dstPower} {
+		if math.IsNaN(p) || math.IsInf(p, 0) {
+			return nil, fmt.Errorf("sar: %s: power %v is not finite", op, p)
+		}
+	}
+	return g.rows(x, "features")
 }
 
 // rows checks that x is a float tensor with one row per local node and

@@ -2,7 +2,6 @@ package sar
 
 import (
 	"fmt"
-	"math"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -52,12 +51,7 @@ func (g *Graph) edgeOffsets() []int {
 // gradients of the remote rows straight to their owners without fetching x
 // again, and ew gets no gradient (gorgonia.Grad with respect to it fails).
 func (g *Graph) WeightedSum(x, ew *gorgonia.Node, srcPower, dstPower float64) (*gorgonia.Node, error) {
-	for _, p := range []float64{srcPower, dstPower} {
-		if math.IsNaN(p) || math.IsInf(p, 0) {
-			return nil, fmt.Errorf("sar: WeightedSum: power %v is not finite", p)
-		}
-	}
-	row, err := g.rows(x, "features")
+	row, err := g.sumRows("WeightedSum", x, srcPower, dstPower)
 	if err != nil {
 		return nil, err
 	}

@@ -226,6 +226,22 @@ func Inputs(b Backend, vals []gorgonia.Value) ([]*tensor.Dense, error) {
 	return out, nil
 }
 
+// Prepare is the prologue of most DeviceDo methods: vals as device tensors
+// (Inputs) and a fresh device tensor of the given shape, in the first
+// input's dtype, for the result.
+func Prepare(b Backend, vals []gorgonia.Value, shape tensor.Shape) (in []*tensor.Dense, out *tensor.Dense, err error) {
+	if in, err = Inputs(b, vals); err != nil {
+		return nil, nil, err
+	}
+	if len(in) == 0 {
+		return nil, nil, fmt.Errorf("an op without inputs")
+	}
+	if out, err = b.Alloc(in[0].Dtype(), shape); err != nil {
+		return nil, nil, err
+	}
+	return in, out, nil
+}
+
 // HostScalar returns the value of a host scalar or one-element host tensor
 // v (a loss gradient, say).
 func HostScalar(v gorgonia.Value) (float64, error) {

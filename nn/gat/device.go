@@ -16,12 +16,8 @@ func (op *headDotGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorg
 }
 
 func headDotDevice(b device.Backend, op *headDotOp, mode headMode, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
-	if err != nil {
-		return nil, err
-	}
 	_, shape := op.shapes(mode)
-	out, err := b.Alloc(in[0].Dtype(), shape)
+	in, out, err := device.Prepare(b, vals, shape)
 	if err != nil {
 		return nil, err
 	}
