@@ -75,40 +75,10 @@ func (l *Loader) Order(epoch int) []int32 {
 // goroutine; leaving the loop early stops it. A sampling error ends the
 // sequence with (nil, err).
 func (l *Loader) Epoch(epoch int) iter.Seq2[*MiniBatch, error] {
-	return func(yield func(*MiniBatch, error) bool) {
-		order := l.Order(epoch)
-		epochSeed := derive(l.opts.Seed^0x5bd1e995, uint64(epoch))
-		type result struct {
-			mb  *MiniBatch
-			err error
-		}
-		next := make(chan result) // unbuffered: one batch ahead of the loop body
-		done := make(chan struct{})
-		exited := make(chan struct{})
-		go func() {
-			defer close(exited)
-			for b := range l.NumBatches() {
-				lo := b * l.opts.BatchSize
-				mb, err := l.m.Sample(order[lo:min(lo+l.opts.BatchSize, len(order))], derive(epochSeed, uint64(b)))
-				select {
-				case next <- result{mb, err}:
-				case <-done:
-					return
-				}
-				if err != nil {
-					return
-				}
-			}
-			close(next)
-		}()
-		defer func() {
-			close(done)
-			<-exited
-		}()
-		for r := range next {
-			if !yield(r.mb, r.err) || r.err != nil {
-				return
-			}
-		}
-	}
+	order := l.Order(epoch)
+	epochSeed := derive(l.opts.Seed^0x5bd1e995, uint64(epoch))
+	return prefetch(l.NumBatches(), func(b int) (*MiniBatch, error) {
+		lo := b * l.opts.BatchSize
+		return l.m.Sample(order[lo:min(lo+l.opts.BatchSize, len(order))], derive(epochSeed, uint64(b)))
+	})
 }

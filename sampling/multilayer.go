@@ -11,6 +11,7 @@ import (
 // MultiLayerNeighborSampler): fanouts[l] is the fan-out of layer l, layer 0
 // reading the input features. It is safe for concurrent use.
 type MultiLayer struct {
+	g       *graph.Graph
 	s       *neighborSampler
 	fanouts []int
 	pool    relabelPool
@@ -51,7 +52,7 @@ func NewMultiLayer(g *graph.Graph, fanouts []int, opts Options) (*MultiLayer, er
 	if err != nil {
 		return nil, err
 	}
-	return &MultiLayer{s: s, fanouts: slices.Clone(fanouts), pool: relabelPool{n: s.numNodes}}, nil
+	return &MultiLayer{g: g, s: s, fanouts: slices.Clone(fanouts), pool: relabelPool{n: s.numNodes}}, nil
 }
 
 // NumLayers returns the number of layers.
@@ -66,6 +67,12 @@ func (m *MultiLayer) NumLayers() int { return len(m.fanouts) }
 // drawn into the block. seeds is not modified and not kept (OutputNodes is
 // a copy).
 func (m *MultiLayer) Sample(seeds []int32, seed uint64) (*MiniBatch, error) {
+	return m.sample(m.s, seeds, seed)
+}
+
+// sample is Sample with the neighbour sampler s, m's own or one excluding
+// more edges (EdgeLoader's).
+func (m *MultiLayer) sample(s *neighborSampler, seeds []int32, seed uint64) (*MiniBatch, error) {
 	r := m.pool.get()
 	defer m.pool.put(r)
 	blocks := make([]*Block, len(m.fanouts))
@@ -73,11 +80,11 @@ func (m *MultiLayer) Sample(seeds []int32, seed uint64) (*MiniBatch, error) {
 	for l := len(m.fanouts) - 1; l >= 0; l-- {
 		// The block is relabelled chunk by chunk while the rest of the
 		// frontier is drawn.
-		bb, err := r.start(dst, m.s.numNodes)
+		bb, err := r.start(dst, s.numNodes)
 		if err != nil {
 			return nil, fmt.Errorf("%w (layer %d)", err, l)
 		}
-		f, err := m.s.sample(dst, m.fanouts[l], derive(seed, uint64(l)), r.nbrBuf, bb.add)
+		f, err := s.sample(dst, m.fanouts[l], derive(seed, uint64(l)), r.nbrBuf, bb.add)
 		if err != nil {
 			bb.abort()
 			return nil, fmt.Errorf("%w (layer %d)", err, l)
