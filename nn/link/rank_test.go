@@ -31,14 +31,18 @@ func rankCase(n, dim, p, k int, seed uint64) (h []float32, ps, pd, nd []int32) {
 }
 
 // TestRankDot checks RankDot against scoring every pair with ScoreDot and
-// ranking the scores with metrics.Ranking.Add, on tables larger than one
-// block of node IDs and batches of several chunks, with many exact ties;
-// and that the ranks are the same at GOMAXPROCS 1 and 2.
+// ranking the scores with metrics.Ranking.Add, on small tables (scored in
+// order) and large ones (grouped by blocks of node IDs), widths that are
+// and are not multiples of 8, batches of several chunks, with many exact
+// ties; and that the ranks are the same at GOMAXPROCS 1 and 2.
 func TestRankDot(t *testing.T) {
 	for _, c := range []struct{ n, dim, p, k int }{
+		// Tables under 512 KB are scored in order, larger ones grouped by
+		// blocks of node IDs; chunks hold 512 positives.
 		{7, 3, 5, 4},
-		{3000, 9, 1300, 50},
 		{1200, 64, 700, 20},
+		{20_000, 9, 1300, 50},
+		{5000, 64, 1100, 30},
 	} {
 		h, ps, pd, nd := rankCase(c.n, c.dim, c.p, c.k, uint64(c.n))
 		pos := make([]float32, c.p)
