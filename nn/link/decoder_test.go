@@ -2,8 +2,10 @@ package link_test
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -147,7 +149,9 @@ func TestDecoders(t *testing.T) {
 		{name: "mlp-hadamard", make: mlp(link.Hadamard, []int{4}), reference: hadamardRef, nonSmooth: true},
 	}
 	seed := uint64(90)
-	for gname, g := range pairGraphs(t) {
+	graphs := pairGraphs(t)
+	for _, gname := range slices.Sorted(maps.Keys(graphs)) {
+		g := graphs[gname]
 		for _, d := range decoders {
 			for _, dt := range gradcheck.Dtypes {
 				seed++
@@ -233,7 +237,9 @@ func TestDistMultRelations(t *testing.T) {
 func TestEdgeHead(t *testing.T) {
 	const f, d, out = 3, 2, 2
 	seed := uint64(500)
-	for gname, g := range pairGraphs(t) {
+	graphs := pairGraphs(t)
+	for _, gname := range slices.Sorted(maps.Keys(graphs)) {
+		g := graphs[gname]
 		for _, c := range []link.Combine{link.Concat, link.Hadamard} {
 			for _, dt := range gradcheck.Dtypes {
 				seed++
