@@ -5,8 +5,12 @@ import (
 	"sync"
 	"unsafe"
 
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/parallel"
+	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/metrics"
 )
 
@@ -254,4 +258,70 @@ func dot8[T num.Float](a, b []T) T {
 		s0 += a[j] * b[j]
 	}
 	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+}
+
+// RankDotValue is RankDot on the embeddings as a Gorgonia value (an
+// encoder's output after a forward run: N x dim, float32 or float64).
+func RankDotValue(h gorgonia.Value, posSrc, posDst, negDst []int32, k int, r *metrics.Ranking) error {
+	dim, err := valueDim(h)
+	if err != nil {
+		return err
+	}
+	if h.Dtype() == tensor.Float32 {
+		x, err := values.Data[float32](h)
+		if err != nil {
+			return fmt.Errorf("link: RankDotValue: %w", err)
+		}
+		return RankDot(x, dim, posSrc, posDst, negDst, k, r)
+	}
+	x, err := values.Data[float64](h)
+	if err != nil {
+		return fmt.Errorf("link: RankDotValue: %w", err)
+	}
+	return RankDot(x, dim, posSrc, posDst, negDst, k, r)
+}
+
+// ScoreDotValue returns the dot products of rows src[i] and dst[i] of the
+// embeddings h, a Gorgonia value (N x dim, float32 or float64), as float64s
+// ready for the metrics package (see ScoreDot).
+func ScoreDotValue(h gorgonia.Value, src, dst []int32) ([]float64, error) {
+	dim, err := valueDim(h)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(src))
+	if h.Dtype() == tensor.Float32 {
+		x, err := values.Data[float32](h)
+		if err != nil {
+			return nil, fmt.Errorf("link: ScoreDotValue: %w", err)
+		}
+		s := make([]float32, len(src))
+		if err := ScoreDot(s, x, dim, src, dst); err != nil {
+			return nil, err
+		}
+		for i, v := range s {
+			out[i] = float64(v)
+		}
+		return out, nil
+	}
+	x, err := values.Data[float64](h)
+	if err != nil {
+		return nil, fmt.Errorf("link: ScoreDotValue: %w", err)
+	}
+	return out, ScoreDot(out, x, dim, src, dst)
+}
+
+// valueDim checks that h is an N x dim float matrix and returns dim.
+func valueDim(h gorgonia.Value) (int, error) {
+	if h == nil {
+		return 0, fmt.Errorf("link: no embeddings (a nil value: run the model first)")
+	}
+	s := h.Shape()
+	if len(s) != 2 || s[1] == 0 {
+		return 0, fmt.Errorf("link: embeddings have shape %v, want (nodes, features)", s)
+	}
+	if dt := h.Dtype(); dt != tensor.Float32 && dt != tensor.Float64 {
+		return 0, fmt.Errorf("link: embeddings have dtype %v, want float32 or float64", dt)
+	}
+	return s[1], nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"gorgonia.org/tensor"
+
 	"github.com/gnngo/gnn/metrics"
 	"github.com/gnngo/gnn/nn/link"
 )
@@ -174,4 +176,44 @@ func widen(x []float32) []float64 {
 		out[i] = float64(v)
 	}
 	return out
+}
+
+// TestValues checks RankDotValue and ScoreDotValue against RankDot and
+// ScoreDot on the same table, in both dtypes, and their errors.
+func TestValues(t *testing.T) {
+	h, ps, pd, nd := rankCase(30, 8, 20, 5, 7)
+	var want metrics.Ranking
+	if err := link.RankDot(h, 8, ps, pd, nd, 5, &want); err != nil {
+		t.Fatal(err)
+	}
+	h64 := widen(h)
+	for _, v := range []*tensor.Dense{
+		tensor.New(tensor.WithShape(30, 8), tensor.WithBacking(h)),
+		tensor.New(tensor.WithShape(30, 8), tensor.WithBacking(h64)),
+	} {
+		var got metrics.Ranking
+		if err := link.RankDotValue(v, ps, pd, nd, 5, &got); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Ranks(), want.Ranks()) {
+			t.Errorf("%v: RankDotValue's ranks differ from RankDot's", v.Dtype())
+		}
+		s, err := link.ScoreDotValue(v, ps, pd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range s {
+			w := dotRef(h64[int(ps[i])*8:int(ps[i]+1)*8], h64[int(pd[i])*8:int(pd[i]+1)*8])
+			if s[i] != w {
+				t.Errorf("%v: pair %d scores %v, want %v", v.Dtype(), i, s[i], w)
+			}
+		}
+	}
+	if err := link.RankDotValue(nil, ps, pd, nd, 5, &want); err == nil || !strings.Contains(err.Error(), "nil value") {
+		t.Errorf("nil value: error %v", err)
+	}
+	ints := tensor.New(tensor.WithShape(2, 2), tensor.WithBacking([]int{1, 2, 3, 4}))
+	if _, err := link.ScoreDotValue(ints, []int32{0}, []int32{1}); err == nil || !strings.Contains(err.Error(), "dtype") {
+		t.Errorf("int value: error %v", err)
+	}
 }
