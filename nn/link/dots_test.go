@@ -114,3 +114,33 @@ func checkRankGo[T float32 | float64](t *testing.T, h []T, ps, pd, nd []int32) {
 		t.Errorf("%T, %d rows: RankDot's ranks differ from ranking every score", h[0], len(h)/dim)
 	}
 }
+
+// TestDotsPairing checks that a pair's dot product has the same bits
+// whether the kernel computes it alone, paired with the one before or with
+// the one after (RankDot and ScoreDot split the same pairs differently).
+func TestDotsPairing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for _, dim := range []int{8, 16, 24, 32, 40, 64, 96} {
+		const n, p = 40, 101
+		h := make([]float32, n*dim)
+		for i := range h {
+			h[i] = float32(rng.NormFloat64())
+		}
+		left, right := make([]int32, p), make([]int32, p)
+		for i := range left {
+			left[i], right[i] = int32(rng.IntN(n)), int32(rng.IntN(n))
+		}
+		all := make([]float32, p)
+		dots(all, h, dim, left, right)
+		shifted := make([]float32, p)
+		dots(shifted[:1], h, dim, left[:1], right[:1])
+		dots(shifted[1:], h, dim, left[1:], right[1:])
+		for q := range all {
+			var alone [1]float32
+			dots(alone[:], h, dim, left[q:q+1], right[q:q+1])
+			if math.Float32bits(alone[0]) != math.Float32bits(all[q]) || math.Float32bits(shifted[q]) != math.Float32bits(all[q]) {
+				t.Fatalf("dim %d pair %d: %v in a run, %v alone, %v shifted", dim, q, all[q], alone[0], shifted[q])
+			}
+		}
+	}
+}
