@@ -9,13 +9,6 @@ import (
 	"github.com/gnngo/gnn/metrics"
 )
 
-// withoutFMA turns the vector kernel off for the rest of the test.
-func withoutFMA(t *testing.T) {
-	saved := useFMA
-	useFMA = false
-	t.Cleanup(func() { useFMA = saved })
-}
-
 // TestDotsAccel compares the AVX2/FMA kernel with the Go loop and a
 // float64 reference, for widths 8 to 72, values of mixed magnitudes, and
 // with NaN and infinities.
@@ -65,10 +58,12 @@ func TestDotsAccel(t *testing.T) {
 	}
 }
 
-// TestRankDotGo checks RankDot's Go path (no vector kernel) against
-// ranking every score, in float32 and float64, grouped and in order.
-func TestRankDotGo(t *testing.T) {
-	withoutFMA(t)
+// TestRankDotPaths checks RankDot against ranking every score, in float32
+// and float64, with the vector kernel and without, with the negatives
+// grouped by node block and in order, on tables of one and several blocks.
+func TestRankDotPaths(t *testing.T) {
+	saved := directBytes
+	t.Cleanup(func() { directBytes = saved })
 	for _, n := range []int{300, 20_000} {
 		h32, ps, pd, nd := rankInput(n, 16, 700, 40, uint64(n))
 		for i := range h32 {
@@ -78,12 +73,26 @@ func TestRankDotGo(t *testing.T) {
 		for i, x := range h32 {
 			h64[i] = float64(x)
 		}
-		checkRankGo(t, h32, ps, pd, nd)
-		checkRankGo(t, h64, ps, pd, nd)
+		for _, grouped := range []bool{false, true} {
+			directBytes = 1 << 40
+			if grouped {
+				directBytes = 0
+			}
+			for _, fma := range []bool{false, true} {
+				if fma && !useFMA {
+					continue
+				}
+				saved := useFMA
+				useFMA = fma
+				checkRanks(t, h32, ps, pd, nd)
+				checkRanks(t, h64, ps, pd, nd)
+				useFMA = saved
+			}
+		}
 	}
 }
 
-func checkRankGo[T float32 | float64](t *testing.T, h []T, ps, pd, nd []int32) {
+func checkRanks[T float32 | float64](t *testing.T, h []T, ps, pd, nd []int32) {
 	const dim, k = 16, 40
 	pos, neg := make([]T, len(ps)), make([]T, len(nd))
 	src := make([]int32, len(nd))

@@ -117,8 +117,8 @@ func TestScoreDot(t *testing.T) {
 // TestRankDotMemory checks that RankDot allocates nothing per pair: with
 // 2,000 positives, 500 negatives each and 64 features, a P*k x F tensor
 // would be 256 MB and the P*k scores 4 MB; RankDot's scratch is two
-// counts per positive and 8 bytes per negative of a 512-positive chunk per
-// goroutine.
+// counts per positive and, per goroutine, at most 8 bytes per negative of a
+// 512-positive chunk (when it groups them).
 func TestRankDotMemory(t *testing.T) {
 	const n, dim, p, k = 20_000, 64, 2000, 500
 	h, ps, pd, nd := rankCase(n, dim, p, k, 1)
