@@ -155,10 +155,12 @@ func (rk *ranker[T]) chunk(src, dst, neg []int32, above, tied []int32, bad []boo
 	for b := 1; b < len(cnt); b++ {
 		cnt[b] += cnt[b-1]
 	}
-	for j, n := range neg {
-		at := cnt[n>>rankShift]
-		cnt[n>>rankShift] = at + 1
-		node[at], owner[at] = n, int32(j/k)
+	for i := range src {
+		for _, n := range neg[i*k : (i+1)*k] {
+			at := cnt[n>>rankShift]
+			cnt[n>>rankShift] = at + 1
+			node[at], owner[at] = n, int32(i)
+		}
 	}
 	for q := 0; q < len(node); q += rankBatch {
 		e := min(q+rankBatch, len(node))
