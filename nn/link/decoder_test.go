@@ -332,6 +332,7 @@ func TestStackErrors(t *testing.T) {
 		{"in", second(link.NewMLP(eg, 0, nil)), "positive sizes"},
 		{"mlp edge features", second(link.NewMLP(eg, 3, nil, link.WithEdgeFeatures(2))), "no edge features"},
 		{"distmult sizes", second(link.NewDistMult(eg, 0, 3)), "positive sizes"},
+		{"distmult options", second(link.NewDistMult(eg, 1, 3, link.WithEdgeFeatures(2))), "no combination or edge features"},
 		{"dtype", second(link.NewMLP(eg, 3, nil, link.WithDtype(tensor.Int32))), "dtype"},
 		{"rows", second(mlp.Score(g, h4)), "5 source and 5 destination nodes"},
 		{"missing features", second(head.Forward(g, h, nil)), "got none"},
