@@ -60,7 +60,9 @@ type EdgeLoaderOptions struct {
 	// ReverseEdgeIDs holds the reverse of every edge of the graph, indexed
 	// by edge ID, -1 for an edge without one (ReverseEdgeIDs computes it
 	// for a graph stored with both directions). ExcludeReverse needs it;
-	// when given with another mode it is checked and not used.
+	// when given with another mode it is checked and not used. The loader
+	// keeps the slice rather than a copy (it is as long as the graph's
+	// edge list); it must not be modified while the loader is in use.
 	ReverseEdgeIDs []int64
 }
 
@@ -147,7 +149,6 @@ func NewEdgeLoader(m *MultiLayer, seedEdges []int64, opts EdgeLoaderOptions) (*E
 				return nil, fmt.Errorf("sampling: reverse edge ID %d of edge %d out of range [-1, %d)", r, i, e)
 			}
 		}
-		opts.ReverseEdgeIDs = slices.Clone(opts.ReverseEdgeIDs)
 	}
 	src, dst := m.g.COO()
 	return &EdgeLoader{m: m, edges: slices.Clone(seedEdges), opts: opts, src: src, dst: dst}, nil
@@ -201,7 +202,10 @@ func (l *EdgeLoader) Sample(edges []int64, seed uint64) (*EdgeBatch, error) {
 	}
 	s := l.m.s
 	if l.opts.Exclude != ExcludeNone {
-		s = l.excluding(edges)
+		var err error
+		if s, err = l.excluding(edges); err != nil {
+			return nil, err
+		}
 	}
 	eb, err := l.pairs(s, src, dst, seed)
 	if err != nil {
@@ -299,22 +303,22 @@ func (l *EdgeLoader) pairs(s *neighborSampler, src, dst []int32, seed uint64) (*
 
 // excluding returns a copy of the MultiLayer's neighbour sampler that also
 // excludes edges and, with ExcludeReverse, their reverse edges.
-func (l *EdgeLoader) excluding(edges []int64) *neighborSampler {
-	base := l.m.s.exclude
-	ex := make([]int64, 0, len(base)+2*len(edges))
-	ex = append(ex, base...)
+func (l *EdgeLoader) excluding(edges []int64) (*neighborSampler, error) {
+	ex := make([]int64, 0, 2*len(edges))
 	ex = append(ex, edges...)
 	if l.opts.Exclude == ExcludeReverse {
+		ne := int64(len(l.src))
 		for _, e := range edges {
-			if r := l.opts.ReverseEdgeIDs[e]; r >= 0 {
+			r := l.opts.ReverseEdgeIDs[e]
+			if r < -1 || r >= ne {
+				// Checked by NewEdgeLoader: the slice was changed since.
+				return nil, fmt.Errorf("sampling: reverse edge ID %d of edge %d out of range [-1, %d)", r, e, ne)
+			}
+			if r >= 0 {
 				ex = append(ex, r)
 			}
 		}
 	}
 	slices.Sort(ex)
-	c := *l.m.s
-	if c.exclude = slices.Compact(ex); len(c.exclude) == 0 {
-		c.exclude = nil
-	}
-	return &c
+	return l.m.s.excluding(slices.Compact(ex)), nil
 }

@@ -54,6 +54,8 @@ func productsBidirected(b *testing.B) (*graph.Graph, []int64) {
 // exclusion and with the seed edges and their reverses excluded. The loop
 // body does nothing with the batch, so the figure is the loader's own
 // throughput, the next batch sampled while the current one is handed out.
+// For comparison, loader=node runs the node Loader on the same graph with
+// batches of 1,536 random seed nodes.
 func BenchmarkEdgeLoader(b *testing.B) {
 	if testing.Short() {
 		b.Skip("builds a 62M-edge graph")
@@ -69,6 +71,29 @@ func BenchmarkEdgeLoader(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	nodes := make([]int32, 0, 3*batch*batches)
+	for _, v := range rng.Perm(g.NumNodes())[:3*batch*batches] {
+		nodes = append(nodes, int32(v))
+	}
+	nl, err := sampling.NewLoader(m, nodes, sampling.LoaderOptions{BatchSize: 3 * batch, Shuffle: true, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run(fmt.Sprintf("nodes=%d/edges=%d/fanouts=15,10,5/batch=%d/loader=node", g.NumNodes(), g.NumEdges(), 3*batch), func(b *testing.B) {
+		b.ReportAllocs()
+		var edges, n int64
+		for epoch := 0; b.Loop(); epoch++ {
+			for mb, err := range nl.Epoch(epoch) {
+				if err != nil {
+					b.Fatal(err)
+				}
+				edges += int64(mb.NumEdges())
+				n++
+			}
+		}
+		b.ReportMetric(float64(edges)/b.Elapsed().Seconds(), "edges/s")
+		b.ReportMetric(float64(edges)/float64(n), "edges/batch")
+	})
 	for _, mode := range []sampling.ExcludeMode{sampling.ExcludeNone, sampling.ExcludeReverse} {
 		l, err := sampling.NewEdgeLoader(m, seeds, sampling.EdgeLoaderOptions{
 			BatchSize: batch, Shuffle: true, Seed: 1, Exclude: mode, ReverseEdgeIDs: rev,
@@ -77,7 +102,7 @@ func BenchmarkEdgeLoader(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		name := fmt.Sprintf("nodes=%d/edges=%d/fanouts=15,10,5/batch=%d/neg=1/exclude=%v", g.NumNodes(), g.NumEdges(), batch, mode)
+		name := fmt.Sprintf("nodes=%d/edges=%d/fanouts=15,10,5/batch=%d/loader=edge/neg=1/exclude=%v", g.NumNodes(), g.NumEdges(), batch, mode)
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			var edges, n int64
