@@ -472,3 +472,74 @@ type badCount struct{}
 func (badCount) Negatives(src, dst []int32, seed uint64) ([]int32, []int32, error) {
 	return []int32{0}, []int32{1}, nil
 }
+
+// TestEdgeLoaderExcludeMerge checks that the batch's exclusions add to the
+// sampler's own Options.Exclude, on a graph whose edges are numbered in
+// view order (ReorderEdges: excluded edges found without a search) and on
+// one whose are not.
+func TestEdgeLoaderExcludeMerge(t *testing.T) {
+	t.Parallel()
+	g := uniformGraph(t, 300, 3000)
+	ordered, _, err := g.ReorderEdges(graph.ByDst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	always := []int64{5, 17, 17, 2999, 1000}
+	for name, g := range map[string]*graph.Graph{"random": g, "ordered": ordered} {
+		m, err := sampling.NewMultiLayer(g, []int{-1}, sampling.Options{Exclude: always})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seeds := []int64{3, 1000, 44, 5, 2000, 2998}
+		l, err := sampling.NewEdgeLoader(m, seeds, sampling.EdgeLoaderOptions{BatchSize: 3, Exclude: sampling.ExcludeSelf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		csc := g.CSC()
+		for eb, err := range l.Epoch(0) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			excluded := map[int64]bool{}
+			for _, e := range slices.Concat(always, eb.EdgeIDs) {
+				excluded[e] = true
+			}
+			b := eb.Blocks[0]
+			var want []int64
+			for _, v := range b.DstNodes() {
+				lo, hi := csc.Row(int(v))
+				for p := lo; p < hi; p++ {
+					if e := int64(csc.EIDs[p]); !excluded[e] {
+						want = append(want, e)
+					}
+				}
+			}
+			if !slices.Equal(b.EdgeIDs, want) {
+				t.Errorf("%s: block edges %v, want %v", name, b.EdgeIDs, want)
+			}
+		}
+		// The sampler itself still excludes only its own edges.
+		mb, err := m.Sample([]int32{0, 1, 2}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := mb.NumEdges(), countEdges(g, []int32{0, 1, 2}, always); got != want {
+			t.Errorf("%s: sampler's own sample has %d edges, want %d", name, got, want)
+		}
+	}
+}
+
+// countEdges returns the number of in-edges of nodes not in excluded.
+func countEdges(g *graph.Graph, nodes []int32, excluded []int64) int {
+	csc := g.CSC()
+	n := 0
+	for _, v := range nodes {
+		lo, hi := csc.Row(int(v))
+		for p := lo; p < hi; p++ {
+			if !slices.Contains(excluded, int64(csc.EIDs[p])) {
+				n++
+			}
+		}
+	}
+	return n
+}
