@@ -141,6 +141,36 @@ func TestReverseRelationEdgeIDs(t *testing.T) {
 		t.Errorf("%d edges paired, want 8", paired)
 	}
 
+	// The recipe: seed edges are the relation's edges offset into the
+	// homogeneous graph, and neither they nor their reverses reach a
+	// block.
+	m, err := sampling.NewMultiLayer(hom.Graph, []int{-1, -1}, sampling.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeds := []int64{int64(hom.EdgeOffsets[ci]) + 0, int64(hom.EdgeOffsets[ci]) + 3}
+	l, err := sampling.NewEdgeLoader(m, seeds, sampling.EdgeLoaderOptions{BatchSize: 2, Exclude: sampling.ExcludeReverse, ReverseEdgeIDs: rev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for eb, err := range l.Epoch(0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocked := 0
+		for _, b := range eb.Blocks {
+			for _, e := range b.EdgeIDs {
+				if slices.Contains(seeds, e) || slices.Contains(seeds, rev[e]) {
+					t.Errorf("block edge %d is a seed edge or the reverse of one", e)
+				}
+				blocked++
+			}
+		}
+		if blocked == 0 {
+			t.Errorf("no block edges at all")
+		}
+	}
+
 	revFollows := hetero.EdgeType{Src: "user", Rel: "rev-follows", Dst: "user"}
 	for name, reverse := range map[string]map[hetero.EdgeType]hetero.EdgeType{
 		"unknown":   {clicks: {Src: "item", Rel: "nope", Dst: "user"}},
