@@ -107,7 +107,15 @@ type neighborSampler struct {
 	opts     Options
 	exclude  []int64 // sorted, without repeats
 	exPos    []int64 // the view positions of the excluded edges, sorted
+	// exBuckets has bit b set when some position of exPos is in
+	// [b<<exShift, (b+1)<<exShift): most rows are found free of
+	// exclusions without a search. Nil for a few exclusions.
+	exBuckets []uint64
 }
+
+// exShift is the log2 of the positions per bit of exBuckets, and
+// exBucketsMin the number of exclusions from which they are kept.
+const exShift, exBucketsMin = 6, 32
 
 func newNeighborSampler(g *graph.Graph, opts Options) (*neighborSampler, error) {
 	if g == nil {
@@ -139,7 +147,7 @@ func newNeighborSampler(g *graph.Graph, opts Options) (*neighborSampler, error) 
 			}
 			return nil, fmt.Errorf("sampling: excluded edge %d out of range [0, %d)", bad, g.NumEdges())
 		}
-		s.exPos = s.positions(s.exclude)
+		s.exPos, s.exBuckets = s.positions(s.exclude)
 	}
 	return s, nil
 }
@@ -156,19 +164,21 @@ func (s *neighborSampler) excluding(ex []int64) *neighborSampler {
 		slices.Sort(ex)
 		ex = slices.Compact(ex)
 	}
-	c.exclude, c.exPos = ex, s.positions(ex)
+	c.exclude = ex
+	c.exPos, c.exBuckets = s.positions(ex)
 	return &c
 }
 
-// positions returns the sorted view positions of the edges ex: each
-// edge's row is searched for it, edge IDs increasing along a row.
-func (s *neighborSampler) positions(ex []int64) []int64 {
+// positions returns the sorted view positions of the edges ex (each edge's
+// row is searched for it, edge IDs increasing along a row) and, for many,
+// their buckets.
+func (s *neighborSampler) positions(ex []int64) (pos []int64, buckets []uint64) {
 	src, dst := s.g.COO()
 	rows := dst
 	if s.opts.Direction == Out {
 		rows = src
 	}
-	pos := make([]int64, len(ex))
+	pos = make([]int64, len(ex))
 	for i, e := range ex {
 		if s.view.Ordered {
 			pos[i] = e
@@ -179,7 +189,14 @@ func (s *neighborSampler) positions(ex []int64) []int64 {
 		pos[i] = lo + int64(k)
 	}
 	slices.Sort(pos)
-	return pos
+	if len(pos) >= exBucketsMin {
+		buckets = make([]uint64, len(s.view.Indices)>>exShift/64+1)
+		for _, p := range pos {
+			b := p >> exShift
+			buckets[b>>6] |= 1 << (b & 63)
+		}
+	}
+	return pos, buckets
 }
 
 // seedGrain is the number of seeds below which sampling stays on one
@@ -369,6 +386,15 @@ func (s *neighborSampler) candidates(lo, hi int64, sc *scratch) (int, error) {
 func (s *neighborSampler) excludedIn(lo, hi int64) []int64 {
 	if len(s.exPos) == 0 || hi <= lo {
 		return nil
+	}
+	if s.exBuckets != nil {
+		hit := false
+		for b := lo >> exShift; b <= (hi-1)>>exShift && !hit; b++ {
+			hit = s.exBuckets[b>>6]>>(b&63)&1 != 0
+		}
+		if !hit {
+			return nil
+		}
 	}
 	a, _ := slices.BinarySearch(s.exPos, lo)
 	b := a
