@@ -137,3 +137,25 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkReverseEdgeIDs measures ReverseEdgeIDs on an undirected random
+// graph of 1M nodes stored with both directions (10M edges) in a random
+// edge order, its CSR built beforehand.
+func BenchmarkReverseEdgeIDs(b *testing.B) {
+	if testing.Short() {
+		b.Skip("builds a 10M-edge graph")
+	}
+	g := bidirected(b, 1<<20, 5_000_000, 1)
+	g.CSR()
+	b.Run(fmt.Sprintf("nodes=%d/edges=%d", g.NumNodes(), g.NumEdges()), func(b *testing.B) {
+		b.ReportAllocs()
+		cpu0 := cpuTime()
+		for b.Loop() {
+			if _, err := sampling.ReverseEdgeIDs(g); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(g.NumEdges())*float64(b.N)/b.Elapsed().Seconds(), "edges/s")
+		b.ReportMetric(float64(g.NumEdges())*float64(b.N)/(cpuTime()-cpu0).Seconds(), "edges/cpu-s")
+	})
+}
