@@ -124,7 +124,10 @@ func OGBLinkOptionsFor(dir string) (OGBLinkOptions, bool) {
 //     one file per key of OGB's <set>.pt dictionary, as
 //     dataset/tools/ogbl_split_to_csv.py writes them: a 1-D tensor as one
 //     value per row, a 2-D tensor as one comma-separated row per tensor
-//     row. The keys read are
+//     row.
+//
+// The keys read from a set's folder are:
+//
 //   - edge (P rows "src,dst") or source_node and target_node (P rows of
 //     one ID each): the positive pairs, in one of the two forms;
 //   - weight, year (optional): P rows of one number;
