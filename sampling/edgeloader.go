@@ -174,14 +174,19 @@ func (l *EdgeLoader) Order(epoch int) []int64 {
 	return order
 }
 
+// edgePrefetch is the number of batches an EdgeLoader samples at once,
+// ahead of the loop body.
+const edgePrefetch = 2
+
 // Epoch returns the batches of epoch number epoch in order, for a range
-// loop. While the loop body works on one batch, the next is sampled in a
-// goroutine; leaving the loop early stops it. A sampling error ends the
-// sequence with (nil, err).
+// loop. While the loop body works on one batch, the next two are sampled
+// at once in goroutines (which keeps two cores busy through the serial
+// parts of sampling one); leaving the loop early stops them. A sampling
+// error ends the sequence with (nil, err).
 func (l *EdgeLoader) Epoch(epoch int) iter.Seq2[*EdgeBatch, error] {
 	order := l.Order(epoch)
 	epochSeed := derive(l.opts.Seed^0x2f6b7a1d, uint64(epoch))
-	return prefetch(l.NumBatches(), func(b int) (*EdgeBatch, error) {
+	return prefetch(l.NumBatches(), edgePrefetch, func(b int) (*EdgeBatch, error) {
 		lo := b * l.opts.BatchSize
 		return l.Sample(order[lo:min(lo+l.opts.BatchSize, len(order))], derive(epochSeed, uint64(b)))
 	})

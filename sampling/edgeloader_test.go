@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/generate"
@@ -572,4 +573,70 @@ func countEdges(g *graph.Graph, nodes []int32, excluded []int64) int {
 		}
 	}
 	return n
+}
+
+// TestEdgeLoaderEarlyStop checks that leaving the loop, or an error in a
+// middle batch, stops the prefetching goroutines, and that the batches
+// before the error come in order.
+func TestEdgeLoaderEarlyStop(t *testing.T) {
+	g := uniformGraph(t, 1000, 8000)
+	m, _ := sampling.NewMultiLayer(g, []int{4}, sampling.Options{})
+	seeds := make([]int64, 500)
+	for i := range seeds {
+		seeds[i] = int64(i)
+	}
+	l, err := sampling.NewEdgeLoader(m, seeds, sampling.EdgeLoaderOptions{BatchSize: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Fail at the first batch holding edge 75's endpoints.
+	ps, pd := g.COO()
+	bad := failAt{ps[75], pd[75]}
+	wantBatches := 7
+	for i := range 75 {
+		if ps[i] == bad.src && pd[i] == bad.dst {
+			wantBatches = i / 10
+			break
+		}
+	}
+	failing, err := sampling.NewEdgeLoader(m, seeds, sampling.EdgeLoaderOptions{BatchSize: 10, Negatives: bad})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	for range 20 {
+		for range l.Epoch(0) {
+			break
+		}
+		n := 0
+		for eb, err := range failing.Epoch(0) {
+			if err != nil {
+				if n != wantBatches {
+					t.Fatalf("error after %d batches, want %d", n, wantBatches)
+				}
+				continue
+			}
+			if eb.EdgeIDs[0] != int64(10*n) {
+				t.Fatalf("batch %d starts with edge %d", n, eb.EdgeIDs[0])
+			}
+			n++
+		}
+	}
+	time.Sleep(10 * time.Millisecond)
+	if after := runtime.NumGoroutine(); after > before {
+		t.Errorf("%d goroutines after 20 early stops, %d before", after, before)
+	}
+}
+
+// failAt fails for batches holding the positive pair (src, dst) and
+// returns no negatives otherwise.
+type failAt struct{ src, dst int32 }
+
+func (f failAt) Negatives(src, dst []int32, seed uint64) ([]int32, []int32, error) {
+	for i := range src {
+		if src[i] == f.src && dst[i] == f.dst {
+			return nil, nil, errors.New("failAt")
+		}
+	}
+	return []int32{}, []int32{}, nil
 }
