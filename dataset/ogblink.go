@@ -79,8 +79,9 @@ type OGBLinkOptions struct {
 	// AddInverseEdges reads raw/edge.csv.gz as OGB does for undirected
 	// graphs (master.csv's add_inverse_edge: ogbl-collab, ogbl-ppa,
 	// ogbl-ddi): row i becomes edges 2i (src -> dst) and 2i+1 (dst ->
-	// src). The split files are read as they are: their pairs are stored
-	// once.
+	// src), so edge e's reverse is e^1 (the ReverseEdgeIDs an
+	// EdgeLoader in package sampling needs to exclude both). The split
+	// files are read as they are: their pairs are stored once.
 	AddInverseEdges bool
 }
 
