@@ -1,34 +1,42 @@
 package linkpred
 
+import "math"
+
 // aliasTable draws index i of a discrete distribution with probability
 // weight[i]/sum(weight) in O(1) (Walker's alias method, Vose's
 // construction), over the positive-weight items only, so that an item of
 // weight zero is never drawn whatever the rounding.
 type aliasTable struct {
-	items []int32   // the positive-weight items
-	prob  []float64 // the chance of keeping slot j's own item
-	alias []int32   // the slot whose item replaces slot j's otherwise
+	slots []aliasSlot
+}
+
+// aliasSlot is one slot of an alias table, packed so that a draw reads one
+// cache line: slot j gives item when a uniform 64-bit draw is below keep,
+// else alias.
+type aliasSlot struct {
+	keep        uint64
+	item, alias int32
 }
 
 // newAlias builds the table of weight, or returns nil when no weight is
 // positive. Weights must be finite and non-negative.
 func newAlias(weight []float64) *aliasTable {
-	t := &aliasTable{}
+	var items []int32
 	var sum float64
 	for i, w := range weight {
 		if w > 0 {
-			t.items = append(t.items, int32(i))
+			items = append(items, int32(i))
 			sum += w
 		}
 	}
-	m := len(t.items)
+	m := len(items)
 	if m == 0 {
 		return nil
 	}
-	t.prob, t.alias = make([]float64, m), make([]int32, m)
+	prob, alias := make([]float64, m), make([]int32, m)
 	scaled := make([]float64, m)
 	var small, large []int32
-	for j, it := range t.items {
+	for j, it := range items {
 		scaled[j] = weight[it] * float64(m) / sum
 		if scaled[j] < 1 {
 			small = append(small, int32(j))
@@ -39,7 +47,7 @@ func newAlias(weight []float64) *aliasTable {
 	for len(small) > 0 && len(large) > 0 {
 		s, l := small[len(small)-1], large[len(large)-1]
 		small = small[:len(small)-1]
-		t.prob[s], t.alias[s] = scaled[s], l
+		prob[s], alias[s] = scaled[s], l
 		scaled[l] -= 1 - scaled[s]
 		if scaled[l] < 1 {
 			large = large[:len(large)-1]
@@ -48,16 +56,24 @@ func newAlias(weight []float64) *aliasTable {
 	}
 	// What is left has scaled weight 1 up to rounding.
 	for _, j := range append(small, large...) {
-		t.prob[j], t.alias[j] = 1, j
+		prob[j], alias[j] = 1, j
+	}
+	t := &aliasTable{slots: make([]aliasSlot, m)}
+	for j, p := range prob {
+		keep := uint64(math.MaxUint64) // prob 1: the alias is the item itself
+		if p < 1 {
+			keep = uint64(p * (1 << 64))
+		}
+		t.slots[j] = aliasSlot{keep: keep, item: items[j], alias: items[alias[j]]}
 	}
 	return t
 }
 
 // draw returns an item.
 func (t *aliasTable) draw(s *stream) int32 {
-	j := s.below(uint64(len(t.items)))
-	if s.float() >= t.prob[j] {
-		j = uint64(t.alias[j])
+	sl := &t.slots[s.below(uint64(len(t.slots)))]
+	if s.p.Uint64() < sl.keep {
+		return sl.item
 	}
-	return t.items[j]
+	return sl.alias
 }
