@@ -2,42 +2,44 @@ package linkpred
 
 import "math"
 
-// aliasTable draws index i of a discrete distribution with probability
+// aliasTable draws item i of a discrete distribution with probability
 // weight[i]/sum(weight) in O(1) (Walker's alias method, Vose's
-// construction), over the positive-weight items only, so that an item of
-// weight zero is never drawn whatever the rounding.
+// construction). An item of weight zero is never drawn. Each slot's keep
+// probability is stored to 32 bits, so each item's probability is exact to
+// within 2^-32 of its slot's share; a draw reads one 8-byte slot.
 type aliasTable struct {
 	slots []aliasSlot
 }
 
-// aliasSlot is one slot of an alias table, packed so that a draw reads one
-// cache line: slot j gives item when a uniform 64-bit draw is below keep,
-// else alias.
+// aliasSlot is slot j of an alias table: a draw landing on it gives item j
+// when a uniform 32-bit draw is below keep, else item alias.
 type aliasSlot struct {
-	keep        uint64
-	item, alias int32
+	keep  uint32
+	alias int32
 }
 
 // newAlias builds the table of weight, or returns nil when no weight is
 // positive. Weights must be finite and non-negative.
 func newAlias(weight []float64) *aliasTable {
-	var items []int32
 	var sum float64
+	first := -1
 	for i, w := range weight {
 		if w > 0 {
-			items = append(items, int32(i))
 			sum += w
+			if first < 0 {
+				first = i
+			}
 		}
 	}
-	m := len(items)
-	if m == 0 {
+	if first < 0 {
 		return nil
 	}
+	m := len(weight)
 	prob, alias := make([]float64, m), make([]int32, m)
 	scaled := make([]float64, m)
 	var small, large []int32
-	for j, it := range items {
-		scaled[j] = weight[it] * float64(m) / sum
+	for j, w := range weight {
+		scaled[j] = w * float64(m) / sum
 		if scaled[j] < 1 {
 			small = append(small, int32(j))
 		} else {
@@ -54,26 +56,30 @@ func newAlias(weight []float64) *aliasTable {
 			small = append(small, l)
 		}
 	}
-	// What is left has scaled weight 1 up to rounding.
+	// What is left has scaled weight 1 up to rounding; an item of weight
+	// zero among it (possible only through rounding) still gets none.
 	for _, j := range append(small, large...) {
 		prob[j], alias[j] = 1, j
+		if weight[j] <= 0 {
+			prob[j], alias[j] = 0, int32(first)
+		}
 	}
 	t := &aliasTable{slots: make([]aliasSlot, m)}
 	for j, p := range prob {
-		keep := uint64(math.MaxUint64) // prob 1: the alias is the item itself
+		keep := uint32(math.MaxUint32) // p = 1: the alias is the item itself
 		if p < 1 {
-			keep = uint64(p * (1 << 64))
+			keep = uint32(p * (1 << 32))
 		}
-		t.slots[j] = aliasSlot{keep: keep, item: items[j], alias: items[alias[j]]}
+		t.slots[j] = aliasSlot{keep: keep, alias: alias[j]}
 	}
 	return t
 }
 
 // draw returns an item.
 func (t *aliasTable) draw(s *stream) int32 {
-	sl := &t.slots[s.below(uint64(len(t.slots)))]
-	if s.p.Uint64() < sl.keep {
-		return sl.item
+	j := s.below(uint64(len(t.slots)))
+	if sl := t.slots[j]; uint32(s.p.Uint64()>>32) >= sl.keep {
+		return sl.alias
 	}
-	return sl.alias
+	return int32(j)
 }
