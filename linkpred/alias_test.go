@@ -48,37 +48,3 @@ func TestAliasExact(t *testing.T) {
 		}
 	}
 }
-
-// TestContains checks the branch-free search against a scan on sorted rows
-// with repeats.
-func TestContains(t *testing.T) {
-	t.Parallel()
-	rng := rand.New(rand.NewPCG(6, 6))
-	for range 2000 {
-		row := make([]int32, rng.IntN(40))
-		for i := range row {
-			row[i] = int32(rng.IntN(50)) - 5
-		}
-		sortInt32(row)
-		for v := int32(-7); v < 47; v++ {
-			want := false
-			for _, x := range row {
-				want = want || x == v
-			}
-			if got := contains(row, v); got != want {
-				t.Fatalf("contains(%v, %d) = %v", row, v, got)
-			}
-		}
-	}
-	if contains(nil, 0) {
-		t.Error("contains(nil, 0)")
-	}
-}
-
-func sortInt32(a []int32) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
-}

@@ -190,6 +190,9 @@ func (c *core) fill(w *worker, i int, u, v int32, sp *[2]space, ns, nd []int32) 
 		rows[sideSrc] = c.in.row(v)
 	}
 	kept := [2]int32{u, v}
+	if c.corrupt != CorruptEither && !c.distinct {
+		return c.fillOneSide(w, i, u, v, sp, ns, nd, rows, kept)
+	}
 	for j := range ns {
 		side := sideDst
 		switch c.corrupt {
@@ -216,6 +219,30 @@ func (c *core) fill(w *worker, i int, u, v int32, sp *[2]space, ns, nd []int32) 
 		}
 		if c.distinct && c.k > scanDistinct {
 			w.seen[pack(ns[j], nd[j])] = struct{}{}
+		}
+	}
+	return nil
+}
+
+// fillOneSide is fill for one corrupted side without Distinct: all k first
+// draws are made before any is checked, so that their memory reads (alias
+// slots, on a large graph) overlap rather than wait for one another.
+func (c *core) fillOneSide(w *worker, i int, u, v int32, sp *[2]space, ns, nd []int32, rows [2][]int32, kept [2]int32) error {
+	side, out, other := sideDst, nd, ns
+	if c.corrupt == CorruptSrc {
+		side, out, other = sideSrc, ns, nd
+	}
+	fixed, row, space := kept[side], rows[side], &sp[side]
+	for j := range out {
+		out[j] = space.draw(&w.s)
+	}
+	for j, x := range out {
+		other[j] = fixed
+		if w.cache[side].valid || !c.ok(w, side, fixed, x, row, nil, nil) {
+			var err error
+			if out[j], err = c.pick(w, side, fixed, row, space, nil, nil, c.tries-1); err != nil {
+				return fmt.Errorf("linkpred: positive %d (%d -> %d), negative %d: %w", i, u, v, j, err)
+			}
 		}
 	}
 	return nil
