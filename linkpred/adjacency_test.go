@@ -1,6 +1,7 @@
 package linkpred
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -48,5 +49,32 @@ func TestSortedRows(t *testing.T) {
 	}
 	if c := unsorted.CSR().Indices; c[0] != 3 {
 		t.Error("the graph's own indices were sorted in place")
+	}
+}
+
+// TestSortKeyed checks the radix sort against a comparison sort on keys
+// with few and with many distinct digits.
+func TestSortKeyed(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(8, 8))
+	for _, c := range []struct{ n, nodes int }{{10, 5}, {300, 3}, {5000, 70000}, {3000, 1 << 30}} {
+		ks := make([]keyed, c.n)
+		for e := range ks {
+			ks[e] = keyed{key: pack(int32(rng.IntN(c.nodes)), int32(rng.IntN(c.nodes))), dir: uint8(rng.IntN(2)), e: int64(e)}
+		}
+		want := slices.Clone(ks)
+		slices.SortFunc(want, func(a, b keyed) int {
+			if a.key != b.key {
+				return cmp.Compare(a.key, b.key)
+			}
+			if a.dir != b.dir {
+				return cmp.Compare(a.dir, b.dir)
+			}
+			return cmp.Compare(a.e, b.e)
+		})
+		sortKeyed(ks)
+		if !slices.Equal(ks, want) {
+			t.Errorf("n=%d nodes=%d: radix order differs", c.n, c.nodes)
+		}
 	}
 }

@@ -99,3 +99,36 @@ func BenchmarkNegatives(b *testing.B) {
 		}
 	}
 }
+
+var sinkSplit *EdgeSplit
+
+// BenchmarkSplitEdges splits the benchmark graphs 85/5/10 (PyG's link_pred
+// example) and reports edges per second; undirected=true splits the
+// bidirected graph (twice the edges, paired first).
+func BenchmarkSplitEdges(b *testing.B) {
+	for _, bg := range benchGraphs[:2] {
+		for _, und := range []bool{false, true} {
+			b.Run(fmt.Sprintf("n=%d/e=%d/undirected=%v", bg.nodes, bg.edges, und), func(b *testing.B) {
+				g := bg.get(b)
+				if und {
+					var err error
+					if g, err = g.ToBidirected(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				cfg := SplitConfig{Val: 0.05, Test: 0.1, Undirected: und}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := range b.N {
+					cfg.Seed = uint64(i)
+					s, err := SplitEdges(g, cfg)
+					if err != nil {
+						b.Fatal(err)
+					}
+					sinkSplit = s
+				}
+				b.ReportMetric(float64(g.NumEdges())*float64(b.N)/b.Elapsed().Seconds(), "edges/s")
+			})
+		}
+	}
+}
