@@ -238,7 +238,8 @@ func (c *core) fillOneSide(w *worker, i int, u, v int32, sp *[2]space, ns, nd []
 	}
 	for j, x := range out {
 		other[j] = fixed
-		if w.cache[side].valid || !c.ok(w, side, fixed, x, row, nil, nil) {
+		// c.ok without Distinct, written out so that it inlines.
+		if w.cache[side].valid || (c.noSelfLoops && x == fixed) || contains(row, x) {
 			var err error
 			if out[j], err = c.pick(w, side, fixed, row, space, nil, nil, c.tries-1); err != nil {
 				return fmt.Errorf("linkpred: positive %d (%d -> %d), negative %d: %w", i, u, v, j, err)
