@@ -150,23 +150,24 @@ func (c *core) negatives(src, dst []int32, seed uint64) ([]int32, []int32, error
 	return ns, nd, nil
 }
 
-// touch reads the first neighbour of the exclusion rows of a few positives
-// before their negatives are drawn. On a large graph each row is two cache
-// misses (its bounds, then its start); the loads of a few independent rows
-// overlap, where drawing positive by positive would wait for each in turn.
+// touch reads the first, middle and last neighbours of the exclusion rows of
+// a few positives before their negatives are drawn, so that the cache lines
+// a search reads are loaded. On a large graph each row costs cache misses
+// (its bounds, then its lines); the loads of a few independent rows overlap,
+// where drawing positive by positive would wait for each in turn.
 func (c *core) touch(w *worker, src, dst []int32) {
 	var sum int32
 	if c.out != nil {
 		for _, u := range src {
 			if r := c.out.row(u); len(r) > 0 {
-				sum += r[0]
+				sum += r[0] + r[len(r)/2] + r[len(r)-1]
 			}
 		}
 	}
 	if c.in != nil {
 		for _, v := range dst {
 			if r := c.in.row(v); len(r) > 0 {
-				sum += r[0]
+				sum += r[0] + r[len(r)/2] + r[len(r)-1]
 			}
 		}
 	}
