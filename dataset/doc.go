@@ -6,6 +6,12 @@
 // planted-partition graphs whose features are correlated with their
 // classes, the default training data of the examples.
 //
+// For link prediction, a LinkDataset holds a message-passing graph and the
+// positive and negative node pairs of its train, validation and test sets:
+// LoadOGBLink and WriteOGBLink read and write OGB's link-property layout
+// (ogbl-collab, ogbl-citation2, ...), whose PyTorch split files
+// tools/ogbl_split_to_csv.py converts to CSV.
+//
 // For graph classification, a GraphDataset holds many small graphs with a
 // class each: LoadTU reads the TU datasets' text format (MUTAG, PROTEINS,
 // ...), and MiniGC generates graphs whose class is their structure.

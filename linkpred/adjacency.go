@@ -46,16 +46,23 @@ func sortedRows(c *graph.Compressed) *adjacency {
 // row returns the sorted neighbours of r.
 func (a *adjacency) row(r int32) []int32 { return a.idx[a.indptr[r]:a.indptr[r+1]] }
 
-// contains reports whether the sorted row holds v.
+// contains reports whether the sorted row holds v. The search is
+// branch-free (a mask from the comparison's sign), since whether a random
+// candidate is smaller than a neighbour is a coin toss the branch predictor
+// cannot learn.
 func contains(row []int32, v int32) bool {
-	lo, hi := 0, len(row)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if row[m] < v {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+	n := len(row)
+	if n == 0 {
+		return false
 	}
-	return lo < len(row) && row[lo] == v
+	base := 0
+	for n > 1 {
+		half := n >> 1
+		// v - row[m] is negative, its sign word all ones, exactly when
+		// row[m] > v: then base stays.
+		d := int64(v) - int64(row[base+half])
+		base += half &^ int(d>>63)
+		n -= half
+	}
+	return row[base] == v
 }

@@ -1,35 +1,45 @@
 package linkpred
 
-// aliasTable draws index i of a discrete distribution with probability
+import "math"
+
+// aliasTable draws item i of a discrete distribution with probability
 // weight[i]/sum(weight) in O(1) (Walker's alias method, Vose's
-// construction), over the positive-weight items only, so that an item of
-// weight zero is never drawn whatever the rounding.
+// construction). An item of weight zero is never drawn. Each slot's keep
+// probability is stored to 32 bits, so each item's probability is exact to
+// within 2^-32 of its slot's share; a draw reads one 8-byte slot.
 type aliasTable struct {
-	items []int32   // the positive-weight items
-	prob  []float64 // the chance of keeping slot j's own item
-	alias []int32   // the slot whose item replaces slot j's otherwise
+	slots []aliasSlot
+}
+
+// aliasSlot is slot j of an alias table: a draw landing on it gives item j
+// when a uniform 32-bit draw is below keep, else item alias.
+type aliasSlot struct {
+	keep  uint32
+	alias int32
 }
 
 // newAlias builds the table of weight, or returns nil when no weight is
 // positive. Weights must be finite and non-negative.
 func newAlias(weight []float64) *aliasTable {
-	t := &aliasTable{}
 	var sum float64
+	first := -1
 	for i, w := range weight {
 		if w > 0 {
-			t.items = append(t.items, int32(i))
 			sum += w
+			if first < 0 {
+				first = i
+			}
 		}
 	}
-	m := len(t.items)
-	if m == 0 {
+	if first < 0 {
 		return nil
 	}
-	t.prob, t.alias = make([]float64, m), make([]int32, m)
+	m := len(weight)
+	prob, alias := make([]float64, m), make([]int32, m)
 	scaled := make([]float64, m)
 	var small, large []int32
-	for j, it := range t.items {
-		scaled[j] = weight[it] * float64(m) / sum
+	for j, w := range weight {
+		scaled[j] = w * float64(m) / sum
 		if scaled[j] < 1 {
 			small = append(small, int32(j))
 		} else {
@@ -39,25 +49,37 @@ func newAlias(weight []float64) *aliasTable {
 	for len(small) > 0 && len(large) > 0 {
 		s, l := small[len(small)-1], large[len(large)-1]
 		small = small[:len(small)-1]
-		t.prob[s], t.alias[s] = scaled[s], l
+		prob[s], alias[s] = scaled[s], l
 		scaled[l] -= 1 - scaled[s]
 		if scaled[l] < 1 {
 			large = large[:len(large)-1]
 			small = append(small, l)
 		}
 	}
-	// What is left has scaled weight 1 up to rounding.
+	// What is left has scaled weight 1 up to rounding; an item of weight
+	// zero among it (possible only through rounding) still gets none.
 	for _, j := range append(small, large...) {
-		t.prob[j], t.alias[j] = 1, j
+		prob[j], alias[j] = 1, j
+		if weight[j] <= 0 {
+			prob[j], alias[j] = 0, int32(first)
+		}
+	}
+	t := &aliasTable{slots: make([]aliasSlot, m)}
+	for j, p := range prob {
+		keep := uint32(math.MaxUint32) // p = 1: the alias is the item itself
+		if p < 1 {
+			keep = uint32(p * (1 << 32))
+		}
+		t.slots[j] = aliasSlot{keep: keep, alias: alias[j]}
 	}
 	return t
 }
 
 // draw returns an item.
 func (t *aliasTable) draw(s *stream) int32 {
-	j := s.below(uint64(len(t.items)))
-	if s.float() >= t.prob[j] {
-		j = uint64(t.alias[j])
+	j := s.below(uint64(len(t.slots)))
+	if sl := t.slots[j]; uint32(s.p.Uint64()>>32) >= sl.keep {
+		return sl.alias
 	}
-	return t.items[j]
+	return int32(j)
 }

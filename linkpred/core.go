@@ -69,9 +69,14 @@ const scanDistinct = 32
 // time.
 const positiveGrain = 256
 
+// prefetch is the number of positives whose exclusion rows are touched
+// ahead of drawing their negatives.
+const prefetch = 8
+
 // worker is the scratch state of one goroutine.
 type worker struct {
 	s     stream
+	sink  int32 // keeps touch's loads
 	seen  map[uint64]struct{}
 	cache [2]candidates
 }
@@ -121,6 +126,9 @@ func (c *core) negatives(src, dst []int32, seed uint64) ([]int32, []int32, error
 			sp[sideDst].n, sp[sideSrc].n = n, n
 		}
 		for i := lo; i < hi; i++ {
+			if (i-lo)%prefetch == 0 {
+				c.touch(w, src[i:min(i+prefetch, hi)], dst[i:min(i+prefetch, hi)])
+			}
 			w.s.reset(seed, uint64(i))
 			sp[sideDst].skip, sp[sideSrc].skip = -1, -1
 			if c.inBatch {
@@ -142,6 +150,30 @@ func (c *core) negatives(src, dst []int32, seed uint64) ([]int32, []int32, error
 	return ns, nd, nil
 }
 
+// touch reads the first, middle and last neighbours of the exclusion rows of
+// a few positives before their negatives are drawn, so that the cache lines
+// a search reads are loaded. On a large graph each row costs cache misses
+// (its bounds, then its lines); the loads of a few independent rows overlap,
+// where drawing positive by positive would wait for each in turn.
+func (c *core) touch(w *worker, src, dst []int32) {
+	var sum int32
+	if c.out != nil {
+		for _, u := range src {
+			if r := c.out.row(u); len(r) > 0 {
+				sum += r[0] + r[len(r)/2] + r[len(r)-1]
+			}
+		}
+	}
+	if c.in != nil {
+		for _, v := range dst {
+			if r := c.in.row(v); len(r) > 0 {
+				sum += r[0] + r[len(r)/2] + r[len(r)-1]
+			}
+		}
+	}
+	w.sink += sum
+}
+
 // fill draws the k negatives of positive i, (u, v), into ns and nd.
 func (c *core) fill(w *worker, i int, u, v int32, sp *[2]space, ns, nd []int32) error {
 	w.cache[0].valid, w.cache[1].valid = false, false
@@ -152,7 +184,16 @@ func (c *core) fill(w *worker, i int, u, v int32, sp *[2]space, ns, nd []int32) 
 		clear(w.seen)
 	}
 	var rows [2][]int32
-	var loaded [2]bool
+	if c.out != nil {
+		rows[sideDst] = c.out.row(u)
+	}
+	if c.in != nil {
+		rows[sideSrc] = c.in.row(v)
+	}
+	kept := [2]int32{u, v}
+	if c.corrupt != CorruptEither && !c.distinct {
+		return c.fillOneSide(w, i, u, v, sp, ns, nd, rows, kept)
+	}
 	for j := range ns {
 		side := sideDst
 		switch c.corrupt {
@@ -163,16 +204,14 @@ func (c *core) fill(w *worker, i int, u, v int32, sp *[2]space, ns, nd []int32) 
 				side = sideSrc
 			}
 		}
-		fixed, ex := u, c.out
-		if side == sideSrc {
-			fixed, ex = v, c.in
-		}
-		if ex != nil && !loaded[side] {
-			rows[side], loaded[side] = ex.row(fixed), true
-		}
-		x, err := c.pick(w, side, fixed, rows[side], &sp[side], ns[:j], nd[:j])
-		if err != nil {
-			return fmt.Errorf("linkpred: positive %d (%d -> %d), negative %d: %w", i, u, v, j, err)
+		// The first draw is tried here; pick makes the others.
+		fixed := kept[side]
+		x := sp[side].draw(&w.s)
+		if w.cache[side].valid || !c.ok(w, side, fixed, x, rows[side], ns[:j], nd[:j]) {
+			var err error
+			if x, err = c.pick(w, side, fixed, rows[side], &sp[side], ns[:j], nd[:j], c.tries-1); err != nil {
+				return fmt.Errorf("linkpred: positive %d (%d -> %d), negative %d: %w", i, u, v, j, err)
+			}
 		}
 		if side == sideDst {
 			ns[j], nd[j] = u, x
@@ -186,14 +225,39 @@ func (c *core) fill(w *worker, i int, u, v int32, sp *[2]space, ns, nd []int32) 
 	return nil
 }
 
-// pick draws one corrupted endpoint for the kept endpoint fixed: up to
-// c.tries draws from the space, then, for the rest of this positive and
-// side, draws from the enumerated valid candidates, which follow the same
-// distribution restricted to the valid ones.
-func (c *core) pick(w *worker, side int, fixed int32, row []int32, sp *space, ns, nd []int32) (int32, error) {
+// fillOneSide is fill for one corrupted side without Distinct: all k first
+// draws are made before any is checked, so that their memory reads (alias
+// slots, on a large graph) overlap rather than wait for one another.
+func (c *core) fillOneSide(w *worker, i int, u, v int32, sp *[2]space, ns, nd []int32, rows [2][]int32, kept [2]int32) error {
+	side, out, other := sideDst, nd, ns
+	if c.corrupt == CorruptSrc {
+		side, out, other = sideSrc, ns, nd
+	}
+	fixed, row, space := kept[side], rows[side], &sp[side]
+	for j := range out {
+		out[j] = space.draw(&w.s)
+	}
+	for j, x := range out {
+		other[j] = fixed
+		// c.ok without Distinct, written out so that it inlines.
+		if w.cache[side].valid || (c.noSelfLoops && x == fixed) || contains(row, x) {
+			var err error
+			if out[j], err = c.pick(w, side, fixed, row, space, nil, nil, c.tries-1); err != nil {
+				return fmt.Errorf("linkpred: positive %d (%d -> %d), negative %d: %w", i, u, v, j, err)
+			}
+		}
+	}
+	return nil
+}
+
+// pick draws one corrupted endpoint for the kept endpoint fixed after a
+// rejected draw: up to tries more draws from the space, then, for the rest
+// of this positive and side, draws from the enumerated valid candidates,
+// which follow the same distribution restricted to the valid ones.
+func (c *core) pick(w *worker, side int, fixed int32, row []int32, sp *space, ns, nd []int32, tries int) (int32, error) {
 	cs := &w.cache[side]
 	if !cs.valid {
-		for range c.tries {
+		for range tries {
 			if x := sp.draw(&w.s); c.ok(w, side, fixed, x, row, ns, nd) {
 				return x, nil
 			}
@@ -232,7 +296,7 @@ func (c *core) ok(w *worker, side int, fixed, x int32, row []int32, ns, nd []int
 	if c.noSelfLoops && x == fixed {
 		return false
 	}
-	if row != nil && contains(row, x) {
+	if contains(row, x) {
 		return false
 	}
 	return !c.distinct || !c.dup(w, side, fixed, x, ns, nd)

@@ -46,8 +46,8 @@ func ExampleNewUniform() {
 	// Output:
 	// positive 0 -> 1: negative 0 -> 4
 	// positive 0 -> 1: negative 0 -> 2
-	// positive 1 -> 2: negative 1 -> 0
 	// positive 1 -> 2: negative 1 -> 3
+	// positive 1 -> 2: negative 1 -> 0
 	// positive 2 -> 3: negative 2 -> 4
 	// positive 2 -> 3: negative 2 -> 0
 }

@@ -40,8 +40,8 @@ type HeteroSplit struct {
 // reverse is not "", it names the reverse relation, whose edges go with their
 // forward edges: its edge v->u is matched with the relation's edge u->v (the
 // i-th of each, in edge-ID order, when there are parallel edges) and falls in
-// the same split, so the reverse of a validation or test edge is never passed
-// messages along where the forward edge is not. cfg.Undirected applies to rel
+// the same split, so the reverse of a validation or test edge passes no
+// messages where its forward edge may not. cfg.Undirected applies to rel
 // itself (its source and destination types must be the same).
 //
 // Relation names are resolved by hetero.Graph.CanonicalEdgeType. It returns

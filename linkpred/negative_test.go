@@ -460,3 +460,48 @@ func TestSamplerErrors(t *testing.T) {
 		t.Errorf("no positives: %v %v %v", ns, nd, err)
 	}
 }
+
+// TestDistinctManyNegatives: above scanDistinct negatives per positive,
+// duplicates are found by a set; in every mode the k pairs stay distinct
+// and valid, down to a row whose valid candidates are exactly k.
+func TestDistinctManyNegatives(t *testing.T) {
+	t.Parallel()
+	const n, k = 60, 40
+	// Node 0 points at 1..19: with self-loops excluded, exactly 40 valid
+	// destinations remain.
+	var src, dst []int32
+	for v := int32(1); v < 20; v++ {
+		src, dst = append(src, 0), append(dst, v)
+	}
+	src, dst = append(src, 5, 7, 9), append(dst, 6, 8, 10)
+	g := mustCOO(t, n, n, src, dst)
+	edges := edgeSet(g)
+	for _, mode := range []Corrupt{CorruptDst, CorruptSrc, CorruptEither} {
+		for name, s := range samplers(t, g, k, Exclude(g), ExcludeSelfLoops(), Distinct(), WithCorrupt(mode)) {
+			if name != "uniform" {
+				// A batch of 22 has too few others for k = 40, and
+				// node 0's only positive-degree destinations are its
+				// neighbours.
+				continue
+			}
+			ns, nd, err := s.Negatives(src, dst, 4)
+			if err != nil {
+				t.Fatalf("%s/%v: %v", name, mode, err)
+			}
+			for i := range src {
+				seen := map[uint64]bool{}
+				for j := i * k; j < (i+1)*k; j++ {
+					p := pack(ns[j], nd[j])
+					if seen[p] || edges[p] || ns[j] == nd[j] {
+						t.Fatalf("%s/%v: positive %d: negative %d -> %d repeated or invalid", name, mode, i, ns[j], nd[j])
+					}
+					seen[p] = true
+				}
+			}
+		}
+	}
+	u, _ := NewUniform(g, k+1, Exclude(g), ExcludeSelfLoops(), Distinct())
+	if _, _, err := u.Negatives([]int32{0}, []int32{1}, 4); err == nil || !strings.Contains(err.Error(), "after 40 negatives: fewer than k = 41 exist") {
+		t.Errorf("k = 41 > 40 valid: err = %v", err)
+	}
+}

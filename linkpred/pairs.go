@@ -15,16 +15,6 @@ type keyed struct {
 	e   int64
 }
 
-func compareKeyed(a, b keyed) int {
-	if c := cmp.Compare(a.key, b.key); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.dir, b.dir); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.e, b.e)
-}
-
 func pack(u, v int32) uint64 { return uint64(uint32(u))<<32 | uint64(uint32(v)) }
 
 // pairs matches every edge u->v of a homogeneous graph with a reverse edge
@@ -93,5 +83,44 @@ func matchGroup(ks []keyed, partner []int64) int64 {
 	return low
 }
 
-// sortKeyed sorts edges by key, then side, then edge ID.
-func sortKeyed(ks []keyed) { slices.SortFunc(ks, compareKeyed) }
+// sortKeyed sorts edges by key, then side, then edge ID, by a stable
+// least-significant-digit radix sort on (key, side), 16 bits a pass, which
+// keeps the edge-ID order the callers list edges in. Keys pack two node IDs
+// below 2^31, so (key, side) fits 64 bits; passes over digits that are the
+// same for every edge are skipped.
+func sortKeyed(ks []keyed) {
+	rk := func(k keyed) uint64 { return k.key<<1 | uint64(k.dir) }
+	if len(ks) < 256 {
+		slices.SortStableFunc(ks, func(a, b keyed) int { return cmp.Compare(rk(a), rk(b)) })
+		return
+	}
+	var or, and uint64 = 0, ^uint64(0)
+	for _, k := range ks {
+		or, and = or|rk(k), and&rk(k)
+	}
+	buf := make([]keyed, len(ks))
+	from, to := ks, buf
+	var count [1 << 16]int
+	for shift := uint(0); shift < 64; shift += 16 {
+		if (or^and)>>shift&0xffff == 0 {
+			continue // every key has this digit
+		}
+		clear(count[:])
+		for _, k := range from {
+			count[rk(k)>>shift&0xffff]++
+		}
+		sum := 0
+		for d, c := range count {
+			count[d], sum = sum, sum+c
+		}
+		for _, k := range from {
+			d := rk(k) >> shift & 0xffff
+			to[count[d]] = k
+			count[d]++
+		}
+		from, to = to, from
+	}
+	if &from[0] != &ks[0] {
+		copy(ks, from)
+	}
+}

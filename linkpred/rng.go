@@ -31,10 +31,17 @@ func (s *stream) reset(seed, pos uint64) {
 func (s *stream) below(n uint64) uint64 {
 	hi, lo := bits.Mul64(s.p.Uint64(), n)
 	if lo < n {
-		reject := -n % n
-		for lo < reject {
-			hi, lo = bits.Mul64(s.p.Uint64(), n)
-		}
+		return s.belowSlow(n, hi, lo)
+	}
+	return hi
+}
+
+// belowSlow finishes below in the rare case (probability below n/2^64) that
+// the first draw may need rejecting; kept apart so that below inlines.
+func (s *stream) belowSlow(n, hi, lo uint64) uint64 {
+	reject := -n % n
+	for lo < reject {
+		hi, lo = bits.Mul64(s.p.Uint64(), n)
 	}
 	return hi
 }

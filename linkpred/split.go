@@ -182,14 +182,28 @@ func representatives(g *graph.Graph, partner []int64) []int64 {
 // the representative edges of group sup.
 func part(g *graph.Graph, groups []uint8, partner []int64, mp, sup uint8) (Part, error) {
 	src, dst := g.COO()
-	var p Part
-	var ms, md []int32
+	isSup := func(e int, grp uint8) bool { return grp == sup && (partner == nil || src[e] <= dst[e]) }
+	var nm, ns int
+	for e, grp := range groups {
+		if grp <= mp {
+			nm++
+		}
+		if isSup(e, grp) {
+			ns++
+		}
+	}
+	ms, md := make([]int32, 0, nm), make([]int32, 0, nm)
+	p := Part{GraphEIDs: make([]int64, 0, nm),
+		Src: make([]int32, 0, ns), Dst: make([]int32, 0, ns), EIDs: make([]int64, 0, ns)}
+	if partner != nil {
+		p.ReverseEIDs = make([]int64, 0, ns)
+	}
 	for e, grp := range groups {
 		if grp <= mp {
 			ms, md = append(ms, src[e]), append(md, dst[e])
 			p.GraphEIDs = append(p.GraphEIDs, int64(e))
 		}
-		if grp == sup && (partner == nil || src[e] <= dst[e]) {
+		if isSup(e, grp) {
 			p.Src, p.Dst = append(p.Src, src[e]), append(p.Dst, dst[e])
 			p.EIDs = append(p.EIDs, int64(e))
 			if partner != nil {

@@ -63,6 +63,9 @@ func (h *HitsAtK) Add(pos, neg []float64) error {
 	return nil
 }
 
+// Add32 is Add for float32 scores.
+func (h *HitsAtK) Add32(pos, neg []float32) error { return h.Add(widen(pos), widen(neg)) }
+
 // Len returns the numbers of positive and negative scores added.
 func (h *HitsAtK) Len() (pos, neg int) { return len(h.pos), h.nneg }
 

@@ -255,3 +255,24 @@ func TestErrors(t *testing.T) {
 	_, err = h.Result()
 	check("Hits@K empty", err, "no positives")
 }
+
+// TestFloat32 checks that the float32 entry points give what the float64
+// ones do.
+func TestFloat32(t *testing.T) {
+	var b Binary
+	b.Add32([]float32{0.5, 0.25}, []float32{0.25})
+	if auc, err := b.AUC(); err != nil || auc != 0.75 {
+		t.Errorf("AUC %v (%v), want 0.75", auc, err)
+	}
+	var r Ranking
+	if err := r.Add32([]float32{1}, []float32{1, 2, 0}, 3); err != nil || !slices.Equal(r.Ranks(), []float64{2.5}) {
+		t.Errorf("ranks %v (%v), want [2.5]", r.Ranks(), err)
+	}
+	h, _ := NewHitsAtK(1)
+	if err := h.Add32([]float32{1, 3}, []float32{2}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := h.Result(); got != 0.5 {
+		t.Errorf("Hits@1 %v, want 0.5", got)
+	}
+}

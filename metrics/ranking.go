@@ -54,6 +54,11 @@ func (r *Ranking) Add(pos, neg []float64, k int) error {
 	return nil
 }
 
+// Add32 is Add for float32 scores.
+func (r *Ranking) Add32(pos, neg []float32, k int) error {
+	return r.Add(widen(pos), widen(neg), k)
+}
+
 // AddCounts adds one positive from the counts of its negatives that score
 // above it and that tie with it (what link.RankDot computes without
 // keeping the scores).

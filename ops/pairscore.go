@@ -125,9 +125,10 @@ func (op *cosOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return cosDo[float64](op, -1, vals) })
 }
 
-// Grad gives a and b a backward op each over (a, b, dscores).
-func (op *cosOp) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	return pairGrads(op, inputs, grad, func(wrt int) opkit.Spec { return &cosGradOp{fwd: op, wrt: wrt} })
+// Grad gives a and b a backward op each over (a, b, scores, dscores): the
+// scores spare the backward a dot product per edge.
+func (op *cosOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	return pairGrads(op, append(inputs[:len(inputs):len(inputs)], output), grad, func(wrt int) opkit.Spec { return &cosGradOp{fwd: op, wrt: wrt} })
 }
 
 // cosGradOp is the gradient of fwd with respect to input wrt (0: a, 1: b).
@@ -142,7 +143,7 @@ func (op *cosGradOp) Key() string { return op.fwd.Key() }
 
 func (op *cosGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	in, out := op.fwd.Shapes()
-	return append(in, out), in[op.wrt].Clone()
+	return append(in, out, out), in[op.wrt].Clone()
 }
 
 func (op *cosGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
@@ -151,7 +152,7 @@ func (op *cosGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 }
 
 // cosDo computes the scores (wrt -1) or the gradient with respect to input
-// wrt, whose values end with the gradient of the scores.
+// wrt, whose values end with the scores and their gradient.
 func cosDo[T num.Float](op *cosOp, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, err := floatData[T](vals)
 	if err != nil {
@@ -166,7 +167,7 @@ func cosDo[T num.Float](op *cosOp, wrt int, vals []gorgonia.Value) (gorgonia.Val
 	if wrt < 0 {
 		k.forward(out)
 	} else {
-		k.grad(out, in[2], wrt == 0)
+		k.grad(out, in[2], in[3], wrt == 0)
 	}
 	return t, nil
 }
@@ -246,12 +247,14 @@ func distMultDo[T num.Float](op *distMultOp, wrt int, vals []gorgonia.Value) (go
 	return t, nil
 }
 
-// pairGrads builds one backward op per input, each over the inputs and the
-// gradient of the scores.
+// pairGrads builds one backward op for each of the first len(inputs)
+// inputs of fwd, each over inputs and the gradient of the scores (inputs
+// may end with extra nodes a backward op reads, such as the scores).
 func pairGrads(fwd opkit.Spec, inputs gorgonia.Nodes, grad *gorgonia.Node, back func(wrt int) opkit.Spec) (gorgonia.Nodes, error) {
 	args := append(inputs[:len(inputs):len(inputs)], grad)
-	grads := make(gorgonia.Nodes, len(inputs))
-	for i := range inputs {
+	in, _ := fwd.Shapes()
+	grads := make(gorgonia.Nodes, len(in))
+	for i := range grads {
 		d, err := apply(back(i), args...)
 		if err != nil {
 			return nil, fmt.Errorf("ops: gradient of %s: %w", fwd.Name(), err)

@@ -2,6 +2,8 @@ package ops
 
 import (
 	"math"
+	"runtime"
+	"unsafe"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/num"
@@ -103,43 +105,116 @@ func (k *cosKernel[T]) forward(out []T) {
 }
 
 // grad overwrites out with the gradient with respect to a (bySrc, rows of
-// the CSR) or b (rows of the CSC) from the score gradients ds: for node x
-// with norm n and the other endpoint's row y on each of its edges,
+// the CSR) or b (rows of the CSC) from the scores s and their gradients ds:
+// for node x with norm n and the other endpoint's row y on each of its
+// edges,
 //
-//	d/dx = sum_e ds[e] (y / den[e] - [n > eps] s[e] x / n^2).
-func (k *cosKernel[T]) grad(out, ds []T, bySrc bool) {
-	c, x, y, nx := k.g.CSC(), k.b, k.a, k.nb
+//	d/dx = (sum_e ds[e] y / max(|y|, eps)) / max(n, eps) - [n > eps] (sum_e ds[e] s[e]) x / n^2.
+func (k *cosKernel[T]) grad(out, s, ds []T, bySrc bool) {
+	c, x, y, nx, ny := k.g.CSC(), k.b, k.a, k.nb, k.na
 	if bySrc {
-		c, x, y, nx = k.g.CSR(), k.a, k.b, k.na
+		c, x, y, nx, ny = k.g.CSR(), k.a, k.b, k.na, k.nb
 	}
 	f := k.f
-	parallel.For(c.NumRows(), max(1, pairGrain/(8*f)), func(lo, hi int) {
-		for n := lo; n < hi; n++ {
-			row := out[n*f : (n+1)*f]
-			clear(row)
-			var self T // sum of ds[e] s[e]
-			for p := c.Indptr[n]; p < c.Indptr[n+1]; p++ {
-				e, o := int(c.EIDs[p]), int(c.Indices[p])
-				u, v := n, o
-				if !bySrc {
-					u, v = o, n
-				}
-				s, den := k.score(u, v)
-				g := ds[e]
-				self += g * s
-				coef := g / den
-				for i, yv := range y[o*f : (o+1)*f] {
-					row[i] += coef * yv
-				}
-			}
-			if nn := nx[n]; nn > k.eps {
-				coef := self / (nn * nn)
-				for i, xv := range x[n*f : (n+1)*f] {
-					row[i] -= coef * xv
-				}
+	walkRows(c, out, f, y, nil, nil, func(coef, self []T, other, eids []int32) {
+		for i, e := range eids {
+			g := ds[e]
+			coef[i] = g / k.clamp(ny[other[i]])
+			self[i] = g * s[e]
+		}
+	}, func(row []T, n int, self T) {
+		inv := 1 / k.clamp(nx[n])
+		for i := range row {
+			row[i] *= inv
+		}
+		if nn := nx[n]; nn > k.eps {
+			cf := self / (nn * nn)
+			for i, xv := range x[n*f : (n+1)*f] {
+				row[i] -= cf * xv
 			}
 		}
 	})
+}
+
+// walkBlock is how many edges walkRows resolves at once: their scalars
+// are computed and their rows requested before any is accumulated, so that
+// the cache misses of a block overlap instead of stalling one edge at a
+// time behind the accumulation into the node's row.
+const walkBlock = 64
+
+// walkRows computes, for every row n of c, out's row n (f wide) as the sum
+// over the row's edges, in storage (edge-ID) order, of coef[e] times the
+// product of row other(e) of y and, when w is not nil, row rel[e] of w,
+// then finishes it. scalars sets, for a block of edges (their edge IDs and
+// other endpoints), each one's coefficient and a scalar summed per row
+// (self); finish, when not nil, is called once per row with the row's self
+// sum. The other endpoints' rows of y are touched a block ahead. Rows run
+// in parallel; each is summed in a fixed order.
+func walkRows[T num.Float](c *graph.Compressed, out []T, f int, y, w []T, rel []int32,
+	scalars func(coef, self []T, other, eids []int32),
+	finish func(row []T, n int, self T)) {
+	parallel.For(c.NumRows(), max(1, pairGrain/(8*f)), func(lo, hi int) {
+		var coef, self [walkBlock]T
+		clear(out[lo*f : hi*f])
+		n, selfN := lo, T(0)
+		next := c.Indptr[n+1]
+		p0, p1 := int(c.Indptr[lo]), int(c.Indptr[hi])
+		for q0 := p0; q0 < p1; q0 += walkBlock {
+			q1 := min(q0+walkBlock, p1)
+			other, eids := c.Indices[q0:q1], c.EIDs[q0:q1]
+			scalars(coef[:q1-q0], self[:q1-q0], other, eids)
+			touchRows(y, other, f)
+			for p := q0; p < q1; p++ {
+				for int64(p) >= next {
+					if finish != nil {
+						finish(out[n*f:(n+1)*f], n, selfN)
+					}
+					n, selfN = n+1, 0
+					next = c.Indptr[n+1]
+				}
+				row := out[n*f : (n+1)*f]
+				o := int(other[p-q0])
+				yr := y[o*f : (o+1)*f]
+				yr = yr[:len(row)]
+				g := coef[p-q0]
+				if w != nil {
+					r := int(rel[eids[p-q0]])
+					wr := w[r*f : (r+1)*f]
+					wr = wr[:len(row)]
+					for i := range row {
+						row[i] += g * wr[i] * yr[i]
+					}
+				} else {
+					for i := range row {
+						row[i] += g * yr[i]
+					}
+				}
+				selfN += self[p-q0]
+			}
+		}
+		if finish != nil {
+			for ; n < hi; n, selfN = n+1, 0 {
+				finish(out[n*f:(n+1)*f], n, selfN)
+			}
+		}
+	})
+}
+
+// touchRows loads one element of every cache line of the given rows of x
+// (f wide), so that the arithmetic that follows finds them cached: issued
+// back to back, the misses overlap. The values are folded into an integer
+// kept alive, so that the loads are not optimised away.
+func touchRows[T num.Float](x []T, rows []int32, f int) {
+	var z T
+	step := 64 / int(unsafe.Sizeof(z))
+	var s int
+	for _, r := range rows {
+		xr := x[int(r)*f : int(r+1)*f]
+		for j := 0; j < len(xr); j += step {
+			s += int(xr[j])
+		}
+	}
+	runtime.KeepAlive(s)
 }
 
 // distMultKernel holds the operands of DistMult: a (NumSrc x F), w (R x F),
@@ -172,21 +247,11 @@ func (k *distMultKernel[T]) gradNodes(out, ds []T, bySrc bool) {
 		c, y = k.g.CSR(), k.b
 	}
 	f := k.f
-	parallel.For(c.NumRows(), max(1, pairGrain/(8*f)), func(lo, hi int) {
-		for n := lo; n < hi; n++ {
-			row := out[n*f : (n+1)*f]
-			clear(row)
-			for p := c.Indptr[n]; p < c.Indptr[n+1]; p++ {
-				e, o := int(c.EIDs[p]), int(c.Indices[p])
-				g, r := ds[e], int(k.rel[e])
-				wr := k.w[r*f : (r+1)*f]
-				yr := y[o*f : (o+1)*f]
-				for i := range row {
-					row[i] += g * wr[i] * yr[i]
-				}
-			}
+	walkRows(c, out, f, y, k.w, k.rel, func(coef, _ []T, _, eids []int32) {
+		for i, e := range eids {
+			coef[i] = ds[e]
 		}
-	})
+	}, nil)
 }
 
 // partialBudget bounds the elements of the per-chunk partial sums of the

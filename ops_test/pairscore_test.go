@@ -2,8 +2,10 @@ package ops_test
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,8 +66,12 @@ func relations(g *graph.Graph, r int, rng *rand.Rand) []int32 {
 func TestUCosV(t *testing.T) {
 	t.Parallel()
 	seed := uint64(3100)
-	for gname, g := range gradcheck.Fixtures(t) {
-		for _, f := range []int{1, 3, 6} {
+	fixtures := gradcheck.Fixtures(t)
+	for _, gname := range slices.Sorted(maps.Keys(fixtures)) {
+		g := fixtures[gname]
+		// One feature is left out: the cosine of two scalars is their
+		// signs' product, with gradient 0.
+		for _, f := range []int{2, 3, 6} {
 			for _, eps := range []float64{1e-8, 1.5} {
 				for _, shared := range []bool{false, true} {
 					if shared && g.NumSrc() != g.NumDst() {
@@ -151,7 +157,9 @@ func TestUCosVZeroRow(t *testing.T) {
 func TestDistMult(t *testing.T) {
 	t.Parallel()
 	seed := uint64(3300)
-	for gname, g := range gradcheck.Fixtures(t) {
+	fixtures := gradcheck.Fixtures(t)
+	for _, gname := range slices.Sorted(maps.Keys(fixtures)) {
+		g := fixtures[gname]
 		for _, f := range []int{1, 5} {
 			for _, nr := range []int{1, 3} {
 				for _, shared := range []bool{false, true} {

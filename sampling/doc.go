@@ -1,7 +1,8 @@
 // Package sampling draws the mini-batches of sampled training (DGL's
 // sample_neighbors, to_block, MultiLayerNeighborSampler and DataLoader; PyG's
 // NeighborLoader): neighbour sampling around seed nodes, message-flow
-// blocks, a multi-layer sampler and a loader of seed-node batches.
+// blocks, a multi-layer sampler, a loader of seed-node batches and one of
+// seed-edge batches for link prediction.
 //
 // SampleNeighbors draws, for every seed node, a fan-out of its in-edges (or
 // out-edges): uniformly with or without replacement, or in proportion to an
@@ -15,6 +16,14 @@
 // current one is used. The features of a batch's InputNodes and the labels
 // of its OutputNodes are taken with dataset's Features.Gather and
 // GatherLabels, without copying the whole tables.
+//
+// For link prediction, EdgeLoader cuts a set of seed edges into batches
+// (DGL's as_edge_prediction_sampler, PyG's LinkNeighborLoader): it draws
+// negative pairs with a NegativeSampler, samples one block stack over the
+// union of all endpoints, and returns the positive and negative pairs as
+// graphs over the blocks' output nodes. It can keep the batch's seed edges,
+// and their reverse edges (ReverseEdgeIDs, ReverseRelationEdgeIDs), out of
+// every block, so that a model is not shown the edges it must predict.
 //
 // Every draw depends only on the seed given and on the seed node's position
 // in the batch, never on how the work is spread over goroutines: the same

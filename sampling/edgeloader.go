@@ -60,7 +60,9 @@ type EdgeLoaderOptions struct {
 	// ReverseEdgeIDs holds the reverse of every edge of the graph, indexed
 	// by edge ID, -1 for an edge without one (ReverseEdgeIDs computes it
 	// for a graph stored with both directions). ExcludeReverse needs it;
-	// when given with another mode it is checked and not used.
+	// when given with another mode it is checked and not used. The loader
+	// keeps the slice rather than a copy (it is as long as the graph's
+	// edge list); it must not be modified while the loader is in use.
 	ReverseEdgeIDs []int64
 }
 
@@ -147,7 +149,6 @@ func NewEdgeLoader(m *MultiLayer, seedEdges []int64, opts EdgeLoaderOptions) (*E
 				return nil, fmt.Errorf("sampling: reverse edge ID %d of edge %d out of range [-1, %d)", r, i, e)
 			}
 		}
-		opts.ReverseEdgeIDs = slices.Clone(opts.ReverseEdgeIDs)
 	}
 	src, dst := m.g.COO()
 	return &EdgeLoader{m: m, edges: slices.Clone(seedEdges), opts: opts, src: src, dst: dst}, nil
@@ -173,14 +174,19 @@ func (l *EdgeLoader) Order(epoch int) []int64 {
 	return order
 }
 
+// edgePrefetch is the number of batches an EdgeLoader samples at once,
+// ahead of the loop body.
+const edgePrefetch = 2
+
 // Epoch returns the batches of epoch number epoch in order, for a range
-// loop. While the loop body works on one batch, the next is sampled in a
-// goroutine; leaving the loop early stops it. A sampling error ends the
-// sequence with (nil, err).
+// loop. While the loop body works on one batch, the next two are sampled
+// at once in goroutines (which keeps two cores busy through the serial
+// parts of sampling one); leaving the loop early stops them. A sampling
+// error ends the sequence with (nil, err).
 func (l *EdgeLoader) Epoch(epoch int) iter.Seq2[*EdgeBatch, error] {
 	order := l.Order(epoch)
 	epochSeed := derive(l.opts.Seed^0x2f6b7a1d, uint64(epoch))
-	return prefetch(l.NumBatches(), func(b int) (*EdgeBatch, error) {
+	return prefetch(l.NumBatches(), edgePrefetch, func(b int) (*EdgeBatch, error) {
 		lo := b * l.opts.BatchSize
 		return l.Sample(order[lo:min(lo+l.opts.BatchSize, len(order))], derive(epochSeed, uint64(b)))
 	})
@@ -201,7 +207,10 @@ func (l *EdgeLoader) Sample(edges []int64, seed uint64) (*EdgeBatch, error) {
 	}
 	s := l.m.s
 	if l.opts.Exclude != ExcludeNone {
-		s = l.excluding(edges)
+		var err error
+		if s, err = l.excluding(edges); err != nil {
+			return nil, err
+		}
 	}
 	eb, err := l.pairs(s, src, dst, seed)
 	if err != nil {
@@ -299,22 +308,22 @@ func (l *EdgeLoader) pairs(s *neighborSampler, src, dst []int32, seed uint64) (*
 
 // excluding returns a copy of the MultiLayer's neighbour sampler that also
 // excludes edges and, with ExcludeReverse, their reverse edges.
-func (l *EdgeLoader) excluding(edges []int64) *neighborSampler {
-	base := l.m.s.exclude
-	ex := make([]int64, 0, len(base)+2*len(edges))
-	ex = append(ex, base...)
+func (l *EdgeLoader) excluding(edges []int64) (*neighborSampler, error) {
+	ex := make([]int64, 0, 2*len(edges))
 	ex = append(ex, edges...)
 	if l.opts.Exclude == ExcludeReverse {
+		ne := int64(len(l.src))
 		for _, e := range edges {
-			if r := l.opts.ReverseEdgeIDs[e]; r >= 0 {
+			r := l.opts.ReverseEdgeIDs[e]
+			if r < -1 || r >= ne {
+				// Checked by NewEdgeLoader: the slice was changed since.
+				return nil, fmt.Errorf("sampling: reverse edge ID %d of edge %d out of range [-1, %d)", r, e, ne)
+			}
+			if r >= 0 {
 				ex = append(ex, r)
 			}
 		}
 	}
 	slices.Sort(ex)
-	c := *l.m.s
-	if c.exclude = slices.Compact(ex); len(c.exclude) == 0 {
-		c.exclude = nil
-	}
-	return &c
+	return l.m.s.excluding(slices.Compact(ex)), nil
 }

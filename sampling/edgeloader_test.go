@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/generate"
@@ -139,6 +140,36 @@ func TestReverseRelationEdgeIDs(t *testing.T) {
 	}
 	if paired != 8 {
 		t.Errorf("%d edges paired, want 8", paired)
+	}
+
+	// The recipe: seed edges are the relation's edges offset into the
+	// homogeneous graph, and neither they nor their reverses reach a
+	// block.
+	m, err := sampling.NewMultiLayer(hom.Graph, []int{-1, -1}, sampling.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeds := []int64{int64(hom.EdgeOffsets[ci]) + 0, int64(hom.EdgeOffsets[ci]) + 3}
+	l, err := sampling.NewEdgeLoader(m, seeds, sampling.EdgeLoaderOptions{BatchSize: 2, Exclude: sampling.ExcludeReverse, ReverseEdgeIDs: rev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for eb, err := range l.Epoch(0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocked := 0
+		for _, b := range eb.Blocks {
+			for _, e := range b.EdgeIDs {
+				if slices.Contains(seeds, e) || slices.Contains(seeds, rev[e]) {
+					t.Errorf("block edge %d is a seed edge or the reverse of one", e)
+				}
+				blocked++
+			}
+		}
+		if blocked == 0 {
+			t.Errorf("no block edges at all")
+		}
 	}
 
 	revFollows := hetero.EdgeType{Src: "user", Rel: "rev-follows", Dst: "user"}
@@ -471,4 +502,141 @@ type badCount struct{}
 
 func (badCount) Negatives(src, dst []int32, seed uint64) ([]int32, []int32, error) {
 	return []int32{0}, []int32{1}, nil
+}
+
+// TestEdgeLoaderExcludeMerge checks that the batch's exclusions add to the
+// sampler's own Options.Exclude, on a graph whose edges are numbered in
+// view order (ReorderEdges: excluded edges found without a search) and on
+// one whose are not.
+func TestEdgeLoaderExcludeMerge(t *testing.T) {
+	t.Parallel()
+	g := uniformGraph(t, 300, 3000)
+	ordered, _, err := g.ReorderEdges(graph.ByDst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	always := []int64{5, 17, 17, 2999, 1000}
+	for name, g := range map[string]*graph.Graph{"random": g, "ordered": ordered} {
+		m, err := sampling.NewMultiLayer(g, []int{-1}, sampling.Options{Exclude: always})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seeds := []int64{3, 1000, 44, 5, 2000, 2998}
+		l, err := sampling.NewEdgeLoader(m, seeds, sampling.EdgeLoaderOptions{BatchSize: 3, Exclude: sampling.ExcludeSelf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		csc := g.CSC()
+		for eb, err := range l.Epoch(0) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			excluded := map[int64]bool{}
+			for _, e := range slices.Concat(always, eb.EdgeIDs) {
+				excluded[e] = true
+			}
+			b := eb.Blocks[0]
+			var want []int64
+			for _, v := range b.DstNodes() {
+				lo, hi := csc.Row(int(v))
+				for p := lo; p < hi; p++ {
+					if e := int64(csc.EIDs[p]); !excluded[e] {
+						want = append(want, e)
+					}
+				}
+			}
+			if !slices.Equal(b.EdgeIDs, want) {
+				t.Errorf("%s: block edges %v, want %v", name, b.EdgeIDs, want)
+			}
+		}
+		// The sampler itself still excludes only its own edges.
+		mb, err := m.Sample([]int32{0, 1, 2}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := mb.NumEdges(), countEdges(g, []int32{0, 1, 2}, always); got != want {
+			t.Errorf("%s: sampler's own sample has %d edges, want %d", name, got, want)
+		}
+	}
+}
+
+// countEdges returns the number of in-edges of nodes not in excluded.
+func countEdges(g *graph.Graph, nodes []int32, excluded []int64) int {
+	csc := g.CSC()
+	n := 0
+	for _, v := range nodes {
+		lo, hi := csc.Row(int(v))
+		for p := lo; p < hi; p++ {
+			if !slices.Contains(excluded, int64(csc.EIDs[p])) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestEdgeLoaderEarlyStop checks that leaving the loop, or an error in a
+// middle batch, stops the prefetching goroutines, and that the batches
+// before the error come in order.
+func TestEdgeLoaderEarlyStop(t *testing.T) {
+	g := uniformGraph(t, 1000, 8000)
+	m, _ := sampling.NewMultiLayer(g, []int{4}, sampling.Options{})
+	seeds := make([]int64, 500)
+	for i := range seeds {
+		seeds[i] = int64(i)
+	}
+	l, err := sampling.NewEdgeLoader(m, seeds, sampling.EdgeLoaderOptions{BatchSize: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Fail at the first batch holding edge 75's endpoints.
+	ps, pd := g.COO()
+	bad := failAt{ps[75], pd[75]}
+	wantBatches := 7
+	for i := range 75 {
+		if ps[i] == bad.src && pd[i] == bad.dst {
+			wantBatches = i / 10
+			break
+		}
+	}
+	failing, err := sampling.NewEdgeLoader(m, seeds, sampling.EdgeLoaderOptions{BatchSize: 10, Negatives: bad})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	for range 20 {
+		for range l.Epoch(0) {
+			break
+		}
+		n := 0
+		for eb, err := range failing.Epoch(0) {
+			if err != nil {
+				if n != wantBatches {
+					t.Fatalf("error after %d batches, want %d", n, wantBatches)
+				}
+				continue
+			}
+			if eb.EdgeIDs[0] != int64(10*n) {
+				t.Fatalf("batch %d starts with edge %d", n, eb.EdgeIDs[0])
+			}
+			n++
+		}
+	}
+	time.Sleep(10 * time.Millisecond)
+	if after := runtime.NumGoroutine(); after > before {
+		t.Errorf("%d goroutines after 20 early stops, %d before", after, before)
+	}
+}
+
+// failAt fails for batches holding the positive pair (src, dst) and
+// returns no negatives otherwise.
+type failAt struct{ src, dst int32 }
+
+func (f failAt) Negatives(src, dst []int32, seed uint64) ([]int32, []int32, error) {
+	for i := range src {
+		if src[i] == f.src && dst[i] == f.dst {
+			return nil, nil, errors.New("failAt")
+		}
+	}
+	return []int32{}, []int32{}, nil
 }

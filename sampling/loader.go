@@ -77,7 +77,7 @@ func (l *Loader) Order(epoch int) []int32 {
 func (l *Loader) Epoch(epoch int) iter.Seq2[*MiniBatch, error] {
 	order := l.Order(epoch)
 	epochSeed := derive(l.opts.Seed^0x5bd1e995, uint64(epoch))
-	return prefetch(l.NumBatches(), func(b int) (*MiniBatch, error) {
+	return prefetch(l.NumBatches(), 1, func(b int) (*MiniBatch, error) {
 		lo := b * l.opts.BatchSize
 		return l.m.Sample(order[lo:min(lo+l.opts.BatchSize, len(order))], derive(epochSeed, uint64(b)))
 	})

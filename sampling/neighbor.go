@@ -101,11 +101,21 @@ func SampleNeighbors(g *graph.Graph, seeds []int32, fanout int, opts Options, se
 // neighborSampler is SampleNeighbors' state for one graph and options,
 // checked once and reused by MultiLayer.
 type neighborSampler struct {
+	g        *graph.Graph
 	numNodes int
 	view     *graph.Compressed // CSC for In, CSR for Out
 	opts     Options
 	exclude  []int64 // sorted, without repeats
+	exPos    []int64 // the view positions of the excluded edges, sorted
+	// exBuckets has bit b set when some position of exPos is in
+	// [b<<exShift, (b+1)<<exShift): most rows are found free of
+	// exclusions without a search. Nil for a few exclusions.
+	exBuckets []uint64
 }
+
+// exShift is the log2 of the positions per bit of exBuckets, and
+// exBucketsMin the number of exclusions from which they are kept.
+const exShift, exBucketsMin = 6, 32
 
 func newNeighborSampler(g *graph.Graph, opts Options) (*neighborSampler, error) {
 	if g == nil {
@@ -114,7 +124,7 @@ func newNeighborSampler(g *graph.Graph, opts Options) (*neighborSampler, error) 
 	if !g.Homogeneous() {
 		return nil, fmt.Errorf("sampling: graph %v is not homogeneous", g)
 	}
-	s := &neighborSampler{numNodes: g.NumNodes(), opts: opts}
+	s := &neighborSampler{g: g, numNodes: g.NumNodes(), opts: opts}
 	switch opts.Direction {
 	case In:
 		s.view = g.CSC()
@@ -137,8 +147,56 @@ func newNeighborSampler(g *graph.Graph, opts Options) (*neighborSampler, error) 
 			}
 			return nil, fmt.Errorf("sampling: excluded edge %d out of range [0, %d)", bad, g.NumEdges())
 		}
+		s.exPos, s.exBuckets = s.positions(s.exclude)
 	}
 	return s, nil
+}
+
+// excluding returns a copy of s that also excludes the edges ex, which
+// must be sorted, without repeats and in range.
+func (s *neighborSampler) excluding(ex []int64) *neighborSampler {
+	c := *s
+	if len(ex) == 0 {
+		return &c
+	}
+	if s.exclude != nil {
+		ex = slices.Concat(s.exclude, ex)
+		slices.Sort(ex)
+		ex = slices.Compact(ex)
+	}
+	c.exclude = ex
+	c.exPos, c.exBuckets = s.positions(ex)
+	return &c
+}
+
+// positions returns the sorted view positions of the edges ex (each edge's
+// row is searched for it, edge IDs increasing along a row) and, for many,
+// their buckets.
+func (s *neighborSampler) positions(ex []int64) (pos []int64, buckets []uint64) {
+	src, dst := s.g.COO()
+	rows := dst
+	if s.opts.Direction == Out {
+		rows = src
+	}
+	pos = make([]int64, len(ex))
+	for i, e := range ex {
+		if s.view.Ordered {
+			pos[i] = e
+			continue
+		}
+		lo, hi := s.view.Row(int(rows[e]))
+		k, _ := slices.BinarySearch(s.view.EIDs[lo:hi], int32(e))
+		pos[i] = lo + int64(k)
+	}
+	slices.Sort(pos)
+	if len(pos) >= exBucketsMin {
+		buckets = make([]uint64, len(s.view.Indices)>>exShift/64+1)
+		for _, p := range pos {
+			b := p >> exShift
+			buckets[b>>6] |= 1 << (b & 63)
+		}
+	}
+	return pos, buckets
 }
 
 // seedGrain is the number of seeds below which sampling stays on one
@@ -267,10 +325,11 @@ func pipeline(n int, fill, consume func(lo, hi int)) {
 
 // scratch is one goroutine's working memory.
 type scratch struct {
-	cands []int64   // candidate positions in the view, when filtered
-	picks []int64   // chosen candidate indices
-	keys  []float64 // cumulative weights or sampling keys
-	order []int32
+	filtered bool      // some edges of the row are not candidates
+	cands    []int64   // candidate positions in the view, when filtered
+	picks    []int64   // chosen candidate indices
+	keys     []float64 // cumulative weights or sampling keys
+	order    []int32
 }
 
 // count returns the number of edges drawn from m candidates.
@@ -289,49 +348,61 @@ func (s *neighborSampler) count(fanout, m int) int {
 
 // candidates returns the number of candidate edges of the row [lo, hi) of
 // the view. When some are not candidates (excluded, or of weight zero) it
-// leaves the candidates' positions in sc.cands; otherwise sc.cands is nil
-// and the candidates are the whole row.
+// sets sc.filtered and leaves the candidates' positions in sc.cands;
+// otherwise the candidates are the whole row.
 func (s *neighborSampler) candidates(lo, hi int64, sc *scratch) (int, error) {
-	sc.cands = sc.cands[:0]
+	sc.cands, sc.filtered = sc.cands[:0], false
 	w := s.opts.Weights
-	if w == nil && !s.excludes(lo, hi) {
-		sc.cands = nil
+	ex := s.excludedIn(lo, hi)
+	if w == nil && len(ex) == 0 {
 		return int(hi - lo), nil
 	}
-	filtered := false
 	for p := lo; p < hi; p++ {
-		e := s.edgeID(p)
+		if len(ex) > 0 && ex[0] == p {
+			ex = ex[1:]
+			sc.filtered = true
+			continue
+		}
 		if w != nil {
+			e := s.edgeID(p)
 			x := w[e]
 			if !(x >= 0) || math.IsInf(float64(x), 1) {
 				return 0, fmt.Errorf("sampling: edge %d has weight %v, want a finite non-negative number", e, x)
 			}
 			if x == 0 {
-				filtered = true
-				continue
-			}
-		}
-		if s.exclude != nil {
-			if _, found := slices.BinarySearch(s.exclude, int64(e)); found {
-				filtered = true
+				sc.filtered = true
 				continue
 			}
 		}
 		sc.cands = append(sc.cands, p)
 	}
-	if !filtered {
-		sc.cands = nil
+	if !sc.filtered {
 		return int(hi - lo), nil
-	}
-	if sc.cands == nil {
-		sc.cands = []int64{}
 	}
 	return len(sc.cands), nil
 }
 
-// excludes reports whether an edge of the row [lo, hi) may be excluded; it
-// answers exactly only when there are no exclusions.
-func (s *neighborSampler) excludes(lo, hi int64) bool { return s.exclude != nil && hi > lo }
+// excludedIn returns the excluded view positions within [lo, hi).
+func (s *neighborSampler) excludedIn(lo, hi int64) []int64 {
+	if len(s.exPos) == 0 || hi <= lo {
+		return nil
+	}
+	if s.exBuckets != nil {
+		hit := false
+		for b := lo >> exShift; b <= (hi-1)>>exShift && !hit; b++ {
+			hit = s.exBuckets[b>>6]>>(b&63)&1 != 0
+		}
+		if !hit {
+			return nil
+		}
+	}
+	a, _ := slices.BinarySearch(s.exPos, lo)
+	b := a
+	for b < len(s.exPos) && s.exPos[b] < hi {
+		b++
+	}
+	return s.exPos[a:b]
+}
 
 // edgeID returns the parent edge ID at position p of the view, without
 // reading the view's edge-ID map when edges are numbered in its order
@@ -355,7 +426,7 @@ func (s *neighborSampler) draw(lo, hi int64, fanout int, rng *nodeRNG, sc *scrat
 	}
 	m, _ := s.candidates(lo, hi, sc) // checked by the count pass
 	pos := func(c int64) int64 {
-		if sc.cands != nil {
+		if sc.filtered {
 			return sc.cands[c]
 		}
 		return lo + c
@@ -391,7 +462,7 @@ func (s *neighborSampler) draw(lo, hi int64, fanout int, rng *nodeRNG, sc *scrat
 		}
 	case w == nil:
 		sc.picks = sampleDistinct(rng, m, k, sc.picks[:0], &sc.order)
-		if sc.cands == nil {
+		if !sc.filtered {
 			for j, c := range sc.picks {
 				p := lo + c
 				nbr[j] = s.view.Indices[p]

@@ -46,9 +46,13 @@ func ReverseEdgeIDs(g *graph.Graph) ([]int64, error) {
 			row := keys[a:b]
 			for p := a; p < b; p++ {
 				row[p-a] = uint64(csr.Indices[p])<<32 | uint64(csr.EIDs[p])
-				rev[csr.EIDs[p]] = -1
 			}
 			slices.Sort(row)
+		}
+	})
+	parallel.For(len(rev), 1<<16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			rev[i] = -1
 		}
 	})
 	// Row u pairs its edges u -> v, v > u, with row v's edges v -> u and

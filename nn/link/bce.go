@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gorgonia.org/gorgonia"
+
+	"github.com/gnngo/gnn/internal/parallel"
 )
 
 // BCEOptions weights and masks the terms of BCEWithLogits. Every slice is
@@ -100,29 +102,46 @@ type bce struct {
 
 func (*bce) name() string { return "bce_with_logits" }
 
-func (l *bce) eval(pos, neg, dpos, dneg []float64) float64 {
-	s := l.side(pos, 1, l.o.PosWeight, l.o.PosMask, dpos)
-	return (s + l.side(neg, 0, l.o.NegWeight, l.o.NegMask, dneg)) / l.kept
+func (l *bce) loss(pos, neg []float64) float64 {
+	return (l.side(pos, 1, l.o.PosWeight, l.o.PosMask) + l.side(neg, 0, l.o.NegWeight, l.o.NegMask)) / l.kept
 }
 
 // side returns the sum of the weighted, kept terms of scores x with label
-// y and, when d is not nil, writes their gradients (divided by kept).
-func (l *bce) side(x []float64, y float64, w []float64, mask []bool, d []float64) float64 {
-	var s float64
-	for i, v := range x {
-		if mask != nil && !mask[i] {
-			continue
+// y.
+func (l *bce) side(x []float64, y float64, w []float64, mask []bool) float64 {
+	return chunkSum(len(x), func(lo, hi int) float64 {
+		var s float64
+		for i := lo; i < hi; i++ {
+			if mask != nil && !mask[i] {
+				continue
+			}
+			v, wi := x[i], 1.0
+			if w != nil {
+				wi = w[i]
+			}
+			s += wi * (max(v, 0) - v*y + math.Log1p(math.Exp(-math.Abs(v))))
 		}
-		wi := 1.0
-		if w != nil {
-			wi = w[i]
-		}
-		s += wi * (max(v, 0) - v*y + math.Log1p(math.Exp(-math.Abs(v))))
-		if d != nil {
-			d[i] = wi * (sigmoid(v) - y) / l.kept
-		}
+		return s
+	})
+}
+
+func (l *bce) grad(pos, neg []float64, wrt int, d []float64) {
+	x, y, w, mask := pos, 1.0, l.o.PosWeight, l.o.PosMask
+	if wrt == 1 {
+		x, y, w, mask = neg, 0, l.o.NegWeight, l.o.NegMask
 	}
-	return s
+	parallel.For(len(x), lossChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if mask != nil && !mask[i] {
+				continue
+			}
+			wi := 1.0
+			if w != nil {
+				wi = w[i]
+			}
+			d[i] = wi * (sigmoid(x[i]) - y) / l.kept
+		}
+	})
 }
 
 // sigmoid returns 1/(1+exp(-x)) without overflow.

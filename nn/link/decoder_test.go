@@ -2,8 +2,10 @@ package link_test
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -147,7 +149,9 @@ func TestDecoders(t *testing.T) {
 		{name: "mlp-hadamard", make: mlp(link.Hadamard, []int{4}), reference: hadamardRef, nonSmooth: true},
 	}
 	seed := uint64(90)
-	for gname, g := range pairGraphs(t) {
+	graphs := pairGraphs(t)
+	for _, gname := range slices.Sorted(maps.Keys(graphs)) {
+		g := graphs[gname]
 		for _, d := range decoders {
 			for _, dt := range gradcheck.Dtypes {
 				seed++
@@ -233,7 +237,9 @@ func TestDistMultRelations(t *testing.T) {
 func TestEdgeHead(t *testing.T) {
 	const f, d, out = 3, 2, 2
 	seed := uint64(500)
-	for gname, g := range pairGraphs(t) {
+	graphs := pairGraphs(t)
+	for _, gname := range slices.Sorted(maps.Keys(graphs)) {
+		g := graphs[gname]
 		for _, c := range []link.Combine{link.Concat, link.Hadamard} {
 			for _, dt := range gradcheck.Dtypes {
 				seed++
@@ -326,6 +332,7 @@ func TestStackErrors(t *testing.T) {
 		{"in", second(link.NewMLP(eg, 0, nil)), "positive sizes"},
 		{"mlp edge features", second(link.NewMLP(eg, 3, nil, link.WithEdgeFeatures(2))), "no edge features"},
 		{"distmult sizes", second(link.NewDistMult(eg, 0, 3)), "positive sizes"},
+		{"distmult options", second(link.NewDistMult(eg, 1, 3, link.WithEdgeFeatures(2))), "no combination or edge features"},
 		{"dtype", second(link.NewMLP(eg, 3, nil, link.WithDtype(tensor.Int32))), "dtype"},
 		{"rows", second(mlp.Score(g, h4)), "5 source and 5 destination nodes"},
 		{"missing features", second(head.Forward(g, h, nil)), "got none"},

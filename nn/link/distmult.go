@@ -35,6 +35,9 @@ func NewDistMult(eg *gorgonia.ExprGraph, rels, dim int, opts ...Option) (*DistMu
 	if err != nil {
 		return nil, err
 	}
+	if c.combine != Concat || c.edgeFeat != 0 {
+		return nil, fmt.Errorf("link: DistMult takes no combination or edge features (options of MLP and EdgeHead)")
+	}
 	c.finish(eg, "distmult")
 	name := c.name + ".rel"
 	w, err := nn.Initial(c.values, name, c.dtype, []int{rels, dim}, func() (*tensor.Dense, error) {

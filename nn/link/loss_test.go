@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -227,4 +229,43 @@ func second[T any](_ T, err error) error { return err }
 func vector(x *gorgonia.Node) (*gorgonia.Node, error) {
 	one := gradcheck.Input(x.Graph(), x.Dtype(), fmt.Sprintf("one%d", x.ID()), []int{1}, []float64{1})
 	return gorgonia.Mul(x, one)
+}
+
+// TestLossesDeterministic checks that the losses and their gradients have
+// the same bits at GOMAXPROCS 1 and 2 over enough scores to be split into
+// chunks.
+func TestLossesDeterministic(t *testing.T) {
+	const p, k = 20_000, 3
+	r := rand.New(rand.NewPCG(6, 6))
+	pv, nv := gradcheck.Draw(r, p), gradcheck.Draw(r, p*k)
+	run := func(procs int) [][]float64 {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		eg := gorgonia.NewGraph()
+		pos := gradcheck.Input(eg, tensor.Float32, "pos", []int{p, 1}, pv)
+		neg := gradcheck.Input(eg, tensor.Float32, "neg", []int{p * k, 1}, nv)
+		var out gorgonia.Nodes
+		for _, build := range []func() (*gorgonia.Node, error){
+			func() (*gorgonia.Node, error) { return link.BCEWithLogits(pos, neg, nil) },
+			func() (*gorgonia.Node, error) { return link.MarginRanking(pos, neg, k, 0.5) },
+			func() (*gorgonia.Node, error) { return link.SoftmaxNegatives(pos, neg, k) },
+		} {
+			l, err := build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := gorgonia.Grad(l, pos, neg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(append(out, l), g...)
+		}
+		return gradcheck.Run(t, out...)
+	}
+	one, two := run(1), run(2)
+	for i := range one {
+		if !slices.Equal(one[i], two[i]) {
+			t.Errorf("output %d differs between GOMAXPROCS 1 and 2", i)
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 )
 
@@ -18,12 +19,27 @@ import (
 // recomputes what it needs from the scores: nothing per pair is kept
 // between the forward and the backward.
 
-// pairLoss is what a loss computes: eval returns the loss of the scores
-// pos and neg and, when dpos and dneg are not nil, writes the gradient of
-// the loss with respect to each score into them.
+// pairLoss is what a loss computes: loss returns the loss of the scores
+// pos and neg, and grad writes into d the gradient of the loss with respect
+// to the positive scores (wrt 0) or the negative ones (wrt 1). Both split
+// their work over fixed chunks (lossChunk): the loss adds the chunks' sums
+// in order, so neither depends on GOMAXPROCS.
 type pairLoss interface {
 	name() string
-	eval(pos, neg, dpos, dneg []float64) float64
+	loss(pos, neg []float64) float64
+	grad(pos, neg []float64, wrt int, d []float64)
+}
+
+// lossChunk is the number of scores (or of positives, for the losses over
+// each positive's negatives) per task.
+const lossChunk = 1 << 13
+
+// chunkSum returns the sum over i in [0, n) of the terms fn adds up for
+// [lo, hi), over fixed chunks of lossChunk added in order.
+func chunkSum(n int, fn func(lo, hi int) float64) float64 {
+	var s [1]float64
+	parallel.Sum(s[:], n, lossChunk, func(acc []float64, lo, hi int) { acc[0] += fn(lo, hi) })
+	return s[0]
 }
 
 // lossIDs numbers the loss ops process-wide: the ID goes into the op's
@@ -87,7 +103,7 @@ func (op *lossOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	loss := op.l.eval(pos, neg, nil, nil)
+	loss := op.l.loss(pos, neg)
 	if vals[0].Dtype() == tensor.Float32 {
 		return gorgonia.NewF32(float32(loss)), nil
 	}
@@ -143,12 +159,11 @@ func (op *lossGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	if err != nil {
 		return nil, fmt.Errorf("link: %s: %w", op.Name(), err)
 	}
-	dpos, dneg := make([]float64, len(pos)), make([]float64, len(neg))
-	op.fwd.l.eval(pos, neg, dpos, dneg)
-	d := dpos
+	d := make([]float64, len(pos))
 	if op.wrt == 1 {
-		d = dneg
+		d = make([]float64, len(neg))
 	}
+	op.fwd.l.grad(pos, neg, op.wrt, d)
 	shape := op.fwd.pos
 	if op.wrt == 1 {
 		shape = op.fwd.neg

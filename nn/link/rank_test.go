@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"gorgonia.org/tensor"
+
 	"github.com/gnngo/gnn/metrics"
 	"github.com/gnngo/gnn/nn/link"
 )
@@ -31,14 +33,18 @@ func rankCase(n, dim, p, k int, seed uint64) (h []float32, ps, pd, nd []int32) {
 }
 
 // TestRankDot checks RankDot against scoring every pair with ScoreDot and
-// ranking the scores with metrics.Ranking.Add, on tables larger than one
-// block of node IDs and batches of several chunks, with many exact ties;
-// and that the ranks are the same at GOMAXPROCS 1 and 2.
+// ranking the scores with metrics.Ranking.Add, on small tables (scored in
+// order) and large ones (grouped by blocks of node IDs), widths that are
+// and are not multiples of 8, batches of several chunks, with many exact
+// ties; and that the ranks are the same at GOMAXPROCS 1 and 2.
 func TestRankDot(t *testing.T) {
 	for _, c := range []struct{ n, dim, p, k int }{
+		// Tables under 512 KB are scored in order, larger ones grouped by
+		// blocks of node IDs; chunks hold 512 positives.
 		{7, 3, 5, 4},
-		{3000, 9, 1300, 50},
 		{1200, 64, 700, 20},
+		{20_000, 9, 1300, 50},
+		{5000, 64, 1100, 30},
 	} {
 		h, ps, pd, nd := rankCase(c.n, c.dim, c.p, c.k, uint64(c.n))
 		pos := make([]float32, c.p)
@@ -111,8 +117,8 @@ func TestScoreDot(t *testing.T) {
 // TestRankDotMemory checks that RankDot allocates nothing per pair: with
 // 2,000 positives, 500 negatives each and 64 features, a P*k x F tensor
 // would be 256 MB and the P*k scores 4 MB; RankDot's scratch is two
-// counts per positive and 8 bytes per negative of a 512-positive chunk per
-// goroutine.
+// counts per positive and, per goroutine, at most 8 bytes per negative of a
+// 512-positive chunk (when it groups them).
 func TestRankDotMemory(t *testing.T) {
 	const n, dim, p, k = 20_000, 64, 2000, 500
 	h, ps, pd, nd := rankCase(n, dim, p, k, 1)
@@ -170,4 +176,44 @@ func widen(x []float32) []float64 {
 		out[i] = float64(v)
 	}
 	return out
+}
+
+// TestValues checks RankDotValue and ScoreDotValue against RankDot and
+// ScoreDot on the same table, in both dtypes, and their errors.
+func TestValues(t *testing.T) {
+	h, ps, pd, nd := rankCase(30, 8, 20, 5, 7)
+	var want metrics.Ranking
+	if err := link.RankDot(h, 8, ps, pd, nd, 5, &want); err != nil {
+		t.Fatal(err)
+	}
+	h64 := widen(h)
+	for _, v := range []*tensor.Dense{
+		tensor.New(tensor.WithShape(30, 8), tensor.WithBacking(h)),
+		tensor.New(tensor.WithShape(30, 8), tensor.WithBacking(h64)),
+	} {
+		var got metrics.Ranking
+		if err := link.RankDotValue(v, ps, pd, nd, 5, &got); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Ranks(), want.Ranks()) {
+			t.Errorf("%v: RankDotValue's ranks differ from RankDot's", v.Dtype())
+		}
+		s, err := link.ScoreDotValue(v, ps, pd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range s {
+			w := dotRef(h64[int(ps[i])*8:int(ps[i]+1)*8], h64[int(pd[i])*8:int(pd[i]+1)*8])
+			if s[i] != w {
+				t.Errorf("%v: pair %d scores %v, want %v", v.Dtype(), i, s[i], w)
+			}
+		}
+	}
+	if err := link.RankDotValue(nil, ps, pd, nd, 5, &want); err == nil || !strings.Contains(err.Error(), "nil value") {
+		t.Errorf("nil value: error %v", err)
+	}
+	ints := tensor.New(tensor.WithShape(2, 2), tensor.WithBacking([]int{1, 2, 3, 4}))
+	if _, err := link.ScoreDotValue(ints, []int32{0}, []int32{1}); err == nil || !strings.Contains(err.Error(), "dtype") {
+		t.Errorf("int value: error %v", err)
+	}
 }

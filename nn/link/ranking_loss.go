@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gorgonia.org/gorgonia"
+
+	"github.com/gnngo/gnn/internal/parallel"
 )
 
 // The negatives of positive i are rows i*k ... i*k+k-1 of the negative
@@ -57,22 +59,38 @@ func (l *marginLoss) name() string {
 	return fmt.Sprintf("margin_ranking(k=%d,margin=%g)", l.k, l.margin)
 }
 
-func (l *marginLoss) eval(pos, neg, dpos, dneg []float64) float64 {
-	n := float64(len(neg))
-	var s float64
-	for i, p := range pos {
-		for j := i * l.k; j < (i+1)*l.k; j++ {
-			h := l.margin - p + neg[j]
-			if h > 0 {
-				s += h
-				if dpos != nil {
-					dpos[i] -= 1 / n
-					dneg[j] = 1 / n
+func (l *marginLoss) loss(pos, neg []float64) float64 {
+	return chunkSum(len(pos), func(lo, hi int) float64 {
+		var s float64
+		for i := lo; i < hi; i++ {
+			for _, n := range neg[i*l.k : (i+1)*l.k] {
+				if h := l.margin - pos[i] + n; h > 0 {
+					s += h
 				}
 			}
 		}
-	}
-	return s / n
+		return s
+	}) / float64(len(neg))
+}
+
+func (l *marginLoss) grad(pos, neg []float64, wrt int, d []float64) {
+	inv := 1 / float64(len(neg))
+	parallel.For(len(pos), lossChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			var c float64
+			for j := i * l.k; j < (i+1)*l.k; j++ {
+				if l.margin-pos[i]+neg[j] > 0 {
+					c++
+					if wrt == 1 {
+						d[j] = inv
+					}
+				}
+			}
+			if wrt == 0 {
+				d[i] = -c * inv
+			}
+		}
+	})
 }
 
 // SoftmaxNegatives builds the cross-entropy of each positive against its
@@ -95,26 +113,44 @@ type softmaxLoss struct{ k int }
 
 func (l *softmaxLoss) name() string { return fmt.Sprintf("softmax_negatives(k=%d)", l.k) }
 
-func (l *softmaxLoss) eval(pos, neg, dpos, dneg []float64) float64 {
-	n := float64(len(pos))
-	var s float64
-	for i, p := range pos {
-		row := neg[i*l.k : (i+1)*l.k]
-		m := p
-		for _, x := range row {
-			m = max(m, x)
+// lse returns the maximum m of positive i's row (its score and its
+// negatives') and the sum of exp(x - m) over the row.
+func (l *softmaxLoss) lse(pos, neg []float64, i int) (m, z float64) {
+	row := neg[i*l.k : (i+1)*l.k]
+	m = pos[i]
+	for _, x := range row {
+		m = max(m, x)
+	}
+	z = math.Exp(pos[i] - m)
+	for _, x := range row {
+		z += math.Exp(x - m)
+	}
+	return m, z
+}
+
+func (l *softmaxLoss) loss(pos, neg []float64) float64 {
+	return chunkSum(len(pos), func(lo, hi int) float64 {
+		var s float64
+		for i := lo; i < hi; i++ {
+			m, z := l.lse(pos, neg, i)
+			s += m + math.Log(z) - pos[i]
 		}
-		z := math.Exp(p - m)
-		for _, x := range row {
-			z += math.Exp(x - m)
-		}
-		s += m + math.Log(z) - p
-		if dpos != nil {
-			dpos[i] = (math.Exp(p-m)/z - 1) / n
-			for j, x := range row {
-				dneg[i*l.k+j] = math.Exp(x-m) / z / n
+		return s
+	}) / float64(len(pos))
+}
+
+func (l *softmaxLoss) grad(pos, neg []float64, wrt int, d []float64) {
+	inv := 1 / float64(len(pos))
+	parallel.For(len(pos), lossChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			m, z := l.lse(pos, neg, i)
+			if wrt == 0 {
+				d[i] = (math.Exp(pos[i]-m)/z - 1) * inv
+				continue
+			}
+			for j, x := range neg[i*l.k : (i+1)*l.k] {
+				d[i*l.k+j] = math.Exp(x-m) / z * inv
 			}
 		}
-	}
-	return s / n
+	})
 }
