@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Makes the fixtures of gnn's interop tests.
 
 PyG and DGL cannot be installed where these fixtures were made, so every
@@ -22,7 +22,7 @@ and, with --cora DIR, cora_gcn.f32.safetensors (a PyG-style 2-layer GCN
 trained 200 epochs on Cora) and cora_gcn.pred.gz (its predicted class of
 every node, one byte each).
 
-Run: python3 interop/testdata/make_fixtures.py [--cora ../shared/data/planetoid/cora]
+Run (Debian's python3-torch): /usr/bin/python3 interop/testdata/make_fixtures.py [--cora ../shared/data/planetoid/cora]
 """
 
 import argparse
