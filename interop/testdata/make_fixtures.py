@@ -101,8 +101,9 @@ def edge_softmax(score, dst, n):
 
 def pyg_remaining_self_loops(src, dst, n):
     """PyG's add_remaining_self_loops: a loop on nodes without one."""
-    has = set(int(s) for s, d in zip(src, dst) if s == d)
-    extra = torch.tensor([v for v in range(n) if v not in has], dtype=torch.int64)
+    has = torch.zeros(n, dtype=torch.bool)
+    has[src[src == dst]] = True
+    extra = torch.arange(n)[~has]
     return torch.cat([src, extra]), torch.cat([dst, extra])
 
 
@@ -604,8 +605,9 @@ def cora(d):
     acc = float((pred[split["test"]] == y[split["test"]]).float().mean())
     print("cora: test accuracy %.3f, smallest top-2 logit margin %.2e" % (acc, margin))
     save_safetensors(os.path.join(HERE, "cora_gcn.f32.safetensors"), model.state_dict())
-    with gzip.open(os.path.join(HERE, "cora_gcn.pred.gz"), "wb", mtime=0) as f:
-        f.write(bytes(pred.tolist()))
+    with open(os.path.join(HERE, "cora_gcn.pred.gz"), "wb") as raw:
+        with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
+            f.write(bytes(pred.tolist()))
 
 
 if __name__ == "__main__":
