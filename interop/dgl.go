@@ -183,6 +183,9 @@ func dglGATv2(c *converter) error {
 	if rw, ok, err := c.linear("res_fc", in, h*f); err != nil {
 		return err
 	} else if ok {
+		if in == h*f {
+			return c.errorf("has a residual projection %q of a %d-wide input onto %d features (DGL projects unless the input is %d wide, the per-head width); gnn's GATv2Conv adds such an input unprojected, so this residual cannot be mapped", c.full("res_fc.weight"), in, h*f, f)
+		}
 		c.set("res_weight", rw)
 		if rb, ok, err := c.vector("res_fc.bias", h*f); err != nil {
 			return err

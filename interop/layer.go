@@ -40,7 +40,7 @@ type Layer struct {
 	BatchNormEps float64
 }
 
-// String names the layer in errors: "PyG GCNConv conv1".
+// describe names the layer in errors: "PyG GCNConv conv1".
 func (l Layer) describe(fw string) string {
 	p := l.Prefix
 	if p == "" {
