@@ -220,3 +220,62 @@ func TestPyGGCNNorm(t *testing.T) {
 }
 
 func sqrtf(x float64) float64 { return math.Sqrt(x) }
+
+// TestParamsOfRoundTrip writes a layer's parameters with ParamsOf and
+// WriteSafetensors and loads them into a fresh layer through the file.
+func TestParamsOfRoundTrip(t *testing.T) {
+	eg := gorgonia.NewGraph()
+	a, err := gcn.New(eg, 3, 2, gcn.WithName("g"), gcn.WithSeed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParamsOf(a.Learnables())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := t.TempDir() + "/g.safetensors"
+	if err := WriteSafetensors(path, p, nil); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := ReadSafetensors(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := gcn.New(gorgonia.NewGraph(), 3, 2, gcn.WithName("g"), gcn.WithSeed(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file is in gnn's layout: DGL's GraphConv layout.
+	q, err := DGL(ts, Layer{Kind: "GraphConv", Prefix: "g", Name: "g"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Assign(b.Learnables()); err != nil {
+		t.Fatal(err)
+	}
+	wa, wb := a.Weight().Value().Data().([]float32), b.Weight().Value().Data().([]float32)
+	for i := range wa {
+		if wa[i] != wb[i] {
+			t.Fatalf("weight %d: %v after the round trip, %v before", i, wb[i], wa[i])
+		}
+	}
+	if _, err := ParamsOf(gorgonia.Nodes{a.Weight(), a.Weight()}); err == nil {
+		t.Error("ParamsOf accepted a name twice")
+	}
+}
+
+func TestPyGAttentionLoopsErrors(t *testing.T) {
+	g, _ := graph.FromCOO(2, 2, []int32{0, 1}, []int32{1, 1})
+	if _, _, err := PyGAttentionLoops(g, []float64{1, 2, 3}, 2); err == nil || !strings.Contains(err.Error(), "3 edge feature values for 2 edges of 2") {
+		t.Errorf("error %v", err)
+	}
+	out, ef, err := PyGAttentionLoops(g, []float64{1, 2}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The loop 1 -> 1 is removed; loops on 0 (no in-edges: 0) and 1 (the
+	// mean of 0 -> 1's feature: 1) are added.
+	if out.NumEdges() != 3 || len(ef) != 3 || ef[0] != 1 || ef[1] != 0 || ef[2] != 1 {
+		t.Errorf("%d edges, features %v", out.NumEdges(), ef)
+	}
+}

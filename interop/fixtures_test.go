@@ -89,6 +89,27 @@ func (c caseIO) pygAttentionLoops() *graph.Graph {
 	return g
 }
 
+// pygEdgeLoops is pygAttentionLoops with the edge features: PyG's
+// fill_value "mean" for the added loops, by PyGAttentionLoops, checked
+// against the features the reference computed.
+func (c caseIO) pygEdgeLoops(eg *gorgonia.ExprGraph) (*graph.Graph, *gorgonia.Node) {
+	c.t.Helper()
+	g, ef, err := PyGAttentionLoops(c.graph(), c.ts.Get("ef").Float64s(), 2)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	want := c.ts.Get("ef_loops").Float64s()
+	if len(ef) != len(want) {
+		c.t.Fatalf("%d edge feature values, reference %d", len(ef), len(want))
+	}
+	for i := range ef {
+		if math.Abs(ef[i]-want[i]) > 1e-15 {
+			c.t.Fatalf("edge feature %d: %v, reference %v", i, ef[i], want[i])
+		}
+	}
+	return g, c.node(eg, "ef", array{[]int{len(ef) / 2, 2}, ef}.dense(c.dt))
+}
+
 func (c caseIO) node(eg *gorgonia.ExprGraph, name string, v *tensor.Dense) *gorgonia.Node {
 	return gorgonia.NodeFromAny(eg, v, gorgonia.WithName(name))
 }
@@ -190,8 +211,8 @@ func fixtureCases() []fixtureCase {
 			if err != nil {
 				return nil, nil, err
 			}
-			ef := c.node(eg, "ef", c.dense("ef_loops"))
-			out, _, err := l.ForwardEdges(c.pygAttentionLoops(), x, ef)
+			g, ef := c.pygEdgeLoops(eg)
+			out, _, err := l.ForwardEdges(g, x, ef)
 			return out, l.Learnables(), err
 		}},
 		{"pyg_gat_mean", "PyG", Layer{Kind: "GATConv", Name: "gat1"}, func(eg *gorgonia.ExprGraph, c caseIO, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
@@ -207,8 +228,8 @@ func fixtureCases() []fixtureCase {
 			if err != nil {
 				return nil, nil, err
 			}
-			ef := c.node(eg, "ef", c.dense("ef_loops"))
-			out, _, err := l.ForwardEdges(c.pygAttentionLoops(), x, ef)
+			g, ef := c.pygEdgeLoops(eg)
+			out, _, err := l.ForwardEdges(g, x, ef)
 			return out, l.Learnables(), err
 		}},
 		{"pyg_gatv2_shared", "PyG", Layer{Kind: "GATv2Conv", Name: "v2"}, func(eg *gorgonia.ExprGraph, c caseIO, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
@@ -395,4 +416,45 @@ func compare(t *testing.T, got *tensor.Dense, want *Tensor, tol float64) {
 		}
 	}
 	t.Logf("largest error %.3g", worst)
+}
+
+// TestPyGGCNNeedsItsNorm shows why PyG's GCNConv is mapped with
+// PyGGCNNorm on the fixture's directed graph: gnn's norm Both (DGL's, the
+// source's out-degree) gives another result there.
+func TestPyGGCNNeedsItsNorm(t *testing.T) {
+	c := caseIO{t: t, ts: readFixture(t, "pyg_gcn.io.safetensors"), dt: tensor.Float64}
+	p, err := PyG(readFixture(t, "pyg_gcn.f64.safetensors"), Layer{Kind: "GCNConv", Name: "gcn1", Dtype: tensor.Float64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := PyGSelfLoops(c.graph())
+	if err != nil {
+		t.Fatal(err)
+	}
+	eg := gorgonia.NewGraph()
+	l, err := gcn.New(eg, 6, 4, gcn.WithName("gcn1"), gcn.WithDtype(tensor.Float64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := l.Forward(g, c.node(eg, "x", c.dense("x64")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Assign(l.Learnables()); err != nil {
+		t.Fatal(err)
+	}
+	vm := gorgonia.NewTapeMachine(eg)
+	defer vm.Close()
+	if err := vm.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	got, want := out.Value().Data().([]float64), c.ts.Get("out64").Float64s()
+	worst := 0.0
+	for i := range want {
+		worst = math.Max(worst, math.Abs(got[i]-want[i]))
+	}
+	if worst < 1e-3 {
+		t.Fatalf("norm Both agrees with PyG on a directed graph (largest difference %g); the fixture graph should show the difference", worst)
+	}
+	t.Logf("norm Both differs from PyG's GCNConv by up to %.3g on the directed fixture graph", worst)
 }

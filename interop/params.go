@@ -98,3 +98,25 @@ func (p Params) Assign(params gorgonia.Nodes) error {
 	}
 	return nil
 }
+
+// ParamsOf copies the values of a model's parameters (its Learnables) into
+// Params under their names, for WriteSafetensors: a gnn model's weights
+// in gnn's names and layouts ((in, out) weights), which
+// safetensors.torch.load_file reads back in Python.
+func ParamsOf(params gorgonia.Nodes) (Params, error) {
+	p := Params{}
+	for _, n := range params {
+		if n == nil || n.Name() == "" {
+			return nil, fmt.Errorf("interop: ParamsOf: a parameter is nil or has no name")
+		}
+		if _, dup := p[n.Name()]; dup {
+			return nil, fmt.Errorf("interop: ParamsOf: two parameters are named %q", n.Name())
+		}
+		v, ok := n.Value().(*tensor.Dense)
+		if !ok || (v.Dtype() != tensor.Float32 && v.Dtype() != tensor.Float64) {
+			return nil, fmt.Errorf("interop: ParamsOf: parameter %q has no float32 or float64 tensor value", n.Name())
+		}
+		p[n.Name()] = v.Clone().(*tensor.Dense)
+	}
+	return p, nil
+}

@@ -63,3 +63,53 @@ func PyGGCNNorm(g *graph.Graph) ([]float64, error) {
 	}
 	return w, nil
 }
+
+// PyGAttentionLoops does to g and its edge features what PyG's GATConv and
+// GATv2Conv do before attending (add_self_loops=True): it removes every
+// self-loop and adds one per node after the remaining edges, in node
+// order, and gives each added loop the mean of the features of the node's
+// remaining in-edges (PyG's default fill_value="mean"; zeros for a node
+// without any). ef holds d features per edge of g in edge-ID order (nil
+// with d = 0 for none); the result's features follow the new graph's
+// edges.
+func PyGAttentionLoops(g *graph.Graph, ef []float64, d int) (*graph.Graph, []float64, error) {
+	if g == nil {
+		return nil, nil, fmt.Errorf("interop: PyGAttentionLoops: nil graph")
+	}
+	if g.NumSrc() != g.NumDst() {
+		return nil, nil, fmt.Errorf("interop: PyGAttentionLoops: the graph has %d sources and %d destinations; self-loops need one node set", g.NumSrc(), g.NumDst())
+	}
+	if d < 0 || len(ef) != g.NumEdges()*d {
+		return nil, nil, fmt.Errorf("interop: PyGAttentionLoops: %d edge feature values for %d edges of %d features", len(ef), g.NumEdges(), d)
+	}
+	sub, kept := g.RemoveSelfLoops()
+	out, err := sub.AddSelfLoops()
+	if err != nil {
+		return nil, nil, fmt.Errorf("interop: PyGAttentionLoops: %w", err)
+	}
+	if d == 0 {
+		return out, nil, nil
+	}
+	n, e := g.NumDst(), len(kept)
+	feats := make([]float64, (e+n)*d)
+	sum := feats[e*d:] // the loops' rows, node by node
+	count := make([]int, n)
+	_, dst := sub.COO()
+	for i, old := range kept {
+		row := ef[int(old)*d : int(old+1)*d]
+		copy(feats[i*d:], row)
+		v := int(dst[i])
+		count[v]++
+		for k, x := range row {
+			sum[v*d+k] += x
+		}
+	}
+	for v, c := range count {
+		for k := range d {
+			if c > 0 {
+				sum[v*d+k] /= float64(c)
+			}
+		}
+	}
+	return out, feats, nil
+}
