@@ -40,10 +40,12 @@
 // error names the tensor and the problem. F64, F32, F16 and BF16 convert
 // to float32 or float64 (F16 and BF16 exactly); I64 and I32 are read as
 // integers; other dtypes are refused, naming the tensor.
-// FuzzParseSafetensors fuzzes the reader.
+// FuzzParseSafetensors fuzzes the reader. MarshalSafetensors and
+// WriteSafetensors write the format (F32 and F64); with ParamsOf they
+// save a gnn model's parameters, in gnn's names and layouts, for Python.
 //
 // gnn has its own reader rather than github.com/nlpodyssey/safetensors
-// (which the module proxy serves): it is about 200 lines, adds no module
+// (which the module proxy serves): it is a few hundred lines, adds no module
 // dependency, and lets gnn decide what it validates and how its errors
 // read (which tensor, which offsets), including the F16/BF16 conversions
 // and the checks for overlaps and gaps, which are the ones a corrupted or
@@ -79,12 +81,11 @@
 //	  differs from lin_src: WithDstIn), bias; with concat=False build
 //	  WithMeanHeads(true), and PyG's (F) bias is repeated over the heads
 //	  (the mean of x_k + b is the mean of x_k, plus b). PyG removes every
-//	  self-loop and adds one per node: run gnn on g.RemoveSelfLoops() then
-//	  AddSelfLoops(); the added loops' edge features are PyG's fill_value
-//	  (default "mean" of the node's incoming edge features), which the
-//	  caller computes. A residual Linear of an input H*F wide is refused
-//	  (gnn adds such an input unprojected). negative_slope is not in the
-//	  state dict: pass WithNegativeSlope if it is not 0.2.
+//	  self-loop and adds one per node, the added loops' edge features
+//	  being the mean of the node's incoming ones (fill_value="mean"):
+//	  PyGAttentionLoops does both. A residual Linear of an input H*F wide
+//	  is refused (gnn adds such an input unprojected). negative_slope is
+//	  not in the state dict: pass WithNegativeSlope if it is not 0.2.
 //	GATv2Conv  lin_l.weight, lin_l.bias (sources), lin_r.weight, lin_r.bias
 //	           (destinations; absent when share_weights saved them once),
 //	           att (1,H,F), lin_edge.weight, res.weight, bias
