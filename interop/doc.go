@@ -175,7 +175,7 @@
 // package was not installed either. On a 10-node graph with a self-loop
 // and a node without in-edges, with random weights and non-zero biases, it
 // saves each module's state dict in float64 and float32 and the outputs.
-// TestFixtures converts all 20 configurations and checks gnn's outputs
+// TestFixtures converts all 21 configurations and checks gnn's outputs
 // within 1e-12 (float64) and 1e-5 (float32); measured: at most 9.4e-16 and
 // 8.0e-7. TestCoraPyGGCN loads a 2-layer GCN trained by the script on Cora
 // with PyG's GCNConv semantics and names (test accuracy 0.820) and checks

@@ -253,6 +253,7 @@ func fixtureCases() []fixtureCase {
 		}},
 		{"pyg_rgcn", "PyG", Layer{Kind: "RGCNConv", Name: "rgcn1"}, rgcnFn(nil, true)},
 		{"pyg_rgcn_basis", "PyG", Layer{Kind: "RGCNConv", Name: "rgcn1"}, rgcnFn([]rgcn.Option{rgcn.WithBasis(2)}, true)},
+		{"pyg_rgcn_blocks", "PyG", Layer{Kind: "RGCNConv", Name: "rgcn1"}, rgcnFn([]rgcn.Option{rgcn.WithBlockDiagonal(2)}, true)},
 		{"dgl_graphconv", "DGL", Layer{Kind: "GraphConv", Name: "gcn1"}, func(eg *gorgonia.ExprGraph, c caseIO, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
 			l, err := gcn.New(eg, 6, 4, gcn.WithName("gcn1"), gcn.WithDtype(c.dt))
 			if err != nil {

@@ -257,15 +257,19 @@ class PyGGINConv(tnn.Module):
 
 
 class PyGRGCNConv(tnn.Module):
-    """torch_geometric.nn.RGCNConv (aggr='mean'): weight (R, in, out) or
-    (B, in, out) with comp (R, B); root; bias."""
+    """torch_geometric.nn.RGCNConv (aggr='mean'): weight (R, in, out), or
+    (B, in, out) with comp (R, B), or (R, B, in/B, out/B) with num_blocks;
+    root; bias."""
 
-    def __init__(self, i, o, rels, bases=None):
+    def __init__(self, i, o, rels, bases=None, blocks=None):
         super().__init__()
-        self.rels, self.i, self.o = rels, i, o
+        self.rels, self.i, self.o, self.blocks = rels, i, o, blocks
         if bases:
             self.weight = tnn.Parameter(torch.empty(bases, i, o))
             self.comp = tnn.Parameter(torch.empty(rels, bases))
+        elif blocks:
+            self.weight = tnn.Parameter(torch.empty(rels, blocks, i // blocks, o // blocks))
+            self.comp = None
         else:
             self.weight = tnn.Parameter(torch.empty(rels, i, o))
             self.comp = None
@@ -280,7 +284,12 @@ class PyGRGCNConv(tnn.Module):
         out = x @ self.root + self.bias
         for r in range(self.rels):
             m = etype == r
-            out = out + scatter_mean(x[src[m]], dst[m], n) @ w[r]
+            h = scatter_mean(x[src[m]], dst[m], n)
+            if self.blocks:  # block b of the input times block b of W_r
+                h = h.view(n, self.blocks, -1)
+                out = out + torch.einsum("abc,bcd->abd", h, w[r]).reshape(n, self.o)
+            else:
+                out = out + h @ w[r]
         return out
 
 
@@ -515,6 +524,7 @@ def main():
                                               tnn.Linear(8, 4)), 0.3), (x, src, dst), None, {}),
         ("pyg_rgcn", PyGRGCNConv(fin, 4, 3), (x, src, dst, etype), None, {"etype": etype}),
         ("pyg_rgcn_basis", PyGRGCNConv(fin, 4, 3, bases=2), (x, src, dst, etype), None, {"etype": etype}),
+        ("pyg_rgcn_blocks", PyGRGCNConv(fin, 4, 3, blocks=2), (x, src, dst, etype), None, {"etype": etype}),
         ("dgl_graphconv", DGLGraphConv(fin, 4), (x, ls, ld), None, {}),
         ("dgl_gat", DGLGATConv(fin, 4, 2), (x, ls, ld), None, {}),
         ("dgl_gatv2", DGLGATv2Conv(fin, 3, 2), (x, ls, ld), None, {}),
