@@ -59,8 +59,14 @@ type Tensor struct {
 	data  []byte
 }
 
-// Len returns the number of elements (1 for a scalar of shape []).
-func (t *Tensor) Len() int { return len(t.data) / t.Dtype.Size() }
+// Len returns the number of elements (1 for a scalar of shape []; 0 for a
+// Tensor not read from a file).
+func (t *Tensor) Len() int {
+	if t.Dtype.Size() == 0 {
+		return 0
+	}
+	return len(t.data) / t.Dtype.Size()
+}
 
 // Float64s returns the elements as float64, in row-major order. Integer
 // tensors are converted too (exactly up to 2^53).
