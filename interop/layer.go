@@ -238,7 +238,11 @@ func (c *converter) finish() (Params, error) {
 		}
 	}
 	if len(extra) > 0 {
-		return nil, c.errorf("tensor %q (and %d more) is not a parameter of the module, or is one gnn's layer has no counterpart for; check Kind and Prefix", extra[0], len(extra)-1)
+		more := ""
+		if len(extra) > 1 {
+			more = fmt.Sprintf(" (and %d more: %s)", len(extra)-1, sample(extra[1:]))
+		}
+		return nil, c.errorf("tensor %q%s is not a parameter of the module, or is one gnn's layer has no counterpart for; check Kind and Prefix", extra[0], more)
 	}
 	for n := range c.read {
 		c.ts.markUsed(n)
