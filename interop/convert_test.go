@@ -179,42 +179,54 @@ func TestAssign(t *testing.T) {
 	}
 }
 
-// TestPyGGCNNorm checks the weights against PyG's formula on a directed
-// graph, where they differ from DGL's out-degree normalisation.
+// TestPyGGCNNorm checks PyGSelfLoops and PyGGCNNorm against PyG's
+// formulas on a small directed weighted graph, where they differ from
+// DGL's out-degree normalisation.
 func TestPyGGCNNorm(t *testing.T) {
-	// 0 -> 1, 0 -> 2, 1 -> 2, plus a loop on 1.
+	// 0 -> 1 (w 2), 0 -> 2 (w 3), 1 -> 2 (w 4), and a loop on 1 (w 5).
 	g, err := graph.FromCOO(3, 3, []int32{0, 0, 1, 1}, []int32{1, 2, 2, 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	gl, err := PyGSelfLoops(g)
+	gl, w, err := PyGSelfLoops(g, []float64{2, 3, 4, 5}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gl.NumEdges() != 6 { // loops added on 0 and 2 only
-		t.Fatalf("%d edges after PyGSelfLoops, want 6", gl.NumEdges())
-	}
+	// The loop on 1 is moved after the other edges with its weight; 0 and 2
+	// get loops of weight fill.
 	s, d := gl.COO()
-	if s[4] != 0 || d[4] != 0 || s[5] != 2 || d[5] != 2 {
-		t.Errorf("loops %v -> %v", s[4:], d[4:])
-	}
-	w, err := PyGGCNNorm(gl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// In-degrees: 0: 1, 1: 2, 2: 3.
-	deg := []float64{1, 2, 3}
-	for e := range w {
-		want := 1 / (sqrtf(deg[s[e]]) * sqrtf(deg[d[e]]))
-		if diff := w[e] - want; diff > 1e-15 || diff < -1e-15 {
-			t.Errorf("edge %d (%d -> %d): %v, want %v", e, s[e], d[e], w[e], want)
+	wantS, wantD, wantW := []int32{0, 0, 1, 0, 1, 2}, []int32{1, 2, 2, 0, 1, 2}, []float64{2, 3, 4, 1, 5, 1}
+	for e := range wantS {
+		if s[e] != wantS[e] || d[e] != wantD[e] || w[e] != wantW[e] {
+			t.Fatalf("edge %d: %d -> %d weight %v, want %d -> %d weight %v", e, s[e], d[e], w[e], wantS[e], wantD[e], wantW[e])
 		}
 	}
+	norm, err := PyGGCNNorm(gl, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Weighted in-degrees: 0: 1, 1: 2+5, 2: 3+4+1.
+	deg := []float64{1, 7, 8}
+	for e := range norm {
+		want := w[e] / (sqrtf(deg[s[e]]) * sqrtf(deg[d[e]]))
+		if diff := norm[e] - want; diff > 1e-15 || diff < -1e-15 {
+			t.Errorf("edge %d (%d -> %d): %v, want %v", e, s[e], d[e], norm[e], want)
+		}
+	}
+	if _, w, _ := PyGSelfLoops(g, nil, 1); w != nil {
+		t.Errorf("weights %v without input weights", w)
+	}
+	if _, err := PyGGCNNorm(gl, []float64{1, math.NaN(), 1, 1, 1, 1}); err == nil || !strings.Contains(err.Error(), "edge 1 (0 -> 2)") {
+		t.Errorf("NaN weight: %v", err)
+	}
+	if _, _, err := PyGSelfLoops(g, []float64{1}, 1); err == nil {
+		t.Error("PyGSelfLoops accepted 1 weight for 4 edges")
+	}
 	b, _ := graph.FromCOO(2, 3, []int32{0}, []int32{2})
-	if _, err := PyGGCNNorm(b); err == nil {
+	if _, err := PyGGCNNorm(b, nil); err == nil {
 		t.Error("PyGGCNNorm accepted a bipartite graph")
 	}
-	if _, err := PyGSelfLoops(b); err == nil {
+	if _, _, err := PyGSelfLoops(b, nil, 1); err == nil {
 		t.Error("PyGSelfLoops accepted a bipartite graph")
 	}
 }

@@ -47,7 +47,7 @@ func TestCoraPyGGCN(t *testing.T) {
 		t.Fatal(err)
 	}
 	ds.Features.RowNormalize()
-	g, err := PyGSelfLoops(ds.Graph)
+	g, _, err := PyGSelfLoops(ds.Graph, nil, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,12 +66,15 @@
 //
 //	GCNConv    lin.weight (out,in) [weight (in,out) before PyG 2.0], bias
 //	  -> gcn.GraphConv: weight (in,out) = lin.weightᵀ, bias.
-//	  PyG adds self-loops itself (add_remaining_self_loops): run gnn on
-//	  PyGSelfLoops(g). PyG normalises an edge u->v by the in-degrees of
-//	  both ends; gnn's Both (DGL's) uses the out-degree of u: the same on a
-//	  symmetric graph (use gcn.Both), not on a directed one, where the
-//	  layer must be built WithNorm(gcn.None) and run with ForwardWeighted
-//	  and the edge weights PyGGCNNorm(g) (tested on a directed graph).
+//	  PyG replaces the graph's self-loops by one per node itself
+//	  (add_remaining_self_loops): run gnn on PyGSelfLoops(g, ew, 1) (fill
+//	  2 with improved=True). PyG normalises an edge u->v by the (weighted)
+//	  in-degrees of both ends; gnn's Both (DGL's) uses the out-degree of
+//	  u: the same on a symmetric unweighted graph (use gcn.Both), not on a
+//	  directed or weighted one, where the layer must be built
+//	  WithNorm(gcn.None) and run with ForwardWeighted and the edge weights
+//	  PyGGCNNorm(g, ew) (tested on a directed graph, with and without
+//	  edge_weight).
 //	GATConv    lin.weight (H*F,in) [lin_src.weight, lin_dst.weight before
 //	           PyG 2.5], att_src, att_dst (1,H,F), lin_edge.weight (H*F,D),
 //	           att_edge (1,H,F), res.weight, bias (H*F, or F if concat=False)
@@ -175,7 +178,7 @@
 // package was not installed either. On a 10-node graph with a self-loop
 // and a node without in-edges, with random weights and non-zero biases, it
 // saves each module's state dict in float64 and float32 and the outputs.
-// TestFixtures converts all 21 configurations and checks gnn's outputs
+// TestFixtures converts all 22 configurations and checks gnn's outputs
 // within 1e-12 (float64) and 1e-5 (float32); measured: at most 9.4e-16 and
 // 8.0e-7. TestCoraPyGGCN loads a 2-layer GCN trained by the script on Cora
 // with PyG's GCNConv semantics and names (test accuracy 0.820) and checks

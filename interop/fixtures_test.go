@@ -187,25 +187,8 @@ func mlp(eg *gorgonia.ExprGraph, dt tensor.Dtype, prefix string, steps ...mlpSte
 
 func fixtureCases() []fixtureCase {
 	return []fixtureCase{
-		{"pyg_gcn", "PyG", Layer{Kind: "GCNConv", Name: "gcn1"}, func(eg *gorgonia.ExprGraph, c caseIO, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
-			// PyG's GCNConv on a directed graph: its own self-loops and
-			// in-degree normalisation, as edge weights of a norm-less layer.
-			g, err := PyGSelfLoops(c.graph())
-			if err != nil {
-				return nil, nil, err
-			}
-			w, err := PyGGCNNorm(g)
-			if err != nil {
-				return nil, nil, err
-			}
-			ew := c.node(eg, "ew", array{[]int{len(w), 1}, w}.dense(c.dt))
-			l, err := gcn.New(eg, 6, 4, gcn.WithName("gcn1"), gcn.WithNorm(gcn.None), gcn.WithDtype(c.dt))
-			if err != nil {
-				return nil, nil, err
-			}
-			out, err := l.ForwardWeighted(g, x, ew)
-			return out, l.Learnables(), err
-		}},
+		{"pyg_gcn", "PyG", Layer{Kind: "GCNConv", Name: "gcn1"}, pygGCNFn(false)},
+		{"pyg_gcn_weighted", "PyG", Layer{Kind: "GCNConv", Name: "gcn1"}, pygGCNFn(true)},
 		{"pyg_gat", "PyG", Layer{Kind: "GATConv", Name: "gat1"}, func(eg *gorgonia.ExprGraph, c caseIO, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
 			l, err := gat.New(eg, 6, 3, gat.WithName("gat1"), gat.WithHeads(2), gat.WithEdgeFeatures(2), gat.WithDtype(c.dt))
 			if err != nil {
@@ -293,6 +276,32 @@ func fixtureCases() []fixtureCase {
 		{"dgl_rgcn", "DGL", Layer{Kind: "RelGraphConv", Name: "rgcn1"}, rgcnFn(nil, false)},
 		{"dgl_rgcn_basis", "DGL", Layer{Kind: "RelGraphConv", Name: "rgcn1"}, rgcnFn([]rgcn.Option{rgcn.WithBasis(2)}, false)},
 		{"dgl_rgcn_bdd", "DGL", Layer{Kind: "RelGraphConv", Name: "rgcn1", Bases: 2}, rgcnFn([]rgcn.Option{rgcn.WithBlockDiagonal(2)}, false)},
+	}
+}
+
+// pygGCNFn runs PyG's GCNConv on the fixture's directed graph (with its
+// edge weights): PyG's self-loops and in-degree normalisation, as edge
+// weights of a norm-less layer.
+func pygGCNFn(weighted bool) layerFn {
+	return func(eg *gorgonia.ExprGraph, c caseIO, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
+		var ew []float64
+		if weighted {
+			ew = c.ts.Get("ew").Float64s()
+		}
+		g, ew, err := PyGSelfLoops(c.graph(), ew, 1)
+		if err != nil {
+			return nil, nil, err
+		}
+		w, err := PyGGCNNorm(g, ew)
+		if err != nil {
+			return nil, nil, err
+		}
+		l, err := gcn.New(eg, 6, 4, gcn.WithName("gcn1"), gcn.WithNorm(gcn.None), gcn.WithDtype(c.dt))
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := l.ForwardWeighted(g, x, c.node(eg, "ew", array{[]int{len(w), 1}, w}.dense(c.dt)))
+		return out, l.Learnables(), err
 	}
 }
 
@@ -428,7 +437,7 @@ func TestPyGGCNNeedsItsNorm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := PyGSelfLoops(c.graph())
+	g, _, err := PyGSelfLoops(c.graph(), nil, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -99,12 +99,17 @@ def edge_softmax(score, dst, n):
     return out
 
 
-def pyg_remaining_self_loops(src, dst, n):
-    """PyG's add_remaining_self_loops: a loop on nodes without one."""
-    has = torch.zeros(n, dtype=torch.bool)
-    has[src[src == dst]] = True
-    extra = torch.arange(n)[~has]
-    return torch.cat([src, extra]), torch.cat([dst, extra])
+def pyg_remaining_self_loops(src, dst, n, w=None, fill=1.0):
+    """PyG's add_remaining_self_loops: drops the loops and appends one per
+    node; with weights, a new loop keeps the weight of the node's old loop,
+    else fill."""
+    mask = src != dst
+    loops = torch.arange(n)
+    if w is not None:
+        lw = torch.full((n,), fill, dtype=w.dtype)
+        lw[src[~mask]] = w[~mask]
+        w = torch.cat([w[mask], lw])
+    return torch.cat([src[mask], loops]), torch.cat([dst[mask], loops]), w
 
 
 def pyg_replace_self_loops(src, dst, n, ef=None):
@@ -127,20 +132,22 @@ def dgl_add_self_loop(src, dst, n):
 
 class PyGGCNConv(tnn.Module):
     """torch_geometric.nn.GCNConv: lin (no bias), bias; gcn_norm with
-    add_remaining_self_loops and in-degrees at both ends."""
+    add_remaining_self_loops and (weighted) in-degrees at both ends."""
 
     def __init__(self, i, o):
         super().__init__()
         self.lin = tnn.Linear(i, o, bias=False)
         self.bias = tnn.Parameter(torch.empty(o))
 
-    def forward(self, x, src, dst):
+    def forward(self, x, src, dst, w=None):
         n = x.shape[0]
-        src, dst = pyg_remaining_self_loops(src, dst, n)
-        deg = in_degree(dst, n, x.dtype)
+        src, dst, w = pyg_remaining_self_loops(src, dst, n, w)
+        if w is None:
+            w = torch.ones(len(src), dtype=x.dtype)
+        deg = scatter_sum(w, dst, n)
         dis = deg.pow(-0.5)
         dis[dis == float("inf")] = 0
-        norm = dis[src] * dis[dst]
+        norm = dis[src] * w * dis[dst]
         h = self.lin(x)
         return scatter_sum(norm.view(-1, 1) * h[src], dst, n) + self.bias
 
@@ -499,6 +506,7 @@ def main():
     x = torch.randn(n, fin, generator=gen, dtype=torch.float64)
     ef = torch.randn(len(src), 2, generator=gen, dtype=torch.float64)
     etype = torch.randint(0, 3, (len(src),), generator=gen)
+    ew = torch.rand(len(src), generator=gen, dtype=torch.float64) + 0.25  # PyG's edge_weight
     # DGL's usual R-GCN norm: 1 / in-degree per relation.
     norm = torch.zeros(len(src), dtype=torch.float64)
     for r in range(3):
@@ -511,6 +519,7 @@ def main():
     common = {"src": src, "dst": dst}
     cases = [
         ("pyg_gcn", PyGGCNConv(fin, 4), (x, src, dst), None, {}),
+        ("pyg_gcn_weighted", PyGGCNConv(fin, 4), (x, src, dst, ew), None, {"ew": ew}),
         ("pyg_gat", PyGGATConv(fin, 3, 2, edge_dim=2), (x, src, dst, ef), None,
          {"ef": ef, "ef_loops": ef_loops}),
         ("pyg_gat_mean", PyGGATConv(fin, 3, 2, concat=False, old_names=True), (x, src, dst), None, {}),
