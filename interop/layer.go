@@ -135,6 +135,7 @@ func newConverter(fw string, ts *Tensors, l Layer) (*converter, error) {
 	if l.Name == "" {
 		return nil, fmt.Errorf("interop: %s: empty gnn layer name", l.describe(fw))
 	}
+	l.Prefix = strings.TrimSuffix(l.Prefix, ".")
 	dt := l.Dtype
 	if dt.Type == nil {
 		dt = tensor.Float32
@@ -177,8 +178,8 @@ func (c *converter) errorf(format string, args ...any) error {
 }
 
 // opt returns the tensor named suffix under the prefix as an array, if it
-// exists; it must be a float tensor of rank ranks (any rank when none
-// given).
+// exists; it must be a float tensor of the given rank (any rank when rank
+// is negative).
 func (c *converter) opt(suffix string, rank int) (array, bool, error) {
 	name := c.full(suffix)
 	t := c.ts.Get(name)
