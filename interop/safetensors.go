@@ -71,23 +71,33 @@ func (t *Tensor) Len() int {
 // Float64s returns the elements as float64, in row-major order. Integer
 // tensors are converted too (exactly up to 2^53).
 func (t *Tensor) Float64s() []float64 {
-	n := t.Len()
-	out := make([]float64, n)
+	out := make([]float64, t.Len())
 	d := t.data
-	for i := range out {
-		switch t.Dtype {
-		case F64:
-			out[i] = math.Float64frombits(binary.LittleEndian.Uint64(d[8*i:]))
-		case F32:
-			out[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(d[4*i:])))
-		case F16:
-			out[i] = float64(halfToFloat32(binary.LittleEndian.Uint16(d[2*i:])))
-		case BF16:
-			out[i] = float64(math.Float32frombits(uint32(binary.LittleEndian.Uint16(d[2*i:])) << 16))
-		case I64:
-			out[i] = float64(int64(binary.LittleEndian.Uint64(d[8*i:])))
-		case I32:
-			out[i] = float64(int32(binary.LittleEndian.Uint32(d[4*i:])))
+	le := binary.LittleEndian
+	switch t.Dtype {
+	case F64:
+		for i := range out {
+			out[i] = math.Float64frombits(le.Uint64(d[8*i:]))
+		}
+	case F32:
+		for i := range out {
+			out[i] = float64(math.Float32frombits(le.Uint32(d[4*i:])))
+		}
+	case F16:
+		for i := range out {
+			out[i] = float64(halfToFloat32(le.Uint16(d[2*i:])))
+		}
+	case BF16:
+		for i := range out {
+			out[i] = float64(math.Float32frombits(uint32(le.Uint16(d[2*i:])) << 16))
+		}
+	case I64:
+		for i := range out {
+			out[i] = float64(int64(le.Uint64(d[8*i:])))
+		}
+	case I32:
+		for i := range out {
+			out[i] = float64(int32(le.Uint32(d[4*i:])))
 		}
 	}
 	return out
