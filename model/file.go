@@ -1,7 +1,7 @@
 package model
 
 import (
-		"bytes"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
