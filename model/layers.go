@@ -198,6 +198,9 @@ func buildGATConv(e env, ls *LayerSpec, act nn.Activation) (*built, error) {
 		gat.WithMeanHeads(ls.MeanHeads), gat.WithMode(e.mode), gat.WithFeatDropout(ls.Dropout), gat.WithAttnDropout(ls.AttnDropout),
 		gat.WithActivation(act), gat.WithBias(!ls.NoBias), gat.WithResidual(ls.Residual),
 		gat.WithAllowZeroInDegree(ls.AllowZeroInDegree), gat.WithEdgeFeatures(ls.EdgeFeatures), gat.WithValues(e.values)}
+	if ls.DstIn > 0 {
+		opts = append(opts, gat.WithDstIn(ls.DstIn))
+	}
 	if ls.NegativeSlope != nil {
 		opts = append(opts, gat.WithNegativeSlope(*ls.NegativeSlope))
 	}
@@ -245,6 +248,9 @@ func buildSAGEConv(e env, ls *LayerSpec, act nn.Activation) (*built, error) {
 	}
 	opts := []sage.Option{sage.WithName(ls.Name), sage.WithSeed(*ls.Seed), sage.WithDtype(e.dt), sage.WithAggregator(agg),
 		sage.WithActivation(act), sage.WithBias(!ls.NoBias), sage.WithValues(e.values)}
+	if ls.DstIn > 0 {
+		opts = append(opts, sage.WithDstIn(ls.DstIn))
+	}
 	if ls.Dropout > 0 {
 		opts = append(opts, sage.WithFeatDropout(ls.Dropout), sage.WithMode(e.mode))
 	}

@@ -110,6 +110,10 @@ type LayerSpec struct {
 	Regularizer  string `json:"regularizer,omitempty"`
 	Bases        int    `json:"bases,omitempty"`
 	NoSelfLoop   bool   `json:"no_self_loop,omitempty"`
+	// DstIn is the width of the destination features of a GATConv or
+	// SAGEConv on a relation between two node types (their WithDstIn);
+	// New fills it in from the node types' widths when 0.
+	DstIn int `json:"dst_in,omitempty"`
 	// Relations are HeteroGraphConv's layers, one per relation.
 	Relations []RelationSpec `json:"relations,omitempty"`
 	// Seed seeds the layer's initialisation and its own dropout; New fills

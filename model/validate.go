@@ -36,6 +36,7 @@ var applies = map[string][]string{
 	"no_self_loop":         {RelGraphConv},
 	"out_dropout":          {RelGraphConv},
 	"relations":            {HeteroGraphConv},
+	"dst_in":               {GATConv, SAGEConv},
 	"no_bias":              {GraphConv, GATConv, GATv2Conv, SAGEConv, SGConv, TAGConv, ChebConv, RelGraphConv, Linear, BatchNorm},
 	"dropout_seed":         {GraphConv, GINConv, APPNPConv, SGConv, TAGConv, ChebConv, RelGraphConv, Linear, BatchNorm},
 }
@@ -67,8 +68,11 @@ func normalize(s *Spec, seed uint64) error {
 				return fmt.Errorf("layer %d (%s): a HeteroGraphConv model's layers must all be HeteroGraphConv", l, describe(&s.Layers[l]))
 			}
 		}
-		if s.Readout != nil || len(s.Head) > 0 || s.SelfLoops {
-			return fmt.Errorf("a HeteroGraphConv model has no readout, head or self-loops")
+		if s.Readout != nil || len(s.Head) > 0 || s.SelfLoops || s.Classes != 0 {
+			return fmt.Errorf("a HeteroGraphConv model has no readout, head, classes or self-loops")
+		}
+		if err := heteroWidths(s); err != nil {
+			return err
 		}
 	} else {
 		if len(s.NodeFeatures) > 0 {
@@ -132,6 +136,50 @@ func normalize(s *Spec, seed uint64) error {
 	}
 	if s.Fanouts != nil && len(s.Fanouts) != len(s.Layers) {
 		return fmt.Errorf("%d fanouts for %d layers", len(s.Fanouts), len(s.Layers))
+	}
+	return nil
+}
+
+// heteroWidths checks that the relation layers of a HeteroGraphConv model
+// take the widths of their node types, and fills in the destination widths
+// of GATConv and SAGEConv relations between two types.
+func heteroWidths(s *Spec) error {
+	widths := map[string]int{}
+	for t, w := range s.NodeFeatures {
+		if w <= 0 {
+			return fmt.Errorf("node type %q: width %d, want a positive one", t, w)
+		}
+		widths[t] = w
+	}
+	for l := range s.Layers {
+		ls := &s.Layers[l]
+		next := map[string]int{}
+		for i := range ls.Relations {
+			r := &ls.Relations[i]
+			rl := &r.Layer
+			where := fmt.Sprintf("layer %d (%s): relation %d (%s, %s, %s)", l, describe(ls), i, r.Src, r.Rel, r.Dst)
+			in, ok := widths[r.Src]
+			if !ok {
+				return fmt.Errorf("%s: node type %q has no features at this layer", where, r.Src)
+			}
+			if rl.In != in {
+				return fmt.Errorf("%s: in %d, but node type %q is %d wide here", where, rl.In, r.Src, in)
+			}
+			if dst, ok := widths[r.Dst]; ok && r.Src != r.Dst && (rl.Type == GATConv || rl.Type == SAGEConv) {
+				if rl.DstIn == 0 && dst != in {
+					rl.DstIn = dst
+				}
+			}
+			out := rl.OutWidth()
+			if ls.Aggregator == "stack" {
+				out = -1 // (count, R, out): no later layer takes it
+			}
+			if w, ok := next[r.Dst]; ok && w != out {
+				return fmt.Errorf("%s: its output is %d wide, another relation into %q gives %d", where, out, r.Dst, w)
+			}
+			next[r.Dst] = out
+		}
+		widths = next
 	}
 	return nil
 }
