@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/model"
 	"github.com/gnngo/gnn/nn"
 )
@@ -144,4 +145,22 @@ func stripped(s model.Spec) map[string]any {
 	}
 	strip(v)
 	return v
+}
+
+// ModelAccuracy loads the model file at path and returns its accuracy on
+// the dataset's nodes, predicted on the whole graph (model.Predict) from the
+// dense features: what a program that has only the file (cmd/gnnserve)
+// computes, against what the example printed.
+func ModelAccuracy(path string, ds *dataset.Dataset, nodes []int32) (float64, error) {
+	m, err := model.Load(path)
+	if err != nil {
+		return 0, err
+	}
+	f := ds.Features
+	x := tensor.New(tensor.WithShape(f.Rows, f.Cols), tensor.WithBacking(f.ToDense()))
+	logits, err := m.Predict(ds.Graph, x)
+	if err != nil {
+		return 0, err
+	}
+	return nn.Accuracy(logits, ds.Labels, nodes)
 }
