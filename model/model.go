@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -166,20 +167,51 @@ func (m *Model) build(e env, l int) (*built, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model: layer %d (%s): %w", l, describe(&m.spec.Layers[l]), err)
 	}
-	if err := m.bind(b.params); err != nil {
+	if err := bind(b.params, e.values); err != nil {
 		return nil, fmt.Errorf("model: layer %d (%s): %w", l, describe(&m.spec.Layers[l]), err)
 	}
 	return b, nil
 }
 
-// value is the model's nn.Values.
+// value is the model's nn.Values: its own tensors, which training through
+// Layer updates.
 func (m *Model) value(name string) *tensor.Dense { return m.values[name] }
 
-// bind makes every node of params hold the model's value of its name.
-func (m *Model) bind(params gorgonia.Nodes) error {
-	for _, p := range params {
-		v, ok := m.values[p.Name()]
+// views returns an nn.Values of new tensor headers on the model's parameter
+// data, one per name, for one expression graph that only reads them:
+// Gorgonia's machines write the headers of their input tensors (their
+// engine), so concurrent Predicts must not share them.
+func (m *Model) views() nn.Values {
+	made := map[string]*tensor.Dense{}
+	var mu sync.Mutex
+	return func(name string) *tensor.Dense {
+		mu.Lock()
+		defer mu.Unlock()
+		if v, ok := made[name]; ok {
+			return v
+		}
+		v, ok := m.values[name]
 		if !ok {
+			return nil
+		}
+		made[name] = header(v)
+		return made[name]
+	}
+}
+
+// header returns a new tensor header on v's data (a copy when v is a view).
+func header(v *tensor.Dense) *tensor.Dense {
+	if v.IsView() {
+		return v.Materialize().(*tensor.Dense)
+	}
+	return tensor.New(tensor.WithShape(v.Shape().Clone()...), tensor.WithBacking(v.Data()))
+}
+
+// bind makes every node of params hold the value of its name.
+func bind(params gorgonia.Nodes, values nn.Values) error {
+	for _, p := range params {
+		v := values(p.Name())
+		if v == nil {
 			return fmt.Errorf("parameter %q is not the model's", p.Name())
 		}
 		if p.Value() == gorgonia.Value(v) {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"sync"
 	"testing"
 
 	"gorgonia.org/gorgonia"
@@ -168,5 +170,48 @@ func TestStack(t *testing.T) {
 	}
 	if names := m.ParamNames(); len(names) != len(m.Params()) || names[0] != "sage1.fc_self.weight" {
 		t.Errorf("ParamNames %v", names)
+	}
+}
+
+// TestPredictConcurrent runs Predict from several goroutines on one model
+// (as a server does) and at GOMAXPROCS 1 and 2: every result is the same,
+// bit for bit.
+func TestPredictConcurrent(t *testing.T) {
+	g := testGraph(t, 40)
+	for _, name := range []string{"GATConv", "SAGEConv", "GINConv"} {
+		spec := nodeSpecs()[name]
+		m, err := model.New(spec, tensor.Float32, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		randomize(t, m, 2)
+		x := features(tensor.Float32, 40, spec.InFeatures, 3)
+		want, err := m.Predict(g, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, procs := range []int{1, 2} {
+			prev := runtime.GOMAXPROCS(procs)
+			var wg sync.WaitGroup
+			outs := make([]*tensor.Dense, 4)
+			errs := make([]error, 4)
+			for i := range outs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					outs[i], errs[i] = m.Predict(g, x)
+				}()
+			}
+			wg.Wait()
+			runtime.GOMAXPROCS(prev)
+			for i := range outs {
+				if errs[i] != nil {
+					t.Fatal(errs[i])
+				}
+				if !reflect.DeepEqual(bits(t, outs[i]), bits(t, want)) {
+					t.Errorf("%s: GOMAXPROCS %d, goroutine %d: a different result", name, procs, i)
+				}
+			}
+		}
 	}
 }

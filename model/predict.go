@@ -53,7 +53,8 @@ func (m *Model) PredictGraphs(b *graph.Batched, x *tensor.Dense) (*tensor.Dense,
 			return nil, err
 		}
 		// The readout's and the head's parameters start from the model's
-		// values (e.values), so they need no binding.
+		// values (e.values, which the layers of Linear and BatchNorm take
+		// as they are), so they need no binding.
 		pool, _, err := buildReadout(e, m.spec.Readout)
 		if err != nil {
 			return nil, fmt.Errorf("readout: %w", err)
@@ -96,7 +97,7 @@ func (m *Model) PredictHetero(h *hetero.Graph, x map[string]*tensor.Dense) (map[
 	if len(m.spec.NodeFeatures) == 0 {
 		return nil, fmt.Errorf("model: PredictHetero needs a HeteroGraphConv model; use Predict")
 	}
-	e := env{eg: gorgonia.NewGraph(), dt: m.dt, mode: evalMode(), values: m.value}
+	e := env{eg: gorgonia.NewGraph(), dt: m.dt, mode: evalMode(), values: m.views()}
 	types := make([]string, 0, len(x))
 	for t := range x {
 		types = append(types, t)
@@ -112,7 +113,7 @@ func (m *Model) PredictHetero(h *hetero.Graph, x map[string]*tensor.Dense) (map[
 		if err := m.checkFeatures(v, -1, w, "node type "+t+" "); err != nil {
 			return nil, err
 		}
-		hs[t] = gorgonia.NodeFromAny(e.eg, v, gorgonia.WithName("x."+t))
+		hs[t] = gorgonia.NodeFromAny(e.eg, header(v), gorgonia.WithName("x."+t))
 	}
 	for l := range m.spec.Layers {
 		b, err := m.build(e, l)
@@ -166,7 +167,7 @@ func (m *Model) predictNodes(g *graph.Graph, x, ef *tensor.Dense) (*tensor.Dense
 			if err := m.checkFeatures(ef, g.NumEdges(), -1, "edge "); err != nil {
 				return nil, err
 			}
-			efn = gorgonia.NodeFromAny(e.eg, ef, gorgonia.WithName("edge_features"))
+			efn = gorgonia.NodeFromAny(e.eg, header(ef), gorgonia.WithName("edge_features"))
 		}
 		return m.stack(e, g, xn, efn)
 	}, g.NumSrc(), x)
@@ -181,8 +182,8 @@ func (m *Model) run(f func(e env, x *gorgonia.Node) (*gorgonia.Node, error), row
 	if err := m.checkFeatures(x, rows, m.spec.InFeatures, ""); err != nil {
 		return nil, err
 	}
-	e := env{eg: gorgonia.NewGraph(), dt: m.dt, mode: evalMode(), values: m.value}
-	out, err := f(e, gorgonia.NodeFromAny(e.eg, x, gorgonia.WithName("x")))
+	e := env{eg: gorgonia.NewGraph(), dt: m.dt, mode: evalMode(), values: m.views()}
+	out, err := f(e, gorgonia.NodeFromAny(e.eg, header(x), gorgonia.WithName("x")))
 	if err != nil {
 		if _, ok := err.(modelError); ok {
 			return nil, err
