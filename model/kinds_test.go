@@ -98,10 +98,20 @@ func TestRoundTripGraphLevel(t *testing.T) {
 		"attention": {Type: "attention", Gate: []model.LayerSpec{{Type: model.Linear, In: 4, Out: 1}},
 			Feat: []model.LayerSpec{{Type: model.Linear, In: 4, Out: 4, Activation: "tanh"}}},
 	}
+	// The GIN paper's readout: every level pooled, its own head, summed.
+	pred := func(in int) []model.LayerSpec {
+		return []model.LayerSpec{{Type: model.Linear, In: in, Out: 2, OutDropout: 0.5}}
+	}
+	gate := func(in int) []model.LayerSpec { return []model.LayerSpec{{Type: model.Linear, In: in, Out: 1}} }
+	readouts["levels"] = &model.ReadoutSpec{Type: "sum", Levels: []model.ReadoutLevel{{Head: pred(3)}, {Head: pred(4)}}}
+	readouts["attention-levels"] = &model.ReadoutSpec{Type: "attention", Levels: []model.ReadoutLevel{{Gate: gate(3), Head: pred(3)}, {Gate: gate(4), Head: pred(4)}}}
 	for name, ro := range readouts {
 		for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
 			t.Run(name+"/"+dt.String(), func(t *testing.T) {
 				spec := model.Spec{InFeatures: 3, Classes: 2, Layers: []model.LayerSpec{gin}, Readout: ro, Head: head}
+				if len(ro.Levels) > 0 {
+					spec.Head = nil
+				}
 				m, err := model.New(spec, dt, 4)
 				if err != nil {
 					t.Fatal(err)

@@ -123,6 +123,9 @@ func buildLayer(e env, ls *LayerSpec) (*built, error) {
 	if !k.ownAct && act != nil {
 		wrapActivation(b, act)
 	}
+	if ls.Type != RelGraphConv && ls.OutDropout > 0 {
+		wrapOutDropout(b, ls.OutDropout, *ls.OutDropoutSeed, e.mode)
+	}
 	if !k.ownDrop && ls.Dropout > 0 {
 		wrapDropout(b, ls.Dropout, *ls.DropoutSeed, e.mode)
 	}
@@ -134,6 +137,24 @@ func wrapActivation(b *built, act nn.Activation) {
 	if f := b.forward; f != nil {
 		b.forward = func(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
 			y, err := f(g, x)
+			if err != nil {
+				return nil, err
+			}
+			return act(y)
+		}
+	}
+	if f := b.sparse; f != nil {
+		b.sparse = func(g nn.Graph, x *nn.Sparse) (*gorgonia.Node, error) {
+			y, err := f(g, x)
+			if err != nil {
+				return nil, err
+			}
+			return act(y)
+		}
+	}
+	if f := b.edges; f != nil {
+		b.edges = func(g *graph.Graph, x, ef *gorgonia.Node) (*gorgonia.Node, error) {
+			y, err := f(g, x, ef)
 			if err != nil {
 				return nil, err
 			}
@@ -152,6 +173,37 @@ func wrapActivation(b *built, act nn.Activation) {
 				}
 			}
 			return ys, nil
+		}
+	}
+}
+
+// wrapOutDropout applies dropout to the output of b's forward functions.
+func wrapOutDropout(b *built, p float64, seed uint64, mode *nn.Mode) {
+	if f := b.forward; f != nil {
+		b.forward = func(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
+			y, err := f(g, x)
+			if err != nil {
+				return nil, err
+			}
+			return nn.Dropout(y, p, seed, mode)
+		}
+	}
+	if f := b.sparse; f != nil {
+		b.sparse = func(g nn.Graph, x *nn.Sparse) (*gorgonia.Node, error) {
+			y, err := f(g, x)
+			if err != nil {
+				return nil, err
+			}
+			return nn.Dropout(y, p, seed, mode)
+		}
+	}
+	if f := b.edges; f != nil {
+		b.edges = func(g *graph.Graph, x, ef *gorgonia.Node) (*gorgonia.Node, error) {
+			y, err := f(g, x, ef)
+			if err != nil {
+				return nil, err
+			}
+			return nn.Dropout(y, p, seed, mode)
 		}
 	}
 }
@@ -379,7 +431,7 @@ func buildHeteroGraphConv(e env, ls *LayerSpec, _ nn.Activation) (*built, error)
 
 func buildLinear(e env, ls *LayerSpec, _ nn.Activation) (*built, error) {
 	w, err := nn.Initial(e.values, ls.Name+".weight", e.dt, []int{ls.In, ls.Out}, func() (*tensor.Dense, error) {
-		return nn.Glorot(e.dt, nn.ParamSeed(*ls.Seed, 0), 1, ls.In, ls.Out)
+		return nn.Glorot(e.dt, *ls.Seed, 1, ls.In, ls.Out)
 	})
 	if err != nil {
 		return nil, err

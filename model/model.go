@@ -69,19 +69,14 @@ func New(spec Spec, dt tensor.Dtype, seed uint64) (*Model, error) {
 		}
 	}
 	if spec.Readout != nil {
-		_, ps, err := buildReadout(e, spec.Readout)
-		if err != nil {
-			return nil, fmt.Errorf("model: readout: %w", err)
-		}
-		if err := add("the readout", ps); err != nil {
-			return nil, err
-		}
-		_, ps, err = buildSeq(e, spec.Head, "head ")
+		levels, err := buildLevels(e, &spec)
 		if err != nil {
 			return nil, fmt.Errorf("model: %w", err)
 		}
-		if err := add("the head", ps); err != nil {
-			return nil, err
+		for _, lv := range levels {
+			if err := add(lv.where, lv.params); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return m, nil

@@ -48,29 +48,72 @@ func (m *Model) PredictGraphs(b *graph.Batched, x *tensor.Dense) (*tensor.Dense,
 		return nil, fmt.Errorf("model: PredictGraphs: nil batch")
 	}
 	return m.run(func(e env, xn *gorgonia.Node) (*gorgonia.Node, error) {
-		h, err := m.stack(e, b.Graph, xn, nil)
-		if err != nil {
-			return nil, err
-		}
-		// The readout's and the head's parameters start from the model's
-		// values (e.values, which the layers of Linear and BatchNorm take
-		// as they are), so they need no binding.
-		pool, _, err := buildReadout(e, m.spec.Readout)
-		if err != nil {
-			return nil, fmt.Errorf("readout: %w", err)
-		}
-		if h, err = pool(b, h); err != nil {
-			return nil, fmt.Errorf("readout: %w", err)
-		}
-		head, _, err := buildSeq(e, m.spec.Head, "head ")
-		if err != nil {
-			return nil, err
-		}
-		if head == nil {
-			return h, nil
-		}
-		return head(h)
+		out, _, err := m.graphs(e, b, xn)
+		return out, err
 	}, b.NumSrc(), x)
+}
+
+// Forward adds the whole node-level model to eg and applies it to x on g
+// (Layer for every layer, in order, edge features aside), with dropout
+// following Mode: it returns the output and every parameter node, holding
+// the model's values, for training the model full-graph.
+func (m *Model) Forward(eg *gorgonia.ExprGraph, g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
+	if m.spec.Readout != nil {
+		return nil, nil, fmt.Errorf("model: a graph-level model runs with ForwardGraphs")
+	}
+	hs, params, err := m.stack(env{eg: eg, dt: m.dt, mode: m.mode, values: m.value}, g, x, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return hs[len(hs)-1], params, nil
+}
+
+// ForwardGraphs adds the whole graph-level model (layers, readout, head)
+// to eg and applies it to the node features x of the batch b, with
+// dropout following Mode: it returns one row per graph and every
+// parameter node, holding the model's values, for training.
+func (m *Model) ForwardGraphs(eg *gorgonia.ExprGraph, b *graph.Batched, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
+	if m.spec.Readout == nil {
+		return nil, nil, fmt.Errorf("model: ForwardGraphs needs a graph-level model (one with a readout)")
+	}
+	if b == nil {
+		return nil, nil, fmt.Errorf("model: ForwardGraphs: nil batch")
+	}
+	return m.graphs(env{eg: eg, dt: m.dt, mode: m.mode, values: m.value}, b, x)
+}
+
+// graphs adds the graph-level model to e's graph: the layers, then the
+// readout and head of the last layer, or of every level summed.
+func (m *Model) graphs(e env, b *graph.Batched, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
+	hs, params, err := m.stack(e, b.Graph, x, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The readout's and the head's parameters start from e.values, which
+	// Linear and BatchNorm layers take as they are: no binding needed.
+	levels, err := buildLevels(e, &m.spec)
+	if err != nil {
+		return nil, nil, modelError{fmt.Errorf("model: %w", err)}
+	}
+	if len(levels) == 1 {
+		hs = hs[len(hs)-1:]
+	}
+	var out *gorgonia.Node
+	for i, lv := range levels {
+		y, err := lv.pool(b, hs[i])
+		if err == nil && lv.head != nil {
+			y, err = lv.head(y)
+		}
+		if err == nil && out != nil {
+			y, err = gorgonia.Add(out, y)
+		}
+		if err != nil {
+			return nil, nil, modelError{fmt.Errorf("model: %s: %w", lv.where, err)}
+		}
+		out = y
+		params = append(params, lv.params...)
+	}
+	return out, params, nil
 }
 
 // PredictRelations runs a RelGraphConv model in evaluation mode on rel (the
@@ -82,7 +125,11 @@ func (m *Model) PredictRelations(rel *rgcn.Relations, x *tensor.Dense) (*tensor.
 		return nil, fmt.Errorf("model: PredictRelations: nil relations")
 	}
 	return m.run(func(e env, xn *gorgonia.Node) (*gorgonia.Node, error) {
-		return m.stack(e, rel, xn, nil)
+		hs, _, err := m.stack(e, rel, xn, nil)
+		if err != nil {
+			return nil, err
+		}
+		return hs[len(hs)-1], nil
 	}, rel.NumSrc(), x)
 }
 
@@ -169,7 +216,11 @@ func (m *Model) predictNodes(g *graph.Graph, x, ef *tensor.Dense) (*tensor.Dense
 			}
 			efn = gorgonia.NodeFromAny(e.eg, header(ef), gorgonia.WithName("edge_features"))
 		}
-		return m.stack(e, g, xn, efn)
+		hs, _, err := m.stack(e, g, xn, efn)
+		if err != nil {
+			return nil, err
+		}
+		return hs[len(hs)-1], nil
 	}, g.NumSrc(), x)
 }
 
@@ -206,13 +257,16 @@ func (m *Model) run(f func(e env, x *gorgonia.Node) (*gorgonia.Node, error), row
 type modelError struct{ error }
 
 // stack applies the layers to x on g in e's graph; layers with edge
-// features take ef.
-func (m *Model) stack(e env, g nn.Graph, x, ef *gorgonia.Node) (*gorgonia.Node, error) {
+// features take ef. It returns x and every layer's output, and the layers'
+// parameters.
+func (m *Model) stack(e env, g nn.Graph, x, ef *gorgonia.Node) (gorgonia.Nodes, gorgonia.Nodes, error) {
 	h := x
+	hs := gorgonia.Nodes{x}
+	var params gorgonia.Nodes
 	for l := range m.spec.Layers {
 		b, err := m.build(e, l)
 		if err != nil {
-			return nil, modelError{err}
+			return nil, nil, modelError{err}
 		}
 		where := func(err error) error {
 			return modelError{fmt.Errorf("model: layer %d (%s): %w", l, describe(&m.spec.Layers[l]), err)}
@@ -221,19 +275,21 @@ func (m *Model) stack(e env, g nn.Graph, x, ef *gorgonia.Node) (*gorgonia.Node, 
 		case b.edges != nil:
 			gg, ok := g.(*graph.Graph)
 			if ef == nil || !ok {
-				return nil, where(fmt.Errorf("the layer takes edge features: use PredictEdges"))
+				return nil, nil, where(fmt.Errorf("the layer takes edge features: use PredictEdges"))
 			}
 			h, err = b.edges(gg, h, ef)
 		case b.forward != nil:
 			h, err = b.forward(g, h)
 		default:
-			return nil, where(fmt.Errorf("the layer runs on a heterograph: use PredictHetero"))
+			return nil, nil, where(fmt.Errorf("the layer runs on a heterograph: use PredictHetero"))
 		}
 		if err != nil {
-			return nil, where(err)
+			return nil, nil, where(err)
 		}
+		hs = append(hs, h)
+		params = append(params, b.params...)
 	}
-	return h, nil
+	return hs, params, nil
 }
 
 // checkFeatures checks that x is a (rows x cols) matrix of the model's
@@ -268,10 +324,47 @@ func evalMode() *nn.Mode {
 // pooling is a readout: node features of a batch to one row per graph.
 type pooling func(b *graph.Batched, x *gorgonia.Node) (*gorgonia.Node, error)
 
-// buildReadout builds the readout r in e's graph and returns it with its
-// parameters.
-func buildReadout(e env, r *ReadoutSpec) (pooling, gorgonia.Nodes, error) {
-	switch r.Type {
+// level is one pooling of node features and the head applied to it.
+type level struct {
+	pool   pooling
+	head   nn.Activation // nil: none
+	params gorgonia.Nodes
+	where  string
+}
+
+// buildLevels builds the readout and head of the (normalised) graph-level
+// spec s: one level, or one per entry of its Levels.
+func buildLevels(e env, s *Spec) ([]level, error) {
+	r := s.Readout
+	one := func(gate, feat, head []LayerSpec, where string) (level, error) {
+		pool, ps, err := buildPooling(e, r.Type, gate, feat)
+		if err != nil {
+			return level{}, fmt.Errorf("%s: %w", where, err)
+		}
+		h, hps, err := buildSeq(e, head, "head ")
+		if err != nil {
+			return level{}, fmt.Errorf("%s: %w", where, err)
+		}
+		return level{pool: pool, head: h, params: append(ps, hps...), where: where}, nil
+	}
+	if len(r.Levels) == 0 {
+		lv, err := one(r.Gate, r.Feat, s.Head, "readout")
+		return []level{lv}, err
+	}
+	levels := make([]level, len(r.Levels))
+	for i, rl := range r.Levels {
+		var err error
+		if levels[i], err = one(rl.Gate, rl.Feat, rl.Head, fmt.Sprintf("readout level %d", i)); err != nil {
+			return nil, err
+		}
+	}
+	return levels, nil
+}
+
+// buildPooling builds a readout of type typ (with the gate and feat layers
+// of an attention readout) in e's graph and returns it with its parameters.
+func buildPooling(e env, typ string, gate, feat []LayerSpec) (pooling, gorgonia.Nodes, error) {
+	switch typ {
 	case "sum":
 		return ops.SumNodes, nil, nil
 	case "mean":
@@ -279,23 +372,23 @@ func buildReadout(e env, r *ReadoutSpec) (pooling, gorgonia.Nodes, error) {
 	case "max":
 		return ops.MaxNodes, nil, nil
 	case "attention":
-		gate, gateParams, err := buildSeq(e, r.Gate, "gate ")
+		g, gateParams, err := buildSeq(e, gate, "gate ")
 		if err != nil {
 			return nil, nil, err
 		}
-		feat, featParams, err := buildSeq(e, r.Feat, "feat ")
+		f, featParams, err := buildSeq(e, feat, "feat ")
 		if err != nil {
 			return nil, nil, err
 		}
 		var opts []readout.Option
-		if feat != nil {
-			opts = append(opts, readout.WithFeat(feat, featParams...))
+		if f != nil {
+			opts = append(opts, readout.WithFeat(f, featParams...))
 		}
-		p, err := readout.NewGlobalAttentionPooling(gate, gateParams, opts...)
+		p, err := readout.NewGlobalAttentionPooling(g, gateParams, opts...)
 		if err != nil {
 			return nil, nil, err
 		}
 		return p.Forward, p.Learnables(), nil
 	}
-	return nil, nil, fmt.Errorf("unknown readout %q", r.Type)
+	return nil, nil, fmt.Errorf("unknown readout %q", typ)
 }

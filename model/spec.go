@@ -60,7 +60,9 @@ type LayerSpec struct {
 	AttnDropout float64 `json:"attn_dropout,omitempty"`
 	// EdgeDropout is APPNPConv's edge dropout.
 	EdgeDropout float64 `json:"edge_dropout,omitempty"`
-	// OutDropout is RelGraphConv's dropout of its output.
+	// OutDropout is the dropout probability on the layer's output, after
+	// its activation (RelGraphConv: the layer's own; other types:
+	// nn.Dropout seeded by OutDropoutSeed).
 	OutDropout float64 `json:"out_dropout,omitempty"`
 	// NoBias removes the layer's bias (all types with one).
 	NoBias bool `json:"no_bias,omitempty"`
@@ -116,12 +118,16 @@ type LayerSpec struct {
 	DstIn int `json:"dst_in,omitempty"`
 	// Relations are HeteroGraphConv's layers, one per relation.
 	Relations []RelationSpec `json:"relations,omitempty"`
-	// Seed seeds the layer's initialisation and its own dropout; New fills
+	// Seed seeds the layer's initialisation and its own dropout (a Linear
+	// layer's weight is nn.Glorot with gain 1 drawn from Seed); New fills
 	// it in (from its seed argument) when nil.
 	Seed *uint64 `json:"seed,omitempty"`
 	// DropoutSeed seeds the input dropout of the types without feature
 	// dropout of their own; New fills it in when Dropout > 0.
 	DropoutSeed *uint64 `json:"dropout_seed,omitempty"`
+	// OutDropoutSeed seeds OutDropout (all types but RelGraphConv); New
+	// fills it in when OutDropout > 0.
+	OutDropoutSeed *uint64 `json:"out_dropout_seed,omitempty"`
 }
 
 // ReadoutSpec is a graph-level model's pooling of node features into one
@@ -135,6 +141,22 @@ type ReadoutSpec struct {
 	// Linear and BatchNorm layers.
 	Gate []LayerSpec `json:"gate,omitempty"`
 	Feat []LayerSpec `json:"feat,omitempty"`
+	// Levels, when given, pool the input features (level 0) and the output
+	// of every layer (level l), not only the last layer's, each with a
+	// gate, feat and head of its own, and the model's output is the sum of
+	// the levels' head outputs (the readout of the GIN paper). There is one
+	// level more than Spec.Layers; Gate, Feat and Spec.Head are then
+	// empty.
+	Levels []ReadoutLevel `json:"levels,omitempty"`
+}
+
+// ReadoutLevel is the readout of one level of a ReadoutSpec with Levels:
+// the gate and feat layers of an attention readout, and the head applied
+// to the pooled rows (Linear and BatchNorm layers).
+type ReadoutLevel struct {
+	Gate []LayerSpec `json:"gate,omitempty"`
+	Feat []LayerSpec `json:"feat,omitempty"`
+	Head []LayerSpec `json:"head,omitempty"`
 }
 
 // RelationSpec is the layer of one relation of a HeteroGraphConv, for the
@@ -152,6 +174,15 @@ func (s Spec) OutFeatures() int {
 	switch {
 	case len(s.Head) > 0:
 		return s.Head[len(s.Head)-1].OutWidth()
+	case s.Readout != nil && len(s.Readout.Levels) > 0:
+		lv := s.Readout.Levels[0]
+		switch {
+		case len(lv.Head) > 0:
+			return lv.Head[len(lv.Head)-1].OutWidth()
+		case len(lv.Feat) > 0:
+			return lv.Feat[len(lv.Feat)-1].OutWidth()
+		}
+		return s.InFeatures
 	case s.Readout != nil && len(s.Readout.Feat) > 0:
 		return s.Readout.Feat[len(s.Readout.Feat)-1].OutWidth()
 	case len(s.Layers) > 0:

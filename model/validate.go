@@ -34,7 +34,7 @@ var applies = map[string][]string{
 	"regularizer":          {RelGraphConv},
 	"bases":                {RelGraphConv},
 	"no_self_loop":         {RelGraphConv},
-	"out_dropout":          {RelGraphConv},
+	"out_dropout_seed":     {GraphConv, GATConv, GATv2Conv, SAGEConv, GINConv, APPNPConv, SGConv, TAGConv, ChebConv, Linear, BatchNorm},
 	"relations":            {HeteroGraphConv},
 	"dst_in":               {GATConv, SAGEConv},
 	"no_bias":              {GraphConv, GATConv, GATv2Conv, SAGEConv, SGConv, TAGConv, ChebConv, RelGraphConv, Linear, BatchNorm},
@@ -90,36 +90,12 @@ func normalize(s *Spec, seed uint64) error {
 			width = ls.OutWidth()
 		}
 		if s.Readout != nil {
-			r := s.Readout
 			if s.Task == "" {
 				s.Task = "graph"
 			}
-			r.Gate, r.Feat = slices.Clone(r.Gate), slices.Clone(r.Feat)
-			switch r.Type {
-			case "sum", "mean", "max":
-				if len(r.Gate)+len(r.Feat) > 0 {
-					return fmt.Errorf("readout %s takes no gate or feat layers", r.Type)
-				}
-			case "attention":
-				if len(r.Gate) == 0 {
-					return fmt.Errorf("readout attention needs gate layers (node features to one score)")
-				}
-				if w, err := normalizeSeq(r.Gate, "readout.gate", width, nn.ParamSeed(seed, 1<<20)); err != nil {
-					return fmt.Errorf("readout gate %w", err)
-				} else if w != 1 {
-					return fmt.Errorf("readout gate: its output is %d wide, want 1 score per node", w)
-				}
-				w, err := normalizeSeq(r.Feat, "readout.feat", width, nn.ParamSeed(seed, 1<<20+1))
-				if err != nil {
-					return fmt.Errorf("readout feat %w", err)
-				}
-				width = w
-			default:
-				return fmt.Errorf("unknown readout %q (want sum, mean, max or attention)", r.Type)
-			}
-			w, err := normalizeSeq(s.Head, "head", width, nn.ParamSeed(seed, 1<<20+2))
+			w, err := normalizeReadout(s, width, seed)
 			if err != nil {
-				return fmt.Errorf("head %w", err)
+				return err
 			}
 			width = w
 		} else if len(s.Head) > 0 {
@@ -182,6 +158,77 @@ func heteroWidths(s *Spec) error {
 		widths = next
 	}
 	return nil
+}
+
+// normalizeReadout checks s's readout and head (or levels), taking node
+// features width wide from the last layer, fills in their defaults and
+// returns the output width.
+func normalizeReadout(s *Spec, width int, seed uint64) (int, error) {
+	r := s.Readout
+	r.Gate, r.Feat, r.Levels = slices.Clone(r.Gate), slices.Clone(r.Feat), slices.Clone(r.Levels)
+	switch r.Type {
+	case "sum", "mean", "max", "attention":
+	default:
+		return 0, fmt.Errorf("unknown readout %q (want sum, mean, max or attention)", r.Type)
+	}
+	// level normalises one level's gate, feat and head, named with suffix.
+	level := func(gate, feat, head []LayerSpec, width int, suffix string, seed uint64) (int, error) {
+		if r.Type != "attention" {
+			if len(gate)+len(feat) > 0 {
+				return 0, fmt.Errorf("readout %s takes no gate or feat layers", r.Type)
+			}
+		} else {
+			if len(gate) == 0 {
+				return 0, fmt.Errorf("readout attention needs gate layers (node features to one score)")
+			}
+			if w, err := normalizeSeq(gate, "readout"+suffix+".gate", width, nn.ParamSeed(seed, 0)); err != nil {
+				return 0, fmt.Errorf("readout gate %w", err)
+			} else if w != 1 {
+				return 0, fmt.Errorf("readout gate: its output is %d wide, want 1 score per node", w)
+			}
+			w, err := normalizeSeq(feat, "readout"+suffix+".feat", width, nn.ParamSeed(seed, 1))
+			if err != nil {
+				return 0, fmt.Errorf("readout feat %w", err)
+			}
+			width = w
+		}
+		prefix := "head"
+		if suffix != "" {
+			prefix += suffix + "."
+		}
+		w, err := normalizeSeq(head, prefix, width, nn.ParamSeed(seed, 2))
+		if err != nil {
+			return 0, fmt.Errorf("head %w", err)
+		}
+		return w, nil
+	}
+	if len(r.Levels) == 0 {
+		return level(r.Gate, r.Feat, s.Head, width, "", nn.ParamSeed(seed, 1<<20))
+	}
+	if len(r.Gate)+len(r.Feat)+len(s.Head) > 0 {
+		return 0, fmt.Errorf("a readout with levels has its gate, feat and head layers in the levels")
+	}
+	if len(r.Levels) != len(s.Layers)+1 {
+		return 0, fmt.Errorf("readout: %d levels for %d layers, want %d (the input and every layer)", len(r.Levels), len(s.Layers), len(s.Layers)+1)
+	}
+	out := -1
+	for i := range r.Levels {
+		lv := &r.Levels[i]
+		lv.Gate, lv.Feat, lv.Head = slices.Clone(lv.Gate), slices.Clone(lv.Feat), slices.Clone(lv.Head)
+		in := s.InFeatures
+		if i > 0 {
+			in = s.Layers[i-1].OutWidth()
+		}
+		w, err := level(lv.Gate, lv.Feat, lv.Head, in, fmt.Sprint(i), nn.ParamSeed(seed, 1<<20+uint64(i)))
+		if err != nil {
+			return 0, fmt.Errorf("readout level %d: %w", i, err)
+		}
+		if out >= 0 && w != out {
+			return 0, fmt.Errorf("readout level %d: its output is %d wide, level 0's %d: the levels' outputs are summed", i, w, out)
+		}
+		out = w
+	}
+	return out, nil
 }
 
 // normalizeSeq normalises a sequence of row-wise layers taking width
@@ -247,6 +294,13 @@ func normalizeLayer(ls *LayerSpec, name string, seed uint64, rowwise bool) error
 	if ls.DropoutSeed != nil && ls.Dropout == 0 {
 		return fmt.Errorf("dropout_seed without dropout")
 	}
+	if ls.OutDropout > 0 && ls.Type != RelGraphConv && ls.OutDropoutSeed == nil {
+		ds := nn.ParamSeed(*ls.Seed, 1<<32+1)
+		ls.OutDropoutSeed = &ds
+	}
+	if ls.OutDropoutSeed != nil && ls.OutDropout == 0 {
+		return fmt.Errorf("out_dropout_seed without out_dropout")
+	}
 	switch ls.Type {
 	case GATConv, GATv2Conv:
 		if ls.Heads == 0 {
@@ -275,7 +329,7 @@ func normalizeLayer(ls *LayerSpec, name string, seed uint64, rowwise bool) error
 		if len(ls.Relations) == 0 {
 			return fmt.Errorf("no relations")
 		}
-		if ls.Dropout > 0 {
+		if ls.Dropout > 0 || ls.OutDropout > 0 {
 			return fmt.Errorf("dropout does not apply to HeteroGraphConv (give it to the relations' layers)")
 		}
 		ls.Relations = slices.Clone(ls.Relations)
@@ -298,6 +352,8 @@ func normalizeLayer(ls *LayerSpec, name string, seed uint64, rowwise bool) error
 				return fmt.Errorf("relation %d: a %s relation layer cannot take an activation (give it to the HeteroGraphConv)", i, rl.Type)
 			case rl.Dropout > 0 && !rk.ownDrop:
 				return fmt.Errorf("relation %d: a %s relation layer cannot take input dropout", i, rl.Type)
+			case rl.OutDropout > 0 && rl.Type != RelGraphConv:
+				return fmt.Errorf("relation %d: a %s relation layer cannot take output dropout", i, rl.Type)
 			}
 			if err := normalizeLayer(rl, fmt.Sprintf("%s.%s.%s.%s", ls.Name, r.Src, r.Rel, r.Dst), nn.ParamSeed(*ls.Seed, uint64(i)), false); err != nil {
 				return fmt.Errorf("relation %d (%s, %s, %s): %w", i, r.Src, r.Rel, r.Dst, err)
