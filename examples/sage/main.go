@@ -189,7 +189,7 @@ func run(w io.Writer, o *options) error {
 		return err
 	}
 	if o.Load != "" {
-		if _, err := setup.LoadModel(o.Load, m, s.Nodes()); err != nil {
+		if _, err := setup.LoadModel(o.Load, m, s.Nodes(), nil); err != nil {
 			return fmt.Errorf("-load: %w", err)
 		}
 	}

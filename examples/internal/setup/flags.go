@@ -37,6 +37,11 @@ type Flags struct {
 	CPUProfile  string
 	Device      string // cpu, gpu or emu
 
+	// LegacyParams, when set, are a model's parameters under the names an
+	// earlier version of the program saved them with, holding the same
+	// tensors: FinishModel's -load reads a parameter file into them.
+	LegacyParams gorgonia.Nodes
+
 	set map[string]bool // flags given on the command line
 	dev *gpu.Device     // opened by Place
 }
@@ -168,7 +173,7 @@ func (f *Flags) FinishModel(w io.Writer, title string, task *train.Task, m *mode
 		what := ""
 		var err error
 		if m != nil {
-			what, err = LoadModel(f.Load, m, params)
+			what, err = LoadModel(f.Load, m, params, f.LegacyParams)
 			what = " (" + what + ")"
 		} else {
 			err = nn.LoadParams(f.Load, params)

@@ -17,15 +17,21 @@ import (
 // params built from it: a model file (model.Save, what -save writes) must
 // hold m's architecture, training settings (dropout, seeds, fan-outs)
 // aside, and gives every parameter; a parameter file (nn.SaveParams, what
-// -save wrote before model files) is read into params as before. It returns
-// what it read, "a model file" or "a parameter file".
-func LoadModel(path string, m *model.Model, params gorgonia.Nodes) (string, error) {
+// -save wrote before model files) is read into params as before, or into
+// legacy when given: the same tensors under the names an earlier version of
+// the program gave them. It returns what it read, "a model file" or "a
+// parameter file".
+func LoadModel(path string, m *model.Model, params, legacy gorgonia.Nodes) (string, error) {
 	isModel, err := model.IsModelFile(path)
 	if err != nil {
 		return "", err
 	}
 	if !isModel {
-		if err := nn.LoadParams(path, params); err != nil {
+		into := params
+		if legacy != nil {
+			into = legacy
+		}
+		if err := nn.LoadParams(path, into); err != nil {
 			return "", err
 		}
 		if m != nil {
