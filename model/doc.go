@@ -26,15 +26,22 @@
 // and seeded initialisation. A graph-level model pools the last layer's
 // node features with a Spec.Readout (sum, mean, max or attention) and applies
 // Spec.Head's Linear and BatchNorm layers to the pooled rows
-// (PredictGraphs, on a graph.Batched).
+// (PredictGraphs, on a graph.Batched); a readout with Levels pools the
+// input and every layer's output, each with its own head, and sums them
+// (the GIN paper's readout).
 //
 // Predict and its variants run in evaluation mode (dropout is the
-// identity), on the whole graph, and may be called concurrently. For
-// training, a Model is a train.Stack: Layer adds one layer to an expression
-// graph and returns its parameter nodes, holding the model's values, with
-// dropout following Mode; copy trained values back with SetParams before
-// Save. Importers set every parameter at once with SetParams, which checks
-// names and shapes.
+// identity), on the whole graph, and may be called concurrently: each
+// builds an expression graph of its own over the shared parameter data.
+//
+// For training, a Model is a train.Stack (Layer adds one layer to an
+// expression graph and returns its parameter nodes, holding the model's
+// tensors), and Forward and ForwardGraphs add the whole model; dropout
+// follows Mode. The examples gcn, gat, sage and graphclass build their
+// models this way, and their -save writes model files: copy the trained
+// values back with SetParams before Save (the optimiser may move them to new
+// tensors). Importers set every parameter at once with SetParams, which
+// checks names, dtypes and shapes.
 //
 // # File layout
 //
