@@ -19,8 +19,12 @@
 //
 // A LayerSpec's Type is one of GraphConv, GATConv (with edge features:
 // PredictEdges), GATv2Conv, SAGEConv, GINConv (with an MLP of Linear and
-// BatchNorm layers), APPNPConv, SGConv, TAGConv, ChebConv, RelGraphConv
-// (PredictRelations), HeteroGraphConv (PredictHetero), Linear and BatchNorm.
+// BatchNorm layers), APPNPConv, SGConv, TAGConv, ChebConv, RelGraphConv,
+// HeteroGraphConv (PredictHetero), Linear and BatchNorm. An R-GCN runs on a
+// homogeneous graph grouped by relation (PredictRelations), or, with
+// Spec.Inputs (each node type's features, projected or as they are, or a
+// learned embedding) and a Target type, on a heterograph
+// (PredictRelational), as DGL's entity classification examples.
 // Each is built with its package's constructor and options (nn/gcn, nn/gat,
 // ...), so its parameters have that package's names ("gcn1.weight"), shapes
 // and seeded initialisation. A graph-level model pools the last layer's

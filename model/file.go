@@ -252,6 +252,14 @@ func minParamBytes(s *Spec, dt tensor.Dtype) float64 {
 		return n
 	}
 	n := elems(s.Layers) + elems(s.Head)
+	for _, in := range s.Inputs {
+		switch {
+		case in.Features == 0:
+			n += float64(in.Nodes) * float64(s.InFeatures)
+		case in.Features != s.InFeatures:
+			n += float64(in.Features) * float64(s.InFeatures)
+		}
+	}
 	if s.Readout != nil {
 		n += elems(s.Readout.Gate) + elems(s.Readout.Feat)
 	}

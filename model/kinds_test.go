@@ -236,3 +236,68 @@ func TestRoundTripHeteroGraphConv(t *testing.T) {
 		})
 	}
 }
+
+// TestRoundTripRelational round-trips an R-GCN model over a heterograph
+// with node-type inputs (an embedding, features as they are, a projection)
+// and a target type (PredictRelational), with full and basis weights.
+func TestRoundTripRelational(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	h, err := hetero.New(map[string]int{"author": 6, "paper": 8, "venue": 3}, map[hetero.EdgeType]*graph.Graph{
+		{Src: "author", Rel: "writes", Dst: "paper"}:     testgraphs.Random(t, r, 6, 8, 16),
+		{Src: "paper", Rel: "written_by", Dst: "author"}: testgraphs.Random(t, r, 8, 6, 16),
+		{Src: "paper", Rel: "cites", Dst: "paper"}:       testgraphs.Random(t, r, 8, 8, 20),
+		{Src: "paper", Rel: "in", Dst: "venue"}:          testgraphs.Random(t, r, 8, 3, 8),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, reg := range []string{"", "basis"} {
+		for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
+			t.Run(reg+"/"+dt.String(), func(t *testing.T) {
+				bases := 0
+				if reg != "" {
+					bases = 2
+				}
+				spec := model.Spec{InFeatures: 4, Target: "paper", Classes: 3,
+					Inputs: []model.InputSpec{{NodeType: "author", Nodes: 6}, {NodeType: "paper", Nodes: 8, Features: 4}, {NodeType: "venue", Nodes: 3, Features: 2}},
+					Layers: []model.LayerSpec{
+						{Type: model.RelGraphConv, In: 4, Out: 5, NumRelations: 4, Regularizer: reg, Bases: bases, Activation: "relu", OutDropout: 0.5},
+						{Type: model.RelGraphConv, In: 5, Out: 3, NumRelations: 4, Regularizer: reg, Bases: bases},
+					}}
+				m, err := model.New(spec, dt, 3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m.Spec().EdgeNorm != "right" || m.ParamNames()[0] != "author.embed" || m.ParamNames()[1] != "venue.proj" {
+					t.Errorf("edge norm %q, parameters %v", m.Spec().EdgeNorm, m.ParamNames())
+				}
+				randomize(t, m, 12)
+				x := map[string]*tensor.Dense{"paper": features(dt, 8, 4, 1), "venue": features(dt, 3, 2, 2)}
+				want, err := m.PredictRelational(h, x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s := want.Shape(); s[0] != 8 || s[1] != 3 {
+					t.Fatalf("output shape %v, want (8, 3): the papers' rows", s)
+				}
+				got, err := reload(t, m).PredictRelational(h, x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				same(t, reg, got, want)
+				for name, bad := range map[string]map[string]*tensor.Dense{
+					"embedding given features": {"paper": x["paper"], "venue": x["venue"], "author": features(dt, 6, 4, 3)},
+					"features missing":         {"paper": x["paper"]},
+					"wrong width":              {"paper": features(dt, 8, 3, 1), "venue": x["venue"]},
+				} {
+					if _, err := m.PredictRelational(h, bad); err == nil {
+						t.Errorf("%s: no error", name)
+					}
+				}
+				if _, err := m.Predict(h.RelationAt(1), x["paper"]); err == nil {
+					t.Errorf("Predict of a relational model: no error")
+				}
+			})
+		}
+	}
+}

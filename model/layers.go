@@ -86,6 +86,7 @@ type built struct {
 	forward func(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error)
 	sparse  func(g nn.Graph, x *nn.Sparse) (*gorgonia.Node, error)
 	edges   func(g *graph.Graph, x, ef *gorgonia.Node) (*gorgonia.Node, error)
+	rows    func(g nn.Graph, xs gorgonia.Nodes) (*gorgonia.Node, error) // features in row blocks
 	hetero  func(h *hetero.Graph, x map[string]*gorgonia.Node) (map[string]*gorgonia.Node, error)
 }
 
@@ -402,7 +403,7 @@ func buildRelGraphConv(e env, ls *LayerSpec, act nn.Activation) (*built, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &built{layer: l, params: l.Learnables(), forward: l.Forward}, nil
+	return &built{layer: l, params: l.Learnables(), forward: l.Forward, rows: l.ForwardRows}, nil
 }
 
 func buildHeteroGraphConv(e env, ls *LayerSpec, _ nn.Activation) (*built, error) {
@@ -521,4 +522,45 @@ func buildSeq(e env, specs []LayerSpec, what string) (nn.Activation, gorgonia.No
 		}
 		return x, nil
 	}, params, nil
+}
+
+// input is one node type's input rows on an expression graph.
+type input struct {
+	param *gorgonia.Node // the embedding or projection, nil for features as they are
+	rows  func(x *gorgonia.Node) (*gorgonia.Node, error)
+}
+
+// buildInputs adds the node-type inputs of the (normalised) spec s to e's
+// graph.
+func buildInputs(e env, s *Spec) ([]input, gorgonia.Nodes, error) {
+	var ins []input
+	var params gorgonia.Nodes
+	for i := range s.Inputs {
+		in := &s.Inputs[i]
+		var name string
+		var rows int
+		switch {
+		case in.Features == 0:
+			name, rows = in.NodeType+".embed", in.Nodes
+		case in.Features != s.InFeatures:
+			name, rows = in.NodeType+".proj", in.Features
+		default:
+			ins = append(ins, input{rows: func(x *gorgonia.Node) (*gorgonia.Node, error) { return x, nil }})
+			continue
+		}
+		v, err := nn.Initial(e.values, name, e.dt, []int{rows, s.InFeatures}, func() (*tensor.Dense, error) {
+			return nn.Glorot(e.dt, *in.Seed, 1, rows, s.InFeatures)
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("input %d (%q): %w", i, in.NodeType, err)
+		}
+		p := nn.Param(e.eg, name, v)
+		params = append(params, p)
+		if in.Features == 0 {
+			ins = append(ins, input{param: p, rows: func(*gorgonia.Node) (*gorgonia.Node, error) { return p, nil }})
+		} else {
+			ins = append(ins, input{param: p, rows: func(x *gorgonia.Node) (*gorgonia.Node, error) { return nn.MatMul(x, p) }})
+		}
+	}
+	return ins, params, nil
 }

@@ -58,6 +58,15 @@ func New(spec Spec, dt tensor.Dtype, seed uint64) (*Model, error) {
 		}
 		return nil
 	}
+	if len(spec.Inputs) > 0 {
+		_, ps, err := buildInputs(e, &spec)
+		if err != nil {
+			return nil, fmt.Errorf("model: %w", err)
+		}
+		if err := add("the inputs", ps); err != nil {
+			return nil, err
+		}
+	}
 	for l := range spec.Layers {
 		where := fmt.Sprintf("layer %d (%s)", l, describe(&spec.Layers[l]))
 		b, err := buildLayer(e, &spec.Layers[l])

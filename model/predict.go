@@ -252,6 +252,9 @@ func (m *Model) run(f func(e env, x *gorgonia.Node) (*gorgonia.Node, error), row
 	if len(m.spec.NodeFeatures) > 0 {
 		return nil, fmt.Errorf("model: a HeteroGraphConv model runs with PredictHetero")
 	}
+	if len(m.spec.Inputs) > 0 {
+		return nil, fmt.Errorf("model: a model with node-type inputs runs with PredictRelational")
+	}
 	if err := m.checkFeatures(x, rows, m.spec.InFeatures, ""); err != nil {
 		return nil, err
 	}

@@ -29,6 +29,17 @@ type Spec struct {
 	// features into one row per graph; Head is then applied to those rows.
 	Readout *ReadoutSpec `json:"readout,omitempty"`
 	Head    []LayerSpec  `json:"head,omitempty"`
+	// Inputs make a RelGraphConv model run on a heterograph
+	// (PredictRelational): they give each node type's input rows, in the
+	// heterograph's node type order (sorted by name), as
+	// hetero.ToHomogeneous stacks them. Target is then the node type whose
+	// rows the last layer writes (every node's when empty), and EdgeNorm
+	// the norm of each edge's message: "right" (the default,
+	// rgcn.RightNorm, 1 over the destination's in-edges of the relation) or
+	// "none".
+	Inputs   []InputSpec `json:"inputs,omitempty"`
+	Target   string      `json:"target,omitempty"`
+	EdgeNorm string      `json:"edge_norm,omitempty"`
 	// Fanouts are the neighbours sampled per layer in training, the input
 	// layer's first (-1: all), for an inference that samples the same way
 	// (informational; Predict uses every edge).
@@ -157,6 +168,20 @@ type ReadoutLevel struct {
 	Gate []LayerSpec `json:"gate,omitempty"`
 	Feat []LayerSpec `json:"feat,omitempty"`
 	Head []LayerSpec `json:"head,omitempty"`
+}
+
+// InputSpec is the input of one node type of a heterograph model: its
+// features as they are (Features == Spec.InFeatures), through a learned
+// projection (another width; the parameter "<NodeType>.proj", Features x
+// InFeatures), or, for a type without features (Features 0), a learned
+// embedding of each of its Nodes nodes ("<NodeType>.embed", Nodes x
+// InFeatures), as DGL's R-GCN examples learn them. Projections and
+// embeddings are nn.Glorot (gain 1) drawn from Seed.
+type InputSpec struct {
+	NodeType string  `json:"node_type"`
+	Nodes    int     `json:"nodes"`
+	Features int     `json:"features,omitempty"`
+	Seed     *uint64 `json:"seed,omitempty"`
 }
 
 // RelationSpec is the layer of one relation of a HeteroGraphConv, for the

@@ -105,6 +105,9 @@ func normalize(s *Spec, seed uint64) error {
 			return fmt.Errorf("classes %d, but the output is %d wide", s.Classes, width)
 		}
 	}
+	if err := normalizeInputs(s, seed); err != nil {
+		return err
+	}
 	for i, k := range s.Fanouts {
 		if k < -1 {
 			return fmt.Errorf("fanout %d is %d: want -1 (all) or at least 0", i, k)
@@ -112,6 +115,55 @@ func normalize(s *Spec, seed uint64) error {
 	}
 	if s.Fanouts != nil && len(s.Fanouts) != len(s.Layers) {
 		return fmt.Errorf("%d fanouts for %d layers", len(s.Fanouts), len(s.Layers))
+	}
+	return nil
+}
+
+// normalizeInputs checks the node-type inputs of a relational heterograph
+// model and fills in their seeds.
+func normalizeInputs(s *Spec, seed uint64) error {
+	if len(s.Inputs) == 0 {
+		if s.Target != "" || s.EdgeNorm != "" {
+			return fmt.Errorf("target and edge_norm are for models with inputs")
+		}
+		return nil
+	}
+	s.Inputs = slices.Clone(s.Inputs)
+	for l := range s.Layers {
+		if s.Layers[l].Type != RelGraphConv {
+			return fmt.Errorf("layer %d (%s): a model with node-type inputs runs RelGraphConv layers only", l, describe(&s.Layers[l]))
+		}
+	}
+	if s.Readout != nil {
+		return fmt.Errorf("a model with node-type inputs has no readout")
+	}
+	if s.Layers[0].Dropout > 0 {
+		return fmt.Errorf("layer 0 (%s): no input dropout on node-type inputs (use out_dropout)", describe(&s.Layers[0]))
+	}
+	switch s.EdgeNorm {
+	case "":
+		s.EdgeNorm = "right"
+	case "right", "none":
+	default:
+		return fmt.Errorf("edge_norm %q: want right or none", s.EdgeNorm)
+	}
+	found := s.Target == ""
+	for i := range s.Inputs {
+		in := &s.Inputs[i]
+		if i > 0 && s.Inputs[i-1].NodeType >= in.NodeType {
+			return fmt.Errorf("input %d (%q): the inputs must be in node type order, sorted by name, each once", i, in.NodeType)
+		}
+		if in.Nodes <= 0 || in.Features < 0 {
+			return fmt.Errorf("input %d (%q): %d nodes, %d features: want a positive count and a width >= 0", i, in.NodeType, in.Nodes, in.Features)
+		}
+		if in.Seed == nil {
+			sd := nn.ParamSeed(seed, 1<<21+uint64(i))
+			in.Seed = &sd
+		}
+		found = found || in.NodeType == s.Target
+	}
+	if !found {
+		return fmt.Errorf("target %q is none of the inputs' node types", s.Target)
 	}
 	return nil
 }
