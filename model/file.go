@@ -262,6 +262,9 @@ func minParamBytes(s *Spec, dt tensor.Dtype) float64 {
 	}
 	if s.Readout != nil {
 		n += elems(s.Readout.Gate) + elems(s.Readout.Feat)
+		for _, lv := range s.Readout.Levels {
+			n += elems(lv.Gate) + elems(lv.Feat) + elems(lv.Head)
+		}
 	}
 	return n * size
 }

@@ -84,7 +84,14 @@ func FuzzSpec(f *testing.F) {
 	for _, d := range seeds {
 		reframe(d, func(_, _ *uint32, s []byte) []byte { f.Add(s); return s })
 	}
-	f.Add([]byte(`{"in_features":5,"layers":[{"type":"HeteroGraphConv","relations":[]}]}`))
+	for _, spec := range []string{
+		`{"in_features":5,"layers":[{"type":"HeteroGraphConv","relations":[]}]}`,
+		`{"node_features":{"a":2,"b":3},"layers":[{"type":"HeteroGraphConv","relations":[{"src":"a","rel":"r","dst":"b","layer":{"type":"SAGEConv","in":2,"out":2}}]}]}`,
+		`{"in_features":5,"layers":[{"type":"GINConv","in":5,"out":2,"mlp":[{"type":"Linear","in":5,"out":2}]}],"readout":{"type":"attention","levels":[{"gate":[{"type":"Linear","in":5,"out":1}],"head":[{"type":"Linear","in":5,"out":2}]},{"gate":[{"type":"Linear","in":2,"out":1}]}]}}`,
+		`{"in_features":5,"target":"p","inputs":[{"node_type":"a","nodes":3},{"node_type":"p","nodes":4,"features":5}],"layers":[{"type":"RelGraphConv","in":5,"out":2,"num_relations":2}]}`,
+	} {
+		f.Add([]byte(spec))
+	}
 	f.Fuzz(func(t *testing.T, spec []byte) {
 		data := reframe(base, func(_, _ *uint32, _ []byte) []byte { return spec })
 		m, err := model.Read(bytes.NewReader(data))
