@@ -107,6 +107,7 @@ func TestPredictEvaluates(t *testing.T) {
 			for l := range plain.Layers {
 				ls := &plain.Layers[l]
 				ls.Dropout, ls.AttnDropout, ls.EdgeDropout, ls.DropoutSeed = 0, 0, 0, nil
+				ls.OutDropout, ls.OutDropoutSeed = 0, nil
 			}
 			p, err := model.New(plain, tensor.Float64, 3)
 			if err != nil {
@@ -213,5 +214,51 @@ func TestPredictConcurrent(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestForwardDropout checks that Forward's dropout follows Mode: in
+// training the output differs from Predict's, in evaluation it is Predict's
+// bit for bit.
+func TestForwardDropout(t *testing.T) {
+	g := testGraph(t, 12)
+	spec := nodeSpecs()["GATConv"]
+	m, err := model.New(spec, tensor.Float64, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	randomize(t, m, 2)
+	x := features(tensor.Float64, 12, spec.InFeatures, 3)
+	want, err := m.Predict(g, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sl, err := g.AddSelfLoops()
+	if err != nil {
+		t.Fatal(err)
+	}
+	forward := func() []uint64 {
+		eg := gorgonia.NewGraph()
+		out, params, err := m.Forward(eg, sl, gorgonia.NodeFromAny(eg, x, gorgonia.WithName("x")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(params) != len(m.ParamNames()) {
+			t.Fatalf("Forward returned %d parameters, the model has %d", len(params), len(m.ParamNames()))
+		}
+		vm := gorgonia.NewTapeMachine(eg)
+		defer nn.CloseVM(vm)
+		if err := vm.RunAll(); err != nil {
+			t.Fatal(err)
+		}
+		return bits(t, out.Value().(*tensor.Dense))
+	}
+	if equalBits(forward(), bits(t, want)) {
+		t.Errorf("Forward in training equals Predict: no dropout")
+	}
+	m.Mode().Eval()
+	defer m.Mode().Train()
+	if !equalBits(forward(), bits(t, want)) {
+		t.Errorf("Forward in evaluation differs from Predict")
 	}
 }

@@ -58,8 +58,13 @@ func (m *Model) PredictGraphs(b *graph.Batched, x *tensor.Dense) (*tensor.Dense,
 // following Mode: it returns the output and every parameter node, holding
 // the model's values, for training the model full-graph.
 func (m *Model) Forward(eg *gorgonia.ExprGraph, g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
-	if m.spec.Readout != nil {
+	switch {
+	case m.spec.Readout != nil:
 		return nil, nil, fmt.Errorf("model: a graph-level model runs with ForwardGraphs")
+	case len(m.spec.Inputs) > 0:
+		return nil, nil, fmt.Errorf("model: a model with node-type inputs runs with ForwardRelational")
+	case len(m.spec.NodeFeatures) > 0:
+		return nil, nil, fmt.Errorf("model: a HeteroGraphConv model has no Forward; its layers run in PredictHetero")
 	}
 	hs, params, err := m.stack(env{eg: eg, dt: m.dt, mode: m.mode, values: m.value}, g, x, nil)
 	if err != nil {

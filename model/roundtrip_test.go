@@ -117,7 +117,7 @@ func nodeSpecs() map[string]model.Spec {
 			{Type: model.GINConv, In: 6, Out: 6, Aggregator: "max", Dropout: 0.2},
 		}},
 		"APPNP": {InFeatures: 5, Classes: 3, Layers: []model.LayerSpec{
-			{Type: model.Linear, In: 5, Out: 8, Activation: "relu", Dropout: 0.5},
+			{Type: model.Linear, In: 5, Out: 8, Activation: "relu", Dropout: 0.5, OutDropout: 0.3},
 			{Type: model.Linear, In: 8, Out: 3},
 			{Type: model.APPNPConv, In: 3, K: 4, Alpha: 0.1, EdgeDropout: 0.2},
 		}},
@@ -126,7 +126,7 @@ func nodeSpecs() map[string]model.Spec {
 		}},
 		"TAGConv": {InFeatures: 5, Layers: []model.LayerSpec{
 			{Type: model.TAGConv, In: 5, Out: 4, K: 3, Activation: "relu"},
-			{Type: model.TAGConv, In: 4, Out: 3, NoBias: true},
+			{Type: model.TAGConv, In: 4, Out: 3, NoBias: true, OutDropout: 0.2},
 		}},
 		"ChebConv": {InFeatures: 5, Layers: []model.LayerSpec{
 			{Type: model.ChebConv, In: 5, Out: 4, K: 3, Activation: "relu", LambdaMax: 1.5},
