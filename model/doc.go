@@ -47,6 +47,35 @@
 // tensors). Importers set every parameter at once with SetParams, which
 // checks names, dtypes and shapes.
 //
+// # Parameters
+//
+// Parameters are named "<layer name>.<parameter>", with the layer packages'
+// names; weights multiply from the right (x W), so a weight is (in, out).
+// For a layer named L with In i, Out o, H heads (F = H*o), K, R relations
+// and B bases (ParamNames lists a model's in order):
+//
+//	GraphConv    L.weight (i, o), L.bias (o)
+//	GATConv      L.weight (i, F), L.attn_l, L.attn_r (1, H, o), L.res_weight (i, F) with
+//	             Residual when i != F, L.bias (F), L.edge_weight (D, F), L.attn_e (1, H, o)
+//	             with EdgeFeatures D
+//	GATv2Conv    L.weight_src (i, F), L.bias_src (F), L.weight_dst (i, F) and L.bias_dst
+//	             (F) but with ShareWeights, L.attn (1, H, o), L.res_weight (i, F) and
+//	             L.res_bias (F) with Residual when i != F, L.edge_weight (D, F)
+//	SAGEConv     L.fc_pool.weight (i, i), L.fc_pool.bias (i) (pool), L.fc_self.weight
+//	             (i, o) (mean, pool), L.fc_neigh.weight (i, o), L.bias (o)
+//	GINConv      L.eps (1, 1) with LearnEps, then its MLP's (L.mlp1, L.mlp2, ...)
+//	SGConv       L.weight (i, o), L.bias (o)
+//	TAGConv      L.weight ((K+1)*i, o), L.bias (o)
+//	ChebConv     L.weight (K*i, o), L.bias (o)
+//	RelGraphConv L.weight (R, i, o), or L.bases (B, i, o) and L.coeff (R, B), or L.blocks
+//	             (R, B, i/B, o/B); L.loop_weight (i, o), L.bias (o)
+//	Linear       L.weight (i, o), L.bias (o)
+//	BatchNorm    L.gamma (i), L.beta (i)
+//	inputs       <type>.embed (nodes, InFeatures), <type>.proj (features, InFeatures)
+//
+// APPNPConv and the sum, mean and max readouts have none; HeteroGraphConv's
+// are its relations' layers', named L.<src>.<rel>.<dst>.
+//
 // # File layout
 //
 // A model file, format version 1, is little-endian:
