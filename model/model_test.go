@@ -262,3 +262,52 @@ func TestForwardDropout(t *testing.T) {
 		t.Errorf("Forward in evaluation differs from Predict")
 	}
 }
+
+// TestPredictLayers checks that the embeddings PredictLayers gives, fed to
+// the last layer, give Predict's output, and its refusals.
+func TestPredictLayers(t *testing.T) {
+	g := testGraph(t, 10)
+	spec := nodeSpecs()["SAGEConv"]
+	m, err := model.New(spec, tensor.Float64, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	randomize(t, m, 2)
+	x := features(tensor.Float64, 10, spec.InFeatures, 3)
+	want, err := m.Predict(g, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, err := m.PredictLayers(g, x, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := emb.Shape(); s[0] != 10 || s[1] != spec.Layers[1].In {
+		t.Fatalf("embeddings %v", s)
+	}
+	// The last layer alone, as a model of its own, on the embeddings.
+	last := model.Spec{InFeatures: spec.Layers[1].In, Layers: m.Spec().Layers[1:]}
+	lm, err := model.New(last, tensor.Float64, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := map[string]*tensor.Dense{}
+	for _, name := range lm.ParamNames() {
+		params[name] = m.Params()[name]
+	}
+	if err := lm.SetParams(params); err != nil {
+		t.Fatal(err)
+	}
+	got, err := lm.Predict(g, emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalBits(bits(t, got), bits(t, want)) {
+		t.Error("the last layer on PredictLayers's embeddings differs from Predict")
+	}
+	for _, n := range []int{0, 3} {
+		if _, err := m.PredictLayers(g, x, n); err == nil {
+			t.Errorf("PredictLayers(%d): no error", n)
+		}
+	}
+}

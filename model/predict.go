@@ -24,6 +24,16 @@ func (m *Model) Predict(g *graph.Graph, x *tensor.Dense) (*tensor.Dense, error) 
 	return m.predictNodes(g, x, nil)
 }
 
+// PredictLayers is Predict stopped after the first n layers (1 <= n <=
+// NumLayers()): node embeddings, with n = NumLayers()-1 those the output
+// layer reads. Spec.SelfLoops applies; edge features are PredictEdges's.
+func (m *Model) PredictLayers(g *graph.Graph, x *tensor.Dense, n int) (*tensor.Dense, error) {
+	if n < 1 || n > len(m.spec.Layers) {
+		return nil, fmt.Errorf("model: PredictLayers of %d layers, the model has %d", n, len(m.spec.Layers))
+	}
+	return m.predictUpTo(g, x, nil, n)
+}
+
 // PredictEdges is Predict for a model whose attention layers take edge
 // features (LayerSpec.EdgeFeatures): ef holds one row per edge of g (after
 // the self-loops Spec.SelfLoops adds, which come last, as
@@ -134,6 +144,11 @@ func (m *Model) predictNodes(g *graph.Graph, x, ef *tensor.Dense) (*tensor.Dense
 	if m.spec.Readout != nil {
 		return nil, fmt.Errorf("model: a graph-level model runs with PredictGraphs")
 	}
+	return m.predictUpTo(g, x, ef, len(m.spec.Layers))
+}
+
+// predictUpTo runs the first n layers on the whole graph g.
+func (m *Model) predictUpTo(g *graph.Graph, x, ef *tensor.Dense, n int) (*tensor.Dense, error) {
 	if g == nil {
 		return nil, fmt.Errorf("model: Predict: nil graph")
 	}
@@ -151,11 +166,14 @@ func (m *Model) predictNodes(g *graph.Graph, x, ef *tensor.Dense) (*tensor.Dense
 			}
 			efn = gorgonia.NodeFromAny(e.eg, header(ef), gorgonia.WithName("edge_features"))
 		}
-		hs, _, err := m.stack(e, g, xn, efn)
-		if err != nil {
-			return nil, err
+		h := xn
+		for l := range n {
+			var err error
+			if h, _, err = m.step(e, l, g, h, efn); err != nil {
+				return nil, err
+			}
 		}
-		return hs[len(hs)-1], nil
+		return h, nil
 	}, g.NumSrc(), x)
 }
 
