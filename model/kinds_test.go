@@ -6,12 +6,14 @@ import (
 	"reflect"
 	"testing"
 
+	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/hetero"
 	"github.com/gnngo/gnn/internal/testkit/testgraphs"
 	"github.com/gnngo/gnn/model"
+	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/rgcn"
 )
 
@@ -232,6 +234,29 @@ func TestRoundTripHeteroGraphConv(t *testing.T) {
 			}
 			for _, typ := range []string{"user", "item"} {
 				same(t, typ, got[typ], want[typ])
+			}
+			// ForwardHetero in evaluation builds the same model.
+			m.Mode().Eval()
+			defer m.Mode().Train()
+			eg := gorgonia.NewGraph()
+			xs := map[string]*gorgonia.Node{}
+			for typ, v := range x {
+				xs[typ] = gorgonia.NodeFromAny(eg, v, gorgonia.WithName(typ))
+			}
+			outs, params, err := m.ForwardHetero(eg, h, xs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(params) != len(m.ParamNames()) {
+				t.Errorf("ForwardHetero returned %d parameters, the model has %d", len(params), len(m.ParamNames()))
+			}
+			vm := gorgonia.NewTapeMachine(eg)
+			defer nn.CloseVM(vm)
+			if err := vm.RunAll(); err != nil {
+				t.Fatal(err)
+			}
+			for _, typ := range []string{"user", "item"} {
+				same(t, "ForwardHetero "+typ, outs[typ].Value().(*tensor.Dense), want[typ])
 			}
 		})
 	}

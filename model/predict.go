@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"slices"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -90,13 +89,8 @@ func (m *Model) PredictHetero(h *hetero.Graph, x map[string]*tensor.Dense) (map[
 		return nil, fmt.Errorf("model: PredictHetero needs a HeteroGraphConv model; use Predict")
 	}
 	e := env{eg: gorgonia.NewGraph(), dt: m.dt, mode: evalMode(), values: m.views()}
-	types := make([]string, 0, len(x))
-	for t := range x {
-		types = append(types, t)
-	}
-	slices.Sort(types)
 	hs := map[string]*gorgonia.Node{}
-	for _, t := range types {
+	for _, t := range sortedKeys(x) {
 		v := x[t]
 		w, ok := m.spec.NodeFeatures[t]
 		if !ok {
@@ -107,18 +101,13 @@ func (m *Model) PredictHetero(h *hetero.Graph, x map[string]*tensor.Dense) (map[
 		}
 		hs[t] = gorgonia.NodeFromAny(e.eg, header(v), gorgonia.WithName("x."+t))
 	}
-	for l := range m.spec.Layers {
-		b, err := m.build(e, l)
-		if err != nil {
-			return nil, err
-		}
-		if hs, err = b.hetero(h, hs); err != nil {
-			return nil, fmt.Errorf("model: layer %d (%s): %w", l, describe(&m.spec.Layers[l]), err)
-		}
+	hs, _, err := m.heteroStack(e, h, hs)
+	if err != nil {
+		return nil, err
 	}
 	outs := make(gorgonia.Nodes, 0, len(hs))
-	for _, n := range hs {
-		outs = append(outs, n)
+	for _, t := range sortedKeys(hs) {
+		outs = append(outs, hs[t])
 	}
 	if len(outs) == 0 {
 		return map[string]*tensor.Dense{}, nil
@@ -137,6 +126,37 @@ func (m *Model) PredictHetero(h *hetero.Graph, x map[string]*tensor.Dense) (map[
 		res[t] = v
 	}
 	return res, nil
+}
+
+// ForwardHetero adds a HeteroGraphConv model to eg and applies it to the
+// features x of h's node types, with dropout following Mode: it returns
+// the last layer's output per node type and every parameter node, holding
+// the model's tensors, for training.
+func (m *Model) ForwardHetero(eg *gorgonia.ExprGraph, h *hetero.Graph, x map[string]*gorgonia.Node) (map[string]*gorgonia.Node, gorgonia.Nodes, error) {
+	if h == nil {
+		return nil, nil, fmt.Errorf("model: ForwardHetero: nil heterograph")
+	}
+	if len(m.spec.NodeFeatures) == 0 {
+		return nil, nil, fmt.Errorf("model: ForwardHetero needs a HeteroGraphConv model; use Forward")
+	}
+	return m.heteroStack(env{eg: eg, dt: m.dt, mode: m.mode, values: m.value}, h, x)
+}
+
+// heteroStack applies the HeteroGraphConv layers to the node types'
+// features hs on h in e's graph.
+func (m *Model) heteroStack(e env, h *hetero.Graph, hs map[string]*gorgonia.Node) (map[string]*gorgonia.Node, gorgonia.Nodes, error) {
+	var params gorgonia.Nodes
+	for l := range m.spec.Layers {
+		b, err := m.build(e, l)
+		if err != nil {
+			return nil, nil, err
+		}
+		if hs, err = b.hetero(h, hs); err != nil {
+			return nil, nil, fmt.Errorf("model: layer %d (%s): %w", l, describe(&m.spec.Layers[l]), err)
+		}
+		params = append(params, b.params...)
+	}
+	return hs, params, nil
 }
 
 // predictNodes is Predict and PredictEdges.
