@@ -128,6 +128,10 @@ func (m *Model) NumLayers() int { return len(m.spec.Layers) }
 // the model's values (bind them to a train.Shared to train). Dropout
 // follows Mode. A HeteroGraphConv layer cannot run here (see
 // PredictHetero). Self-loops are not added (Spec.SelfLoops is Predict's).
+// The nodes hold the model's own tensors, whose headers a Gorgonia machine
+// writes: machines over Layer's nodes (or Shared's) must not run
+// concurrently; concurrent inference is the Predict family's (PredictBlocks
+// for sampled blocks).
 func (m *Model) Layer(eg *gorgonia.ExprGraph, l int, g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
 	b, err := m.build(env{eg: eg, dt: m.dt, mode: m.mode, values: m.value}, l)
 	if err != nil {

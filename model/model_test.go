@@ -16,6 +16,7 @@ import (
 	"github.com/gnngo/gnn/model"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
+	"github.com/gnngo/gnn/sampling"
 )
 
 // oldSpec is the model testdata/gcn2-v1.params was written from (before
@@ -309,5 +310,60 @@ func TestPredictLayers(t *testing.T) {
 		if _, err := m.PredictLayers(g, x, n); err == nil {
 			t.Errorf("PredictLayers(%d): no error", n)
 		}
+	}
+}
+
+// TestPredictBlocks checks that a SAGE model on the full-neighbour blocks
+// of a few seeds predicts their rows of Predict (to rounding: the blocks
+// sum the same edges in another order), that fan-outs run, and the
+// refusals.
+func TestPredictBlocks(t *testing.T) {
+	g := testGraph(t, 30)
+	spec := nodeSpecs()["SAGEConv"]
+	m, err := model.New(spec, tensor.Float64, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	randomize(t, m, 2)
+	x := features(tensor.Float64, 30, spec.InFeatures, 3)
+	want, err := m.Predict(g, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeds := []int32{4, 17, 0}
+	for _, fanouts := range [][]int{{-1, -1}, m.Spec().Fanouts} {
+		sampler, err := sampling.NewMultiLayer(g, fanouts, sampling.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mb, err := sampler.Sample(seeds, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := train.Rows(x, mb.InputNodes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := m.PredictBlocks(mb.Blocks, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := got.Shape(); s[0] != len(seeds) || s[1] != 3 {
+			t.Fatalf("fan-outs %v: output %v", fanouts, s)
+		}
+		if fanouts[0] != -1 {
+			continue
+		}
+		a, w := got.Data().([]float64), want.Data().([]float64)
+		for i, v := range mb.OutputNodes {
+			for j := range 3 {
+				if d := a[i*3+j] - w[int(v)*3+j]; math.Abs(d) > 1e-12 {
+					t.Fatalf("node %d, output %d: blocks %v, Predict %v", v, j, a[i*3+j], w[int(v)*3+j])
+				}
+			}
+		}
+	}
+	if _, err := m.PredictBlocks(nil, x); err == nil {
+		t.Error("no blocks: no error")
 	}
 }

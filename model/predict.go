@@ -10,6 +10,7 @@ import (
 	"github.com/gnngo/gnn/graph/hetero"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/rgcn"
+	"github.com/gnngo/gnn/sampling"
 )
 
 // Predict runs a node-level model in evaluation mode (dropout off) on the
@@ -31,6 +32,42 @@ func (m *Model) PredictLayers(g *graph.Graph, x *tensor.Dense, n int) (*tensor.D
 		return nil, fmt.Errorf("model: PredictLayers of %d layers, the model has %d", n, len(m.spec.Layers))
 	}
 	return m.predictUpTo(g, x, nil, n)
+}
+
+// PredictBlocks runs a node-level model in evaluation mode on the blocks
+// of a sampled mini-batch (sampling.MiniBatch's Blocks, one per layer,
+// drawn for example with the model's Spec.Fanouts), with x the features of
+// the first block's sources (train.Rows of the features at the batch's
+// InputNodes), and returns one row per destination of the last block (the
+// batch's OutputNodes): the inductive or sampled prediction for a few
+// nodes. Blocks carry no self-loops of their own: for a model with
+// Spec.SelfLoops, sample from the graph with self-loops added. It is safe
+// for concurrent use, as Predict.
+func (m *Model) PredictBlocks(blocks []*sampling.Block, x *tensor.Dense) (*tensor.Dense, error) {
+	if m.spec.Readout != nil {
+		return nil, fmt.Errorf("model: a graph-level model runs with PredictGraphs")
+	}
+	if len(blocks) != len(m.spec.Layers) {
+		return nil, fmt.Errorf("model: %d blocks for a model of %d layers", len(blocks), len(m.spec.Layers))
+	}
+	for l, b := range blocks {
+		if b == nil || b.Graph == nil {
+			return nil, fmt.Errorf("model: block %d is nil", l)
+		}
+		if l > 0 && b.NumSrc() != blocks[l-1].NumDst() {
+			return nil, fmt.Errorf("model: block %d has %d sources, block %d %d destinations", l, b.NumSrc(), l-1, blocks[l-1].NumDst())
+		}
+	}
+	return m.run(func(e env, xn *gorgonia.Node) (*gorgonia.Node, error) {
+		h := xn
+		for l, b := range blocks {
+			var err error
+			if h, _, err = m.step(e, l, b.Graph, h, nil); err != nil {
+				return nil, err
+			}
+		}
+		return h, nil
+	}, blocks[0].NumSrc(), x)
 }
 
 // PredictEdges is Predict for a model whose attention layers take edge
