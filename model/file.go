@@ -178,7 +178,7 @@ func decode(data []byte) (*Model, error) {
 		return nil, fmt.Errorf("the file holds %d parameters, its spec has %d", count, len(m.names))
 	}
 	var last string
-	expect := func(name string) tensor.Tensor {
+	expect := func(name string) paramio.Value {
 		last = name
 		if v, ok := m.values[name]; ok {
 			return v

@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/internal/atomicfile"
 	"github.com/gnngo/gnn/internal/paramio"
@@ -49,11 +48,7 @@ func SaveParams(path string, params gorgonia.Nodes) error {
 			return err
 		}
 		for _, p := range params {
-			v, ok := p.Value().(tensor.Tensor)
-			if !ok {
-				return fmt.Errorf("parameter %q holds %T", p.Name(), p.Value())
-			}
-			if err := cw.Record(p.Name(), v); err != nil {
+			if err := cw.Record(p.Name(), p.Value()); err != nil {
 				return err
 			}
 		}
@@ -101,11 +96,9 @@ func readParams(r io.Reader, params gorgonia.Nodes) error {
 	if int(hdr[1]) != len(params) {
 		return fmt.Errorf("the file holds %d parameters, the model has %d", hdr[1], len(params))
 	}
-	expect := func(name string) tensor.Tensor {
+	expect := func(name string) paramio.Value {
 		if p, ok := byName[name]; ok {
-			if v, ok := p.Value().(tensor.Tensor); ok {
-				return v
-			}
+			return p.Value()
 		}
 		return nil
 	}

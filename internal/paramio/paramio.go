@@ -54,9 +54,18 @@ func (c *Writer) Put(v any) error { return binary.Write(c, binary.LittleEndian, 
 // summed).
 func (c *Writer) Finish() error { return binary.Write(c.w, binary.LittleEndian, c.sum) }
 
-// Record writes the record of the parameter name with value v, a float32 or
-// float64 tensor.
-func (c *Writer) Record(name string, v tensor.Tensor) error {
+// Value is what a record holds: a tensor.Tensor or a gorgonia.Value (a
+// scalar is written as rank 0).
+type Value interface {
+	Shape() tensor.Shape
+	Size() int
+	Data() any
+	Dtype() tensor.Dtype
+}
+
+// Record writes the record of the parameter name with value v, of dtype
+// float32 or float64.
+func (c *Writer) Record(name string, v Value) error {
 	var code uint8
 	switch v.Dtype() {
 	case tensor.Float32:
@@ -143,7 +152,7 @@ func (c *Reader) Finish() error {
 // parameter of a name must fit (its dtype and shape), or nil when the model
 // has no such parameter; the record must agree with it. The elements are
 // returned as a new []float32 or []float64 of the tensor's size.
-func (c *Reader) Record(expect func(name string) tensor.Tensor) (string, any, error) {
+func (c *Reader) Record(expect func(name string) Value) (string, any, error) {
 	var n uint32
 	if err := c.Get(&n); err != nil {
 		return "", nil, err
