@@ -98,7 +98,8 @@
 // spec it cannot build (an unknown layer type, say), a spec whose parameters
 // could not fit in the file, and parameters missing, unknown or of another
 // shape or dtype than the spec's, naming the file, the layer and the
-// parameter. A parameter file of nn.SaveParams holds no architecture:
+// parameter. A spec field this build does not know is refused too: a
+// writer that adds one raises the version. A parameter file of nn.SaveParams holds no architecture:
 // Load says so, and IsModelFile tells the two apart by their magic; such
 // files keep loading with nn.LoadParams into the model that wrote them.
 package model
