@@ -95,11 +95,12 @@
 // ("GNNPARAM"; one encoder, internal/paramio, writes both), and the file is
 // written atomically (to a temporary file, synced, renamed). Load reads the
 // whole file and verifies the checksum first; it refuses a newer version, a
-// spec it cannot build (an unknown layer type, say), a spec whose parameters
-// could not fit in the file, and parameters missing, unknown or of another
-// shape or dtype than the spec's, naming the file, the layer and the
-// parameter. A spec field this build does not know is refused too: a
-// writer that adds one raises the version. A parameter file of nn.SaveParams holds no architecture:
-// Load says so, and IsModelFile tells the two apart by their magic; such
-// files keep loading with nn.LoadParams into the model that wrote them.
+// spec it cannot build (an unknown layer type, say), a spec whose
+// parameters could not fit in the file, and parameters missing, unknown or
+// of another shape or dtype than the spec's, naming the file, the layer and
+// the parameter. A spec field this build does not know is refused too: a
+// writer that adds one raises the version. A parameter file of
+// nn.SaveParams holds no architecture: Load says so, and IsModelFile tells
+// the two apart by their magic; such files keep loading with nn.LoadParams
+// into the model that wrote them.
 package model
