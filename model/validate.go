@@ -41,6 +41,11 @@ var applies = map[string][]string{
 	"dropout_seed":         {GraphConv, GINConv, APPNPConv, SGConv, TAGConv, ChebConv, RelGraphConv, Linear, BatchNorm},
 }
 
+// maxK bounds the propagation steps, hops and Chebyshev terms a layer may
+// ask for: a spec read from a file cannot make Predict build an expression
+// graph of millions of steps.
+const maxK = 1 << 12
+
 // normalize checks s and fills in what New defaults: layer names, seeds
 // (derived from seed), one head, the width of the width-keeping types. It
 // returns the first problem, naming the layer.
@@ -335,6 +340,9 @@ func normalizeLayer(ls *LayerSpec, name string, seed uint64, rowwise bool) error
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("alpha, eps and lambda_max must be finite")
 		}
+	}
+	if ls.K < 0 || ls.K > maxK {
+		return fmt.Errorf("k %d: want 0 (the default) to %d", ls.K, maxK)
 	}
 	if ls.NegativeSlope != nil && (math.IsNaN(*ls.NegativeSlope) || math.IsInf(*ls.NegativeSlope, 0)) {
 		return fmt.Errorf("negative_slope must be finite")
