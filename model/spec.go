@@ -6,9 +6,10 @@ package model
 // layer has its name and seeds filled in, so that the same Spec builds the
 // same model with the same parameter names and dropout masks.
 type Spec struct {
-	// Task says what the model's output is for: "node" (one row per node,
-	// the default), "graph" (one row per graph of a graph.Batched, through
-	// Readout) or another word the application gives it (informational).
+	// Task says what the model's output is for: "node" (one row per node;
+	// New's default without a Readout), "graph" (one row per graph of a
+	// graph.Batched, through Readout; the default with one) or another word
+	// the application gives it (informational).
 	Task string `json:"task,omitempty"`
 	// InFeatures is the width of the input node features; Layers[0].In
 	// must equal it. Heterograph models (HeteroGraphConv) give a width per

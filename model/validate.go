@@ -113,6 +113,9 @@ func normalize(s *Spec, seed uint64) error {
 	if err := normalizeInputs(s, seed); err != nil {
 		return err
 	}
+	if s.Task == "" {
+		s.Task = "node"
+	}
 	for i, k := range s.Fanouts {
 		if k < -1 {
 			return fmt.Errorf("fanout %d is %d: want -1 (all) or at least 0", i, k)
