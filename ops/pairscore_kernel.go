@@ -155,6 +155,7 @@ func walkRows[T num.Float](c *graph.Compressed, out []T, f int, y, w []T, rel []
 	finish func(row []T, n int, self T)) {
 	parallel.For(c.NumRows(), max(1, pairGrain/(8*f)), func(lo, hi int) {
 		var coef, self [walkBlock]T
+		var rels [walkBlock]int32
 		clear(out[lo*f : hi*f])
 		n, selfN := lo, T(0)
 		next := c.Indptr[n+1]
@@ -163,6 +164,11 @@ func walkRows[T num.Float](c *graph.Compressed, out []T, f int, y, w []T, rel []
 			q1 := min(q0+walkBlock, p1)
 			other, eids := c.Indices[q0:q1], c.EIDs[q0:q1]
 			scalars(coef[:q1-q0], self[:q1-q0], other, eids)
+			if rel != nil {
+				for i, e := range eids {
+					rels[i] = rel[e]
+				}
+			}
 			touchRows(y, other, f)
 			for p := q0; p < q1; p++ {
 				for int64(p) >= next {
@@ -178,7 +184,7 @@ func walkRows[T num.Float](c *graph.Compressed, out []T, f int, y, w []T, rel []
 				yr = yr[:len(row)]
 				g := coef[p-q0]
 				if w != nil {
-					r := int(rel[eids[p-q0]])
+					r := int(rels[p-q0])
 					wr := w[r*f : (r+1)*f]
 					wr = wr[:len(row)]
 					for i := range row {
