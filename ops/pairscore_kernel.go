@@ -192,6 +192,14 @@ type distMultKernel[T num.Float] struct {
 
 // forward overwrites out (one per edge) with the scores.
 func (k *distMultKernel[T]) forward(out []T) {
+	if k.single() {
+		p, err := bcast.New([]int{k.f}, []int{k.f}, true)
+		if err != nil {
+			panic(err) // (f) with (f) always broadcasts
+		}
+		sddmm.Forward(out, k.g, sddmm.Dot, k.scaled(), sddmm.U, k.b, sddmm.V, p)
+		return
+	}
 	src, dst := k.g.COO()
 	f := k.f
 	parallel.For(len(src), max(1, pairGrain/f), func(lo, hi int) {
@@ -202,12 +210,59 @@ func (k *distMultKernel[T]) forward(out []T) {
 	})
 }
 
+// single reports one relation: the scores are then u_dot_v of a * w and b,
+// and forward and backward run on the SDDMM and SpMM kernels.
+func (k *distMultKernel[T]) single() bool { return len(k.w) == k.f }
+
+// scaled returns a with every row multiplied by the one relation vector.
+func (k *distMultKernel[T]) scaled() []T {
+	f, w := k.f, k.w
+	aw := make([]T, len(k.a))
+	parallel.For(len(aw)/f, max(1, pairGrain/f), func(lo, hi int) {
+		for i := lo * f; i < hi*f; i++ {
+			aw[i] = k.a[i] * w[i%f]
+		}
+	})
+	return aw
+}
+
+// scalarPlan is the broadcast of an f-wide row by one weight per edge.
+func (k *distMultKernel[T]) scalarPlan() bcast.Plan {
+	p, err := bcast.New([]int{k.f}, []int{1}, false)
+	if err != nil {
+		panic(err) // (f) with (1) always broadcasts
+	}
+	return p
+}
+
+// sumOut overwrites t (NumSrc x F) with, for every source u, the sum over
+// its out-edges of ds[e] b[v]: an SpMM over the reversed graph.
+func (k *distMultKernel[T]) sumOut(t, ds []T) {
+	spmm.Forward(t, k.g.Reverse(), spmm.Mul, spmm.Sum, k.b, ds, k.scalarPlan(), nil)
+}
+
 // gradNodes overwrites out with the gradient with respect to a (bySrc: for
 // every source u, sum over its out-edges of ds[e] w[r] * b[v]) or to b (the
 // mirror image over the CSC). Rows run in parallel; each sums its edges in
 // storage (edge-ID) order, in blocks of walkBlock whose scalars (gradient,
 // relation) are gathered and whose other endpoints' rows are touched first.
 func (k *distMultKernel[T]) gradNodes(out, ds []T, bySrc bool) {
+	if k.single() {
+		if bySrc {
+			// w * (sum over out-edges of ds[e] b[v]).
+			k.sumOut(out, ds)
+			w := k.w
+			parallel.For(len(out)/k.f, max(1, pairGrain/k.f), func(lo, hi int) {
+				for i := lo * k.f; i < hi*k.f; i++ {
+					out[i] *= w[i%k.f]
+				}
+			})
+			return
+		}
+		// Sum over in-edges of ds[e] (a[u] * w).
+		spmm.Forward(out, k.g, spmm.Mul, spmm.Sum, k.scaled(), ds, k.scalarPlan(), nil)
+		return
+	}
 	c, y := k.g.CSC(), k.a
 	if bySrc {
 		c, y = k.g.CSR(), k.b
@@ -255,6 +310,21 @@ const partialBudget = 1 << 20
 // of chunks shrinks as R x F grows so that the partials stay within
 // partialBudget.
 func (k *distMultKernel[T]) gradW(out, ds []T) {
+	if k.single() {
+		// sum_u a[u] * (sum over u's out-edges of ds[e] b[v]).
+		t := make([]T, len(k.a))
+		k.sumOut(t, ds)
+		f := k.f
+		parallel.Sum(out, len(k.a)/f, 256, func(acc []T, lo, hi int) {
+			for u := lo; u < hi; u++ {
+				ar, tr := k.a[u*f:(u+1)*f], t[u*f:(u+1)*f]
+				for i := range acc {
+					acc[i] += ar[i] * tr[i]
+				}
+			}
+		})
+		return
+	}
 	src, dst := k.g.COO()
 	f, n := k.f, len(src)
 	chunks := min(64, max(1, partialBudget/max(1, len(out))))
