@@ -1,0 +1,118 @@
+package link
+
+import (
+	"fmt"
+
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/nn"
+)
+
+// Combine says how the MLP decoder and the edge head combine the two
+// endpoints' rows of an edge before their first layer.
+type Combine uint8
+
+// The combinations.
+const (
+	// Concat feeds [h_u, h_v] (2F wide, plus the edge features of an edge
+	// head). The first layer is then h_u W_u + h_v W_v, which is computed on
+	// the nodes and gathered onto the edges when that is cheaper (fewer
+	// node rows than twice the edges): no 2F-wide rows are formed.
+	Concat Combine = iota
+	// Hadamard feeds h_u * h_v (F wide), an E x F tensor.
+	Hadamard
+)
+
+func (c Combine) String() string {
+	switch c {
+	case Concat:
+		return "concat"
+	case Hadamard:
+		return "hadamard"
+	}
+	return fmt.Sprintf("Combine(%d)", c)
+}
+
+// Option configures the learnable decoders (DistMult, MLP) and EdgeHead.
+type Option func(*config) error
+
+type config struct {
+	name     string
+	seedSet  bool
+	seed     uint64
+	dtype    tensor.Dtype
+	values   nn.Values
+	combine  Combine
+	edgeFeat int
+}
+
+// newConfig applies opts over the defaults.
+func newConfig(opts []Option) (config, error) {
+	c := config{dtype: tensor.Float32}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// WithName sets the prefix of the parameter names (default a unique
+// "distmult<k>", "mlp<k>" or "edgehead<k>").
+func WithName(name string) Option {
+	return func(c *config) error {
+		if name == "" {
+			return fmt.Errorf("link: empty name")
+		}
+		c.name = name
+		return nil
+	}
+}
+
+// WithSeed sets the seed of the initialisation (default: derived from the
+// name, so that unseeded modules differ).
+func WithSeed(seed uint64) Option {
+	return func(c *config) error { c.seed, c.seedSet = seed, true; return nil }
+}
+
+// WithDtype sets the parameters' dtype (default float32).
+func WithDtype(dt tensor.Dtype) Option {
+	return func(c *config) error {
+		if dt != tensor.Float32 && dt != tensor.Float64 {
+			return fmt.Errorf("link: dtype %v, want float32 or float64", dt)
+		}
+		c.dtype = dt
+		return nil
+	}
+}
+
+// WithValues starts each parameter from values' tensor of its name when it
+// has the right dtype and shape (see nn.Values), for a model rebuilt on
+// every mini-batch.
+func WithValues(values nn.Values) Option {
+	return func(c *config) error { c.values = values; return nil }
+}
+
+// WithCombine sets how the MLP decoder and the edge head combine the
+// endpoints (default Concat).
+func WithCombine(m Combine) Option {
+	return func(c *config) error {
+		if m > Hadamard {
+			return fmt.Errorf("link: unknown combination %d", m)
+		}
+		c.combine = m
+		return nil
+	}
+}
+
+// WithEdgeFeatures gives an EdgeHead d features per edge, concatenated to
+// the endpoints' rows (default 0: none). The MLP decoder takes none.
+func WithEdgeFeatures(d int) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return fmt.Errorf("link: %d edge features", d)
+		}
+		c.edgeFeat = d
+		return nil
+	}
+}
