@@ -6,15 +6,19 @@ import (
 	"unsafe"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/parallel"
+	"github.com/gnngo/gnn/ops/sddmm"
+	"github.com/gnngo/gnn/ops/spmm"
 )
 
-// The kernels of the pair scorers UCosV and DistMult. Each works one edge at
-// a time from the rows of its endpoints and writes one number per edge (the
-// forward) or one row per node (the backward, walking the CSR for sources and
-// the CSC for destinations in edge-ID order), so nothing of size E x F is
-// ever formed and every result has the same bits for any GOMAXPROCS.
+// The kernels of the pair scorers UCosV and DistMult. The forward writes
+// one number per edge from the rows of its endpoints; the backward writes
+// one row per node, summing its edges in edge-ID order (the cosine's through
+// the SpMM kernel with a scalar weight per edge, DistMult's walking the CSR
+// for sources and the CSC for destinations). Nothing of size E x F is ever
+// formed, and every result has the same bits for any GOMAXPROCS.
 
 // pairGrain is the smallest number of edge (or node) feature elements worth
 // handing to another goroutine.
@@ -86,49 +90,67 @@ func newCosKernel[T num.Float](g *graph.Graph, f int, a, b []T, eps float64) *co
 // clamp returns max(n, eps).
 func (k *cosKernel[T]) clamp(n T) T { return max(n, k.eps) }
 
-// score returns the cosine of edge (u, v) and the product of its clamped
-// norms.
-func (k *cosKernel[T]) score(u, v int) (s, den T) {
-	f := k.f
-	den = k.clamp(k.na[u]) * k.clamp(k.nb[v])
-	return dotF(k.a[u*f:(u+1)*f], k.b[v*f:(v+1)*f]) / den, den
-}
-
-// forward overwrites out (one per edge) with the scores.
+// forward overwrites out (one per edge) with the scores: the dot products
+// by the u_dot_v SDDMM kernel, then each divided by its clamped norms.
 func (k *cosKernel[T]) forward(out []T) {
+	p, err := bcast.New([]int{k.f}, []int{k.f}, true)
+	if err != nil {
+		panic(err) // (f) with (f) always broadcasts
+	}
+	sddmm.Forward(out, k.g, sddmm.Dot, k.a, sddmm.U, k.b, sddmm.V, p)
 	src, dst := k.g.COO()
-	parallel.For(len(src), max(1, pairGrain/k.f), func(lo, hi int) {
+	parallel.For(len(src), pairGrain, func(lo, hi int) {
 		for e := lo; e < hi; e++ {
-			out[e], _ = k.score(int(src[e]), int(dst[e]))
+			out[e] /= k.clamp(k.na[src[e]]) * k.clamp(k.nb[dst[e]])
 		}
 	})
 }
 
-// grad overwrites out with the gradient with respect to a (bySrc, rows of
-// the CSR) or b (rows of the CSC) from the scores s and their gradients ds:
-// for node x with norm n and the other endpoint's row y on each of its
-// edges,
+// grad overwrites out with the gradient with respect to a (bySrc) or b
+// from the scores s and their gradients ds: for node x with norm n and the
+// other endpoint's row y on each of its edges,
 //
 //	d/dx = (sum_e ds[e] y / max(|y|, eps)) / max(n, eps) - [n > eps] (sum_e ds[e] s[e]) x / n^2.
+//
+// The first sum is an SpMM with a scalar weight per edge, ds[e] /
+// max(|y|, eps), and the row scaling (spmm.ForwardScaled: over g for b, over
+// its reverse for a, the same edge IDs), the second an SpMM of per-edge
+// scalars: E numbers of scratch, no row per edge.
 func (k *cosKernel[T]) grad(out, s, ds []T, bySrc bool) {
-	c, x, y, nx, ny := k.g.CSC(), k.b, k.a, k.nb, k.na
+	g, x, nx, ny := k.g, k.b, k.nb, k.na
+	y := k.a
+	src, dst := k.g.COO()
+	other := src
 	if bySrc {
-		c, x, y, nx, ny = k.g.CSR(), k.a, k.b, k.na, k.nb
+		g, x, nx, ny, y, other = k.g.Reverse(), k.a, k.na, k.nb, k.b, dst
 	}
 	f := k.f
-	walkRows(c, out, f, y, nil, nil, func(coef, self []T, other, eids []int32) {
-		for i, e := range eids {
-			g := ds[e]
-			coef[i] = g / k.clamp(ny[other[i]])
-			self[i] = g * s[e]
+	coef, gs := make([]T, len(ds)), make([]T, len(ds))
+	parallel.For(len(ds), pairGrain, func(lo, hi int) {
+		for e := lo; e < hi; e++ {
+			coef[e] = ds[e] / k.clamp(ny[other[e]])
+			gs[e] = ds[e] * s[e]
 		}
-	}, func(row []T, n int, self T) {
-		inv := 1 / k.clamp(nx[n])
-		for i := range row {
-			row[i] *= inv
-		}
-		if nn := nx[n]; nn > k.eps {
-			cf := self / (nn * nn)
+	})
+	inv := make([]T, len(nx))
+	for i, n := range nx {
+		inv[i] = 1 / k.clamp(n)
+	}
+	p, err := bcast.New([]int{f}, []int{1}, false)
+	if err != nil {
+		panic(err) // (f) with (1) always broadcasts
+	}
+	spmm.ForwardScaled(out, g, spmm.Mul, y, coef, p, inv)
+	self := make([]T, len(nx))
+	spmm.Forward(self, g, spmm.CopyE, spmm.Sum, nil, gs, bcast.Same([]int{1}), nil)
+	parallel.For(len(nx), max(1, pairGrain/f), func(lo, hi int) {
+		for n := lo; n < hi; n++ {
+			nn := nx[n]
+			if !(nn > k.eps) || self[n] == 0 {
+				continue
+			}
+			cf := self[n] / (nn * nn)
+			row := out[n*f : (n+1)*f]
 			for i, xv := range x[n*f : (n+1)*f] {
 				row[i] -= cf * xv
 			}
@@ -136,69 +158,11 @@ func (k *cosKernel[T]) grad(out, s, ds []T, bySrc bool) {
 	})
 }
 
-// walkBlock is how many edges walkRows resolves at once: their scalars
-// are computed and their rows requested before any is accumulated, so that
+// walkBlock is how many edges gradNodes resolves at once: their scalars
+// are gathered and their rows requested before any is accumulated, so that
 // the cache misses of a block overlap instead of stalling one edge at a
 // time behind the accumulation into the node's row.
 const walkBlock = 64
-
-// walkRows computes, for every row n of c, out's row n (f wide) as the sum
-// over the row's edges, in storage (edge-ID) order, of coef[e] times the
-// product of row other(e) of y and, when w is not nil, row rel[e] of w,
-// then finishes it. scalars sets, for a block of edges (their edge IDs and
-// other endpoints), each one's coefficient and a scalar summed per row
-// (self); finish, when not nil, is called once per row with the row's self
-// sum. The other endpoints' rows of y are touched a block ahead. Rows run
-// in parallel; each is summed in a fixed order.
-func walkRows[T num.Float](c *graph.Compressed, out []T, f int, y, w []T, rel []int32,
-	scalars func(coef, self []T, other, eids []int32),
-	finish func(row []T, n int, self T)) {
-	parallel.For(c.NumRows(), max(1, pairGrain/(8*f)), func(lo, hi int) {
-		var coef, self [walkBlock]T
-		clear(out[lo*f : hi*f])
-		n, selfN := lo, T(0)
-		next := c.Indptr[n+1]
-		p0, p1 := int(c.Indptr[lo]), int(c.Indptr[hi])
-		for q0 := p0; q0 < p1; q0 += walkBlock {
-			q1 := min(q0+walkBlock, p1)
-			other, eids := c.Indices[q0:q1], c.EIDs[q0:q1]
-			scalars(coef[:q1-q0], self[:q1-q0], other, eids)
-			touchRows(y, other, f)
-			for p := q0; p < q1; p++ {
-				for int64(p) >= next {
-					if finish != nil {
-						finish(out[n*f:(n+1)*f], n, selfN)
-					}
-					n, selfN = n+1, 0
-					next = c.Indptr[n+1]
-				}
-				row := out[n*f : (n+1)*f]
-				o := int(other[p-q0])
-				yr := y[o*f : (o+1)*f]
-				yr = yr[:len(row)]
-				g := coef[p-q0]
-				if w != nil {
-					r := int(rel[eids[p-q0]])
-					wr := w[r*f : (r+1)*f]
-					wr = wr[:len(row)]
-					for i := range row {
-						row[i] += g * wr[i] * yr[i]
-					}
-				} else {
-					for i := range row {
-						row[i] += g * yr[i]
-					}
-				}
-				selfN += self[p-q0]
-			}
-		}
-		if finish != nil {
-			for ; n < hi; n, selfN = n+1, 0 {
-				finish(out[n*f:(n+1)*f], n, selfN)
-			}
-		}
-	})
-}
 
 // touchRows loads one element of every cache line of the given rows of x
 // (f wide), so that the arithmetic that follows finds them cached: issued
@@ -228,6 +192,14 @@ type distMultKernel[T num.Float] struct {
 
 // forward overwrites out (one per edge) with the scores.
 func (k *distMultKernel[T]) forward(out []T) {
+	if k.single() {
+		p, err := bcast.New([]int{k.f}, []int{k.f}, true)
+		if err != nil {
+			panic(err) // (f) with (f) always broadcasts
+		}
+		sddmm.Forward(out, k.g, sddmm.Dot, k.scaled(), sddmm.U, k.b, sddmm.V, p)
+		return
+	}
 	src, dst := k.g.COO()
 	f := k.f
 	parallel.For(len(src), max(1, pairGrain/f), func(lo, hi int) {
@@ -238,20 +210,94 @@ func (k *distMultKernel[T]) forward(out []T) {
 	})
 }
 
+// single reports one relation: the scores are then u_dot_v of a * w and b,
+// and forward and backward run on the SDDMM and SpMM kernels.
+func (k *distMultKernel[T]) single() bool { return len(k.w) == k.f }
+
+// scaled returns a with every row multiplied by the one relation vector.
+func (k *distMultKernel[T]) scaled() []T {
+	f, w := k.f, k.w
+	aw := make([]T, len(k.a))
+	parallel.For(len(aw)/f, max(1, pairGrain/f), func(lo, hi int) {
+		for i := lo * f; i < hi*f; i++ {
+			aw[i] = k.a[i] * w[i%f]
+		}
+	})
+	return aw
+}
+
+// scalarPlan is the broadcast of an f-wide row by one weight per edge.
+func (k *distMultKernel[T]) scalarPlan() bcast.Plan {
+	p, err := bcast.New([]int{k.f}, []int{1}, false)
+	if err != nil {
+		panic(err) // (f) with (1) always broadcasts
+	}
+	return p
+}
+
+// sumOut overwrites t (NumSrc x F) with, for every source u, the sum over
+// its out-edges of ds[e] b[v]: an SpMM over the reversed graph.
+func (k *distMultKernel[T]) sumOut(t, ds []T) {
+	spmm.Forward(t, k.g.Reverse(), spmm.Mul, spmm.Sum, k.b, ds, k.scalarPlan(), nil)
+}
+
 // gradNodes overwrites out with the gradient with respect to a (bySrc: for
 // every source u, sum over its out-edges of ds[e] w[r] * b[v]) or to b (the
-// mirror image over the CSC).
+// mirror image over the CSC). Rows run in parallel; each sums its edges in
+// storage (edge-ID) order, in blocks of walkBlock whose scalars (gradient,
+// relation) are gathered and whose other endpoints' rows are touched first.
 func (k *distMultKernel[T]) gradNodes(out, ds []T, bySrc bool) {
+	if k.single() {
+		if bySrc {
+			// w * (sum over out-edges of ds[e] b[v]).
+			k.sumOut(out, ds)
+			w := k.w
+			parallel.For(len(out)/k.f, max(1, pairGrain/k.f), func(lo, hi int) {
+				for i := lo * k.f; i < hi*k.f; i++ {
+					out[i] *= w[i%k.f]
+				}
+			})
+			return
+		}
+		// Sum over in-edges of ds[e] (a[u] * w).
+		spmm.Forward(out, k.g, spmm.Mul, spmm.Sum, k.scaled(), ds, k.scalarPlan(), nil)
+		return
+	}
 	c, y := k.g.CSC(), k.a
 	if bySrc {
 		c, y = k.g.CSR(), k.b
 	}
 	f := k.f
-	walkRows(c, out, f, y, k.w, k.rel, func(coef, _ []T, _, eids []int32) {
-		for i, e := range eids {
-			coef[i] = ds[e]
+	parallel.For(c.NumRows(), max(1, pairGrain/(8*f)), func(lo, hi int) {
+		var coef [walkBlock]T
+		var rels [walkBlock]int32
+		clear(out[lo*f : hi*f])
+		n := lo
+		next := c.Indptr[n+1]
+		p0, p1 := int(c.Indptr[lo]), int(c.Indptr[hi])
+		for q0 := p0; q0 < p1; q0 += walkBlock {
+			q1 := min(q0+walkBlock, p1)
+			other, eids := c.Indices[q0:q1], c.EIDs[q0:q1]
+			for i, e := range eids {
+				coef[i], rels[i] = ds[e], k.rel[e]
+			}
+			touchRows(y, other, f)
+			for p := q0; p < q1; p++ {
+				for int64(p) >= next {
+					n++
+					next = c.Indptr[n+1]
+				}
+				row := out[n*f : (n+1)*f]
+				o, r := int(other[p-q0]), int(rels[p-q0])
+				yr, wr := y[o*f:(o+1)*f], k.w[r*f:(r+1)*f]
+				yr, wr = yr[:len(row)], wr[:len(row)]
+				g := coef[p-q0]
+				for i := range row {
+					row[i] += g * wr[i] * yr[i]
+				}
+			}
 		}
-	}, nil)
+	})
 }
 
 // partialBudget bounds the elements of the per-chunk partial sums of the
@@ -264,6 +310,21 @@ const partialBudget = 1 << 20
 // of chunks shrinks as R x F grows so that the partials stay within
 // partialBudget.
 func (k *distMultKernel[T]) gradW(out, ds []T) {
+	if k.single() {
+		// sum_u a[u] * (sum over u's out-edges of ds[e] b[v]).
+		t := make([]T, len(k.a))
+		k.sumOut(t, ds)
+		f := k.f
+		parallel.Sum(out, len(k.a)/f, 256, func(acc []T, lo, hi int) {
+			for u := lo; u < hi; u++ {
+				ar, tr := k.a[u*f:(u+1)*f], t[u*f:(u+1)*f]
+				for i := range acc {
+					acc[i] += ar[i] * tr[i]
+				}
+			}
+		})
+		return
+	}
 	src, dst := k.g.COO()
 	f, n := k.f, len(src)
 	chunks := min(64, max(1, partialBudget/max(1, len(out))))

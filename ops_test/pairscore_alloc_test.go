@@ -12,8 +12,9 @@ import (
 )
 
 // TestPairScoreAllocation checks that the edge scorers of link prediction
-// (UDotV, UCosV, DistMult over a pair graph whose edges are the pairs to
-// score and whose nodes are the embedding rows) never form an E x F tensor:
+// (UDotV, UCosV, DistMult with four relations and with one, over a pair
+// graph whose edges are the pairs to score and whose nodes are the
+// embedding rows) never form an E x F tensor:
 // with 200,000 pairs of 64-dimensional rows, where E x F float32s would be
 // 51 MB, a forward and backward step (both operands the same embedding node,
 // as a decoder uses them) must allocate well under a quarter of that. The
@@ -41,6 +42,10 @@ func TestPairScoreAllocation(t *testing.T) {
 		{"u_dot_v", func(h, _ *gorgonia.Node) (*gorgonia.Node, error) { return ops.UDotV(g, h, h) }},
 		{"u_cos_v", func(h, _ *gorgonia.Node) (*gorgonia.Node, error) { return ops.UCosV(g, h, h, 1e-8) }},
 		{"distmult", func(h, w *gorgonia.Node) (*gorgonia.Node, error) { return ops.DistMult(g, h, w, h, rel) }},
+		{"distmult1", func(h, _ *gorgonia.Node) (*gorgonia.Node, error) {
+			w1 := gradcheck.Input(h.Graph(), tensor.Float32, "w1", []int{1, f}, make([]float64, f))
+			return ops.DistMult(g, h, w1, h, make([]int32, e))
+		}},
 	} {
 		eg := gorgonia.NewGraph()
 		h := gradcheck.Input(eg, tensor.Float32, "h", []int{n, f}, make([]float64, n*f))

@@ -14,8 +14,8 @@ import (
 
 // BenchmarkPairScore times a training step (forward and backward, both
 // operands one embedding node) of the link-prediction pair scorers over a
-// pair graph of 200,000 pairs of 20,000 nodes: u_dot_v, u_cos_v and
-// distmult (4 relations). pairs/s counts pairs scored per second; B/op
+// pair graph of 200,000 pairs of 20,000 nodes: u_dot_v, u_cos_v, distmult
+// (4 relations) and distmult1 (one relation: the SDDMM/SpMM path). pairs/s counts pairs scored per second; B/op
 // shows that no E x F tensor (51 MB here) is made.
 func BenchmarkPairScore(b *testing.B) {
 	const n, e, f, nrel = 20_000, 200_000, 64, 4
@@ -36,7 +36,8 @@ func BenchmarkPairScore(b *testing.B) {
 	for i := range wv {
 		wv[i] = float64(i%5)/5 - 0.3
 	}
-	for _, op := range []string{"u_dot_v", "u_cos_v", "distmult"} {
+	one := make([]int32, e)
+	for _, op := range []string{"u_dot_v", "u_cos_v", "distmult", "distmult1"} {
 		b.Run(fmt.Sprintf("op=%s/n=%d/e=%d/dim=%d", op, n, e, f), func(b *testing.B) {
 			eg := gorgonia.NewGraph()
 			h := gradcheck.Input(eg, tensor.Float32, "h", []int{n, f}, hv)
@@ -48,9 +49,13 @@ func BenchmarkPairScore(b *testing.B) {
 				s, err = ops.UDotV(g, h, h)
 			case "u_cos_v":
 				s, err = ops.UCosV(g, h, h, 1e-8)
-			default:
+			case "distmult":
 				s, err = ops.DistMult(g, h, w, h, rel)
 				wrt = append(wrt, w)
+			default: // one relation
+				w1 := gradcheck.Input(eg, tensor.Float32, "w1", []int{1, f}, wv[:f])
+				s, err = ops.DistMult(g, h, w1, h, one)
+				wrt = append(wrt, w1)
 			}
 			if err != nil {
 				b.Fatal(err)

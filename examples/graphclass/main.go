@@ -14,7 +14,10 @@
 // the scores are summed. All graphs are batched into one graph.Batched and
 // trained full-batch, the loss over the training graphs. It prints one line
 // per epoch and ends with "test accuracy: 0.9850", the test accuracy at the
-// epoch of best validation accuracy.
+// epoch of best validation accuracy. -save writes the model as a model file
+// (package model: architecture and parameters, so model.Load and
+// PredictGraphs run it without this program); -load reads it back, or a
+// parameter file this program wrote before model files.
 package main
 
 import (
@@ -22,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -29,11 +33,9 @@ import (
 	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/examples/internal/setup"
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/model"
 	"github.com/gnngo/gnn/nn"
-	"github.com/gnngo/gnn/nn/gin"
-	"github.com/gnngo/gnn/nn/readout"
 	"github.com/gnngo/gnn/nn/train"
-	"github.com/gnngo/gnn/ops"
 )
 
 // options are the shared flags and the graph-classification ones.
@@ -109,48 +111,91 @@ func run(w io.Writer, o *options) error {
 	fmt.Fprintf(w, "dataset %s: %d graphs, %d nodes, %d edges, %d classes, train/val/test %d/%d/%d\n",
 		ds.Name, b.NumGraphs(), b.NumSrc(), b.NumEdges(), ds.NumClasses, len(ds.Train), len(ds.Val), len(ds.Test))
 
+	switch o.Readout {
+	case "sum", "mean", "max", "attention":
+	default:
+		return fmt.Errorf("-readout %q: want sum, mean, max or attention", o.Readout)
+	}
 	eg := gorgonia.NewGraph()
-	mode := nn.NewMode()
 	x := input(eg, ds)
-	m := &model{eg: eg, seed: o.Seed}
-	pool, err := m.pooling(o.Readout)
+	m, err := model.New(Spec(x.Shape()[1], o.Hidden, ds.NumClasses, o.Layers, o.Readout, o.Dropout, o.Seed), tensor.Float32, o.Seed)
 	if err != nil {
 		return err
 	}
-	h := x
-	var logits *gorgonia.Node
-	for l := range o.Layers {
-		if l > 0 {
-			if h, err = m.ginLayer(l, b, h, o.Hidden); err != nil {
-				return err
-			}
-		}
-		p, err := pool(l, b, h)
-		if err != nil {
-			return err
-		}
-		score, err := m.linear(fmt.Sprintf("pred%d", l), p, ds.NumClasses)
-		if err != nil {
-			return err
-		}
-		if score, err = nn.Dropout(score, o.Dropout, o.Seed+uint64(1000+l), mode); err != nil {
-			return err
-		}
-		if logits == nil {
-			logits = score
-		} else if logits, err = gorgonia.Add(logits, score); err != nil {
-			return err
-		}
+	logits, params, err := m.ForwardGraphs(eg, b, x)
+	if err != nil {
+		return err
 	}
 	loss, err := nn.CrossEntropy(logits, ds.Labels, ds.Train)
 	if err != nil {
 		return err
 	}
-	return o.Finish(w, "GIN on "+ds.Name, &train.Task{
-		Logits: logits, Loss: loss, Mode: mode,
-		Groups: []train.Group{{Params: m.params, WeightDecay: o.WeightDecay}},
+	o.LegacyParams = legacyParams(m)
+	return o.FinishModel(w, "GIN on "+ds.Name, &train.Task{
+		Logits: logits, Loss: loss, Mode: m.Mode(),
+		Groups: []train.Group{{Params: params, WeightDecay: o.WeightDecay}},
 		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test,
-	})
+	}, m)
+}
+
+// Spec is the model of the GIN paper and DGL's example: layers-1 GINConv
+// layers (GIN-0, sum), each with the MLP linear, batch norm, ReLU, linear,
+// batch norm, then ReLU; the input and every layer's node features pooled
+// per graph (readout), each mapped to class scores by a linear layer of
+// its own with dropout on the scores, and the scores summed. The linear
+// layers draw the seeds the program drew before it built its model from a
+// spec (parameter k of the model seeded nn.ParamSeed(seed, k)), and the
+// score dropouts are seeded seed+1000+level, so its runs are unchanged.
+func Spec(in, hidden, classes, layers int, readout string, dropout float64, seed uint64) model.Spec {
+	k := uint64(0) // parameters drawn so far
+	linear := func(name string, in, out int) model.LayerSpec {
+		s := nn.ParamSeed(seed, k)
+		k += 2
+		return model.LayerSpec{Type: model.Linear, Name: name, In: in, Out: out, Seed: &s}
+	}
+	batchNorm := func(name string, f int, act string) model.LayerSpec {
+		k += 2
+		return model.LayerSpec{Type: model.BatchNorm, Name: name, In: f, Activation: act}
+	}
+	var convs []model.LayerSpec
+	var levels []model.ReadoutLevel
+	width := in
+	for l := range layers {
+		if l > 0 {
+			name := fmt.Sprintf("gin%d", l)
+			mlp := []model.LayerSpec{linear(name+".mlp1", width, hidden), batchNorm(name+".mlp.bn", hidden, "relu"),
+				linear(name+".mlp2", hidden, hidden), batchNorm(name+".bn", hidden, "")}
+			convs = append(convs, model.LayerSpec{Type: model.GINConv, Name: name, In: width, Out: hidden, Activation: "relu", MLP: mlp})
+			width = hidden
+		}
+		var lv model.ReadoutLevel
+		if readout == "attention" {
+			lv.Gate = []model.LayerSpec{linear(fmt.Sprintf("gate%d", l), width, 1)}
+		}
+		pred := linear(fmt.Sprintf("pred%d", l), width, classes)
+		if dropout > 0 {
+			s := seed + uint64(1000+l)
+			pred.OutDropout, pred.OutDropoutSeed = dropout, &s
+		}
+		lv.Head = []model.LayerSpec{pred}
+		levels = append(levels, lv)
+	}
+	return model.Spec{Task: "graph", InFeatures: in, Classes: classes, Layers: convs,
+		Readout: &model.ReadoutSpec{Type: readout, Levels: levels}}
+}
+
+// legacyParams returns m's parameters under the names the program gave
+// them before it built its model from a spec ("pred0.w" for "pred0.weight"),
+// holding m's tensors: its parameter files load into them.
+func legacyParams(m *model.Model) gorgonia.Nodes {
+	eg := gorgonia.NewGraph()
+	vals := m.Params()
+	var ns gorgonia.Nodes
+	for _, name := range m.ParamNames() {
+		old := strings.TrimSuffix(strings.TrimSuffix(name, "eight"), "ias")
+		ns = append(ns, gorgonia.NodeFromAny(eg, vals[name], gorgonia.WithName(old)))
+	}
+	return ns
 }
 
 // input returns the node features: the one-hot node labels followed by the
@@ -188,94 +233,4 @@ func input(eg *gorgonia.ExprGraph, ds *dataset.GraphDataset) *gorgonia.Node {
 	}
 	t := tensor.New(tensor.WithShape(n, cols), tensor.WithBacking(v))
 	return gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(n, cols), gorgonia.WithName("features"), gorgonia.WithValue(t))
-}
-
-// model builds the parameters and records them.
-type model struct {
-	eg     *gorgonia.ExprGraph
-	seed   uint64
-	params gorgonia.Nodes
-}
-
-// linear returns x W + b with a new Glorot W (in x out) and a zero bias.
-func (m *model) linear(name string, x *gorgonia.Node, out int) (*gorgonia.Node, error) {
-	in := x.Shape()[1]
-	wv, err := nn.Glorot(tensor.Float32, nn.ParamSeed(m.seed, uint64(len(m.params))), 1, in, out)
-	if err != nil {
-		return nil, err
-	}
-	wt := nn.Param(m.eg, name+".w", wv)
-	bias := nn.Param(m.eg, name+".b", nn.Zeros(tensor.Float32, out))
-	m.params = append(m.params, wt, bias)
-	h, err := nn.MatMul(x, wt)
-	if err != nil {
-		return nil, err
-	}
-	return nn.AddBias(h, bias)
-}
-
-// batchNorm is BatchNorm with a learned scale (from 1) and shift (from 0).
-func (m *model) batchNorm(name string, x *gorgonia.Node) (*gorgonia.Node, error) {
-	f := x.Shape()[1]
-	ones := make([]float32, f)
-	for i := range ones {
-		ones[i] = 1
-	}
-	gamma := nn.Param(m.eg, name+".gamma", tensor.New(tensor.WithShape(f), tensor.WithBacking(ones)))
-	beta := nn.Param(m.eg, name+".beta", nn.Zeros(tensor.Float32, f))
-	m.params = append(m.params, gamma, beta)
-	y, err := nn.BatchNorm(x, gamma, 1e-5)
-	if err != nil {
-		return nil, err
-	}
-	return nn.AddBias(y, beta)
-}
-
-// ginLayer is GIN-0 as in the paper and DGL's example: the MLP is linear,
-// batch norm, ReLU, linear, and batch norm and ReLU follow it.
-func (m *model) ginLayer(l int, b *graph.Batched, h *gorgonia.Node, hidden int) (*gorgonia.Node, error) {
-	name := fmt.Sprintf("gin%d", l)
-	mlp := func(x *gorgonia.Node) (*gorgonia.Node, error) {
-		y, err := m.linear(name+".mlp1", x, hidden)
-		if err != nil {
-			return nil, err
-		}
-		if y, err = m.batchNorm(name+".mlp.bn", y); err != nil {
-			return nil, err
-		}
-		if y, err = nn.ReLU(y); err != nil {
-			return nil, err
-		}
-		if y, err = m.linear(name+".mlp2", y, hidden); err != nil {
-			return nil, err
-		}
-		return m.batchNorm(name+".bn", y)
-	}
-	layer, err := gin.New(m.eg, h.Shape()[1], hidden, gin.WithName(name), gin.WithApply(mlp), gin.WithActivation(nn.ReLU))
-	if err != nil {
-		return nil, err
-	}
-	return layer.Forward(b.Graph, h)
-}
-
-// pooling returns the readout of layer l's node features.
-func (m *model) pooling(kind string) (func(l int, b *graph.Batched, h *gorgonia.Node) (*gorgonia.Node, error), error) {
-	switch kind {
-	case "sum":
-		return func(_ int, b *graph.Batched, h *gorgonia.Node) (*gorgonia.Node, error) { return ops.SumNodes(b, h) }, nil
-	case "mean":
-		return func(_ int, b *graph.Batched, h *gorgonia.Node) (*gorgonia.Node, error) { return ops.MeanNodes(b, h) }, nil
-	case "max":
-		return func(_ int, b *graph.Batched, h *gorgonia.Node) (*gorgonia.Node, error) { return ops.MaxNodes(b, h) }, nil
-	case "attention":
-		return func(l int, b *graph.Batched, h *gorgonia.Node) (*gorgonia.Node, error) {
-			gate := func(x *gorgonia.Node) (*gorgonia.Node, error) { return m.linear(fmt.Sprintf("gate%d", l), x, 1) }
-			p, err := readout.NewGlobalAttentionPooling(gate, nil)
-			if err != nil {
-				return nil, err
-			}
-			return p.Forward(b, h)
-		}, nil
-	}
-	return nil, fmt.Errorf("-readout %q: want sum, mean, max or attention", kind)
 }

@@ -15,7 +15,10 @@
 // edge, for comparison. -data DIR trains instead on a heterograph in
 // hetero.LoadDataset's text format with exactly one labelled node type and
 // its train, val and test splits. It prints one line per epoch, then "test accuracy: 0.8123",
-// the test accuracy at the epoch of best validation accuracy.
+// the test accuracy at the epoch of best validation accuracy. -save writes
+// the model as a model file (package model: the inputs, layers and
+// parameters, so model.Load and PredictRelational run it without this
+// program); -load reads it back, or a parameter file of nn.SaveParams.
 package main
 
 import (
@@ -30,8 +33,8 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/examples/internal/setup"
-	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/hetero"
+	"github.com/gnngo/gnn/model"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/rgcn"
 	"github.com/gnngo/gnn/nn/train"
@@ -157,116 +160,79 @@ func train1(w io.Writer, f *setup.Flags, o options, d *hetero.Dataset, title str
 	if x, ok := d.Features[target]; ok {
 		in = x.Cols
 	}
-	hom, err := h.ToHomogeneous()
-	if err != nil {
-		return err
-	}
 	fmt.Fprintf(w, "dataset %s: %s; %d input features, %d classes (%s), train/val/test %d/%d/%d\n",
 		title, h, in, classes, target, len(splits[0]), len(splits[1]), len(splits[2]))
-	numRels := h.NumEdgeTypes()
-	norm, err := rgcn.RightNorm(hom.Graph, hom.EdgeType, numRels)
+	m, err := model.New(Spec(h, d.Features, target, in, f.Hidden, classes, o.Bases, f.Dropout, f.Seed), tensor.Float32, f.Seed)
 	if err != nil {
 		return err
 	}
-	rel, err := rgcn.Group(hom.Graph, hom.EdgeType, numRels, norm)
-	if err != nil {
-		return err
-	}
-
 	eg := gorgonia.NewGraph()
-	mode := nn.NewMode()
-	// Inputs in homogeneous order, type by type.
-	var parts, learnt gorgonia.Nodes
-	targetID := -1
+	feats := map[string]*gorgonia.Node{}
 	for i, nt := range h.NodeTypes() {
-		n := h.NodeCount(i)
-		if nt == target {
-			targetID = i
+		if x, ok := d.Features[nt]; ok {
+			n := h.NodeCount(i)
+			feats[nt] = gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(n, x.Cols), gorgonia.WithName(nt+".feat"),
+				gorgonia.WithValue(tensor.New(tensor.WithShape(n, x.Cols), tensor.WithBacking(x.Data))))
 		}
-		x, ok := d.Features[nt]
-		if !ok {
-			v, err := nn.Glorot(tensor.Float32, nn.ParamSeed(f.Seed, uint64(i)), 1, n, in)
-			if err != nil {
-				return err
-			}
-			e := nn.Param(eg, nt+".embed", v)
-			parts, learnt = append(parts, e), append(learnt, e)
-			continue
-		}
-		feat := gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(n, x.Cols), gorgonia.WithName(nt+".feat"),
-			gorgonia.WithValue(tensor.New(tensor.WithShape(n, x.Cols), tensor.WithBacking(x.Data))))
-		if x.Cols != in {
-			v, err := nn.Glorot(tensor.Float32, nn.ParamSeed(f.Seed, uint64(i)), 1, x.Cols, in)
-			if err != nil {
-				return err
-			}
-			p := nn.Param(eg, nt+".proj", v)
-			learnt = append(learnt, p)
-			if feat, err = nn.MatMul(feat, p); err != nil {
-				return err
-			}
-		}
-		parts = append(parts, feat)
 	}
-	var opts []rgcn.Option
-	if o.Bases > 0 {
-		opts = append(opts, rgcn.WithBasis(o.Bases))
-	}
-	l1, err := rgcn.New(eg, in, f.Hidden, numRels, append(opts, rgcn.WithName("rgcn1"), rgcn.WithSeed(f.Seed),
-		rgcn.WithActivation(nn.ReLU), rgcn.WithDropout(f.Dropout, mode))...)
-	if err != nil {
-		return err
-	}
-	l2, err := rgcn.New(eg, f.Hidden, classes, numRels, append(opts, rgcn.WithName("rgcn2"), rgcn.WithSeed(f.Seed+1))...)
-	if err != nil {
-		return err
-	}
-	// The second layer writes only the labelled type's rows: the
-	// relations restricted to its destinations (homogeneous IDs
-	// NodeOffsets[targetID] onwards).
-	off, count := int(hom.NodeOffsets[targetID]), h.NodeCount(targetID)
-	var hid, logits *gorgonia.Node
+	var logits *gorgonia.Node
+	var params gorgonia.Nodes
 	if o.Impl == "peredge" {
-		x := parts[0]
-		if len(parts) > 1 {
-			if x, err = gorgonia.Concat(0, parts...); err != nil {
-				return err
-			}
-		}
-		hid, logits, err = perEdgeModel(eg, hom.Graph, hom.EdgeType, norm, x, l1, l2, f, mode, off, count)
-		if err != nil {
-			return err
-		}
+		logits, params, err = perEdgeModel(eg, m, h, feats, f)
 	} else {
-		relOut, err := rel.DstRange(off, off+count)
-		if err != nil {
-			return err
-		}
 		// The first layer reads each type's rows where they are (no
-		// stacked copy of the features, nor its gradient).
-		if hid, err = l1.ForwardRows(rel, parts); err != nil {
-			return err
-		}
-		if logits, err = l2.Forward(relOut, hid); err != nil {
-			return err
-		}
+		// stacked copy of the features, nor its gradient); the second
+		// writes only the labelled type's rows.
+		logits, params, err = m.ForwardRelational(eg, h, feats)
+	}
+	if err != nil {
+		return err
 	}
 	tr, va, te := splits[0], splits[1], splits[2]
 	loss, err := nn.CrossEntropy(logits, targetLabels, tr)
 	if err != nil {
 		return err
 	}
-	err = f.Finish(w, "R-GCN on "+title, &train.Task{
-		Logits: logits, Loss: loss, Mode: mode,
-		Groups: []train.Group{{Params: append(append(learnt, l1.Learnables()...), l2.Learnables()...), WeightDecay: f.WeightDecay}},
+	err = f.FinishModel(w, "R-GCN on "+title, &train.Task{
+		Logits: logits, Loss: loss, Mode: m.Mode(),
+		Groups: []train.Group{{Params: params, WeightDecay: f.WeightDecay}},
 		Labels: targetLabels, Train: tr, Val: va, Test: te,
-	})
+	}, m)
 	if err == nil && o.MemProf != "" {
 		err = writeHeapProfile(o.MemProf)
 	}
 	runtime.KeepAlive(eg)
-	runtime.KeepAlive(rel)
 	return err
+}
+
+// Spec is the model: each node type's input (its features, through a
+// learnt projection when their width is not in, or a learnt embedding of
+// in features for a type without features, seeded nn.ParamSeed(seed, type
+// ID)), a RelGraphConv from in to hidden features over every relation with
+// ReLU and dropout (seeded seed), and one from hidden to the classes
+// (seeded seed+1) writing the target type's rows, DGL's norm on the edges;
+// bases > 0 uses the basis decomposition.
+func Spec(h *hetero.Graph, feats map[string]*hetero.Features, target string, in, hidden, classes, bases int, dropout float64, seed uint64) model.Spec {
+	var inputs []model.InputSpec
+	for i, nt := range h.NodeTypes() {
+		s := nn.ParamSeed(seed, uint64(i))
+		is := model.InputSpec{NodeType: nt, Nodes: h.NodeCount(i), Seed: &s}
+		if x, ok := feats[nt]; ok {
+			is.Features = x.Cols
+		}
+		inputs = append(inputs, is)
+	}
+	s1, s2 := seed, seed+1
+	layers := []model.LayerSpec{
+		{Type: model.RelGraphConv, Name: "rgcn1", In: in, Out: hidden, NumRelations: h.NumEdgeTypes(), Activation: "relu", OutDropout: dropout, Seed: &s1},
+		{Type: model.RelGraphConv, Name: "rgcn2", In: hidden, Out: classes, NumRelations: h.NumEdgeTypes(), Seed: &s2},
+	}
+	if bases > 0 {
+		for l := range layers {
+			layers[l].Regularizer, layers[l].Bases = "basis", bases
+		}
+	}
+	return model.Spec{Task: "node", InFeatures: in, Classes: classes, Inputs: inputs, Target: target, EdgeNorm: "right", Layers: layers}
 }
 
 // writeHeapProfile writes a heap profile (after a collection) to path.
@@ -283,30 +249,71 @@ func writeHeapProfile(path string) error {
 	return pf.Close()
 }
 
-// perEdgeModel runs the two layers' parameters the per-edge way (rgcn.PerEdge)
-// over the homogeneous graph g, with the first layer's ReLU and dropout,
-// and returns the hidden features and the labelled type's logits (rows off
-// to off+count-1 of the second layer's output).
-func perEdgeModel(eg *gorgonia.ExprGraph, g *graph.Graph, et []int32, norm []float64, x *gorgonia.Node,
-	l1, l2 *rgcn.RelGraphConv, f *setup.Flags, mode *nn.Mode, off, count int) (hid, logits *gorgonia.Node, err error) {
-	p1, p2 := l1.Learnables(), l2.Learnables()
-	if hid, err = rgcn.PerEdge(g, et, norm, x, p1[0], p1[1], p1[2]); err != nil {
+// perEdgeModel runs m's parameters the per-edge way (rgcn.PerEdge) over
+// the homogeneous form of h, with the first layer's ReLU and dropout, from
+// the inputs stacked in one tensor, and returns the labelled type's logits
+// (the rows of m's target type of the second layer's output) and the
+// parameter nodes, in m's order.
+func perEdgeModel(eg *gorgonia.ExprGraph, m *model.Model, h *hetero.Graph, feats map[string]*gorgonia.Node, f *setup.Flags) (logits *gorgonia.Node, params gorgonia.Nodes, err error) {
+	vals := m.Params()
+	param := func(name string) *gorgonia.Node {
+		p := nn.Param(eg, name, vals[name])
+		params = append(params, p)
+		return p
+	}
+	spec := m.Spec()
+	var parts gorgonia.Nodes
+	target := 0
+	for i, in := range spec.Inputs {
+		if in.NodeType == spec.Target {
+			target = i
+		}
+		x, ok := feats[in.NodeType]
+		switch {
+		case !ok:
+			x = param(in.NodeType + ".embed")
+		case in.Features != spec.InFeatures:
+			if x, err = nn.MatMul(x, param(in.NodeType+".proj")); err != nil {
+				return nil, nil, err
+			}
+		}
+		parts = append(parts, x)
+	}
+	x := parts[0]
+	if len(parts) > 1 {
+		if x, err = gorgonia.Concat(0, parts...); err != nil {
+			return nil, nil, err
+		}
+	}
+	hom, err := h.ToHomogeneous()
+	if err != nil {
+		return nil, nil, err
+	}
+	norm, err := rgcn.RightNorm(hom.Graph, hom.EdgeType, h.NumEdgeTypes())
+	if err != nil {
+		return nil, nil, err
+	}
+	p1 := gorgonia.Nodes{param("rgcn1.weight"), param("rgcn1.loop_weight"), param("rgcn1.bias")}
+	p2 := gorgonia.Nodes{param("rgcn2.weight"), param("rgcn2.loop_weight"), param("rgcn2.bias")}
+	hid, err := rgcn.PerEdge(hom.Graph, hom.EdgeType, norm, x, p1[0], p1[1], p1[2])
+	if err != nil {
 		return nil, nil, err
 	}
 	if hid, err = nn.ReLU(hid); err != nil {
 		return nil, nil, err
 	}
 	if f.Dropout > 0 {
-		if hid, err = nn.Dropout(hid, f.Dropout, f.Seed, mode); err != nil {
+		if hid, err = nn.Dropout(hid, f.Dropout, f.Seed, m.Mode()); err != nil {
 			return nil, nil, err
 		}
 	}
-	out, err := rgcn.PerEdge(g, et, norm, hid, p2[0], p2[1], p2[2])
+	out, err := rgcn.PerEdge(hom.Graph, hom.EdgeType, norm, hid, p2[0], p2[1], p2[2])
 	if err != nil {
 		return nil, nil, err
 	}
+	off, count := hom.NodeOffsets[target], h.NodeCount(target)
 	if logits, err = gorgonia.Slice(out, gorgonia.S(off, off+count)); err != nil {
 		return nil, nil, err
 	}
-	return hid, logits, nil
+	return logits, params, nil
 }
