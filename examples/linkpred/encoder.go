@@ -3,97 +3,50 @@ package main
 import (
 	"fmt"
 
-	"gorgonia.org/gorgonia"
-
-	"github.com/gnngo/gnn/nn"
-	"github.com/gnngo/gnn/nn/gat"
-	"github.com/gnngo/gnn/nn/gcn"
-	"github.com/gnngo/gnn/nn/sage"
+	"github.com/gnngo/gnn/model"
 )
 
-// encoder is the node encoder of the link predictor: a stack of GraphConv,
-// SAGEConv or GATConv layers, built afresh on every expression graph (the
-// negatives, and in -minibatch the blocks, change every step) with its
-// parameters taken from values (a train.Shared's Value), so that it
-// satisfies nn/train's Stack for the full graph and for sampled blocks
-// alike. Widths[0] is the input width, Widths[l+1] layer l's output;
-// ReLU (ELU for GAT) between layers, none after the last, and feature
-// dropout on the input of every layer but the first.
-type encoder struct {
-	kind    string
-	widths  []int
-	heads   int
-	dropout float64
-	mode    *nn.Mode
-	values  nn.Values
-	seed    uint64
-	// zeroIn allows destinations without in-edges (sampled blocks, and
-	// nodes whose every edge went to validation or test).
-	zeroIn bool
-}
-
-// NumLayers returns the number of layers.
-func (e *encoder) NumLayers() int { return len(e.widths) - 1 }
-
-// Layer adds layer l to eg and applies it to x on g.
-func (e *encoder) Layer(eg *gorgonia.ExprGraph, l int, g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
-	in, out := e.widths[l], e.widths[l+1]
-	last := l == e.NumLayers()-1
-	name := fmt.Sprintf("%s%d", e.kind, l+1)
-	seed := e.seed + uint64(l)
-	if l > 0 && e.dropout > 0 {
-		var err error
-		if x, err = nn.Dropout(x, e.dropout, e.seed+100+uint64(l), e.mode); err != nil {
-			return nil, nil, err
-		}
+// encoderSpec describes the node encoder of the link predictor as a model
+// spec (package model): layers GraphConv, SAGEConv or GATConv (-model) from
+// in features through -hidden (GAT: -heads concatenated heads of
+// -hidden/-heads) to -out, ReLU (GAT: ELU) between the layers and none
+// after the last, feature dropout on the input of every layer but the
+// first, a self-loop per node for GCN and GAT in full-graph mode, destinations without
+// in-edges allowed (sampled blocks, and nodes whose every edge went to
+// validation or test). Layer l is named <model><l+1> and seeded with
+// -seed + l. The model, trained, is what -save writes: model.Load and
+// cmd/gnnserve then embed nodes with it (the dot decoder has no
+// parameters).
+func (o *options) encoderSpec(in, layers int, fanouts []int) (model.Spec, error) {
+	// -minibatch trains on blocks as sampled, without self-loops.
+	selfLoops := o.Model != "sage" && !o.Minibatch
+	types := map[string]string{"gcn": model.GraphConv, "sage": model.SAGEConv, "gat": model.GATConv}
+	typ, ok := types[o.Model]
+	if !ok {
+		return model.Spec{}, fmt.Errorf("-model %q: want gcn, sage or gat", o.Model)
 	}
-	switch e.kind {
-	case "gcn":
-		opts := []gcn.Option{gcn.WithName(name), gcn.WithSeed(seed), gcn.WithAllowZeroInDegree(e.zeroIn)}
-		if !last {
-			opts = append(opts, gcn.WithActivation(nn.ReLU))
+	widths := o.widths(in, layers)
+	spec := model.Spec{Task: "link-prediction", InFeatures: in, SelfLoops: selfLoops, Fanouts: fanouts}
+	for l := range layers {
+		last := l == layers-1
+		seed, dropSeed := o.Seed+uint64(l), o.Seed+100+uint64(l)
+		ls := model.LayerSpec{Type: typ, Name: fmt.Sprintf("%s%d", o.Model, l+1), In: widths[l], Out: widths[l+1],
+			AllowZeroInDegree: o.Model != "sage", Seed: &seed}
+		if l > 0 && o.Dropout > 0 {
+			ls.Dropout = o.Dropout
+			if o.Model == "gcn" {
+				ls.DropoutSeed = &dropSeed
+			}
 		}
-		if e.values != nil {
-			opts = append(opts, gcn.WithValues(e.values))
+		switch {
+		case o.Model == "gat" && !last:
+			ls.Heads, ls.Out, ls.Activation = o.Heads, widths[l+1]/o.Heads, "elu"
+		case o.Model == "gat":
+			ls.Heads = 1
+		case !last:
+			ls.Activation = "relu"
 		}
-		layer, err := gcn.New(eg, in, out, opts...)
-		if err != nil {
-			return nil, nil, err
-		}
-		h, err := layer.Forward(g, x)
-		return h, layer.Learnables(), err
-	case "sage":
-		opts := []sage.Option{sage.WithName(name), sage.WithSeed(seed)}
-		if !last {
-			opts = append(opts, sage.WithActivation(nn.ReLU))
-		}
-		if e.values != nil {
-			opts = append(opts, sage.WithValues(e.values))
-		}
-		layer, err := sage.New(eg, in, out, opts...)
-		if err != nil {
-			return nil, nil, err
-		}
-		h, err := layer.Forward(g, x)
-		return h, layer.Learnables(), err
-	case "gat":
-		heads := e.heads
-		if last {
-			heads = 1
-		}
-		opts := []gat.Option{gat.WithName(name), gat.WithSeed(seed), gat.WithHeads(heads), gat.WithAllowZeroInDegree(e.zeroIn)}
-		if !last {
-			opts = append(opts, gat.WithActivation(nn.ELU))
-		}
-		if e.values != nil {
-			opts = append(opts, gat.WithValues(e.values))
-		}
-		layer, err := gat.New(eg, in, out/heads, opts...)
-		if err != nil {
-			return nil, nil, err
-		}
-		h, err := layer.Forward(g, x)
-		return h, layer.Learnables(), err
+		spec.Layers = append(spec.Layers, ls)
 	}
-	return nil, nil, fmt.Errorf("-model %q: want gcn, sage or gat", e.kind)
+	return spec, nil
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/linkpred"
 	"github.com/gnngo/gnn/metrics"
-	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/model"
 	"github.com/gnngo/gnn/nn/link"
 	"github.com/gnngo/gnn/nn/train"
 )
@@ -79,10 +79,16 @@ func runFull(w io.Writer, o *options, ds *dataset.Dataset) error {
 	if err != nil {
 		return err
 	}
-	mode := nn.NewMode()
+	spec, err := o.encoderSpec(ds.Features.Cols, o.Layers, nil)
+	if err != nil {
+		return err
+	}
+	enc, err := model.New(spec, tensor.Float32, o.Seed)
+	if err != nil {
+		return err
+	}
+	mode := enc.Mode()
 	feats := features(ds)
-	enc := &encoder{kind: o.Model, widths: o.widths(ds.Features.Cols, o.Layers), heads: o.Heads, dropout: o.Dropout,
-		mode: mode, values: s.Value, seed: o.Seed, zeroIn: true}
 
 	// step builds the model on a new expression graph over mp and returns
 	// the scores of the pair graphs, and every parameter.
@@ -132,7 +138,7 @@ func runFull(w io.Writer, o *options, ds *dataset.Dataset) error {
 		if _, _, _, err := build(mpTrain); err != nil {
 			return err
 		}
-		if err := nn.LoadParams(o.Load, s.Nodes()); err != nil {
+		if err := o.loadParams(enc, s); err != nil {
 			return err
 		}
 	}
@@ -194,7 +200,7 @@ func runFull(w io.Writer, o *options, ds *dataset.Dataset) error {
 	} else if err := restore(s, best); err != nil {
 		return err
 	}
-	if err := save(w, o, s); err != nil {
+	if err := save(w, o, enc, s); err != nil {
 		return err
 	}
 	if o.Epochs > 0 {

@@ -25,6 +25,10 @@
 // Without -data it trains on a generated planted-partition graph (-nodes,
 // -degree, -features): its edges fall mostly within communities whose
 // members share a feature direction, so links are predictable.
+//
+// -save writes the trained encoder as a model file (package model) with the
+// dot decoder, or the encoder's and decoder's parameters (nn.SaveParams)
+// with a learned one; -load reads either back.
 package main
 
 import (

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gnngo/gnn/model"
 )
 
 // runArgs runs the command with args (after small defaults) and returns
@@ -75,6 +77,42 @@ func TestFullGraph(t *testing.T) {
 		if a, b := value(t, out, name), value(t, again, name); a != b {
 			t.Errorf("%s: %v after training, %v loaded", name, a, b)
 		}
+	}
+	// The dot decoder has no parameters: the file is a model file of the
+	// encoder, which runs without this program.
+	m, err := model.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec := m.Spec(); spec.Task != "link-prediction" || len(spec.Layers) != 2 || spec.Layers[1].Out != 32 || !spec.SelfLoops {
+		t.Errorf("saved spec %+v, want a 2-layer link-prediction encoder to 32 features with self-loops", spec)
+	}
+}
+
+// TestSaveLoadDecoder checks that a learned decoder's parameters are saved
+// with the encoder's and loaded back, and that a model file (the encoder
+// alone) is refused for it.
+func TestSaveLoadDecoder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "lp.params")
+	out, err := runArgs(t, "-decoder", "mlp", "-epochs", "5", "-save", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := runArgs(t, "-decoder", "mlp", "-load", path, "-epochs", "0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := value(t, out, "test auc"), value(t, again, "test auc"); a != b {
+		t.Errorf("test auc %v after training, %v loaded", a, b)
+	}
+	enc := filepath.Join(dir, "enc.gnnmodel")
+	if _, err := runArgs(t, "-epochs", "1", "-save", enc); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runArgs(t, "-decoder", "mlp", "-load", enc, "-epochs", "0"); err == nil || !strings.Contains(err.Error(), "model file holds the encoder only") {
+		t.Errorf("loading an encoder's model file for -decoder mlp: error %v", err)
 	}
 }
 

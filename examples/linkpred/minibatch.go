@@ -11,7 +11,7 @@ import (
 	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/linkpred"
 	"github.com/gnngo/gnn/metrics"
-	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/model"
 	"github.com/gnngo/gnn/nn/link"
 	"github.com/gnngo/gnn/nn/train"
 	"github.com/gnngo/gnn/sampling"
@@ -57,10 +57,16 @@ func runMinibatch(w io.Writer, o *options, ds *dataset.Dataset, fanouts []int) e
 	if err != nil {
 		return err
 	}
-	mode := nn.NewMode()
+	spec, err := o.encoderSpec(ds.Features.Cols, len(fanouts), fanouts)
+	if err != nil {
+		return err
+	}
+	enc, err := model.New(spec, tensor.Float32, o.Seed)
+	if err != nil {
+		return err
+	}
+	mode := enc.Mode()
 	feats := features(ds)
-	enc := &encoder{kind: o.Model, widths: o.widths(ds.Features.Cols, len(fanouts)), heads: o.Heads, dropout: o.Dropout,
-		mode: mode, values: s.Value, seed: o.Seed, zeroIn: true}
 	step := func(eb *sampling.EdgeBatch, learn bool) (float64, error) {
 		b, err := train.BuildBatch(enc, s, eb.MiniBatch, feats)
 		if err != nil {
@@ -99,7 +105,7 @@ func runMinibatch(w io.Writer, o *options, ds *dataset.Dataset, fanouts []int) e
 		if _, err := step(eb, false); err != nil {
 			return err
 		}
-		if err := nn.LoadParams(o.Load, s.Nodes()); err != nil {
+		if err := o.loadParams(enc, s); err != nil {
 			return err
 		}
 	}
@@ -127,7 +133,7 @@ func runMinibatch(w io.Writer, o *options, ds *dataset.Dataset, fanouts []int) e
 		fmt.Fprintf(w, "epoch %3d  loss %.4f  %d batches  %.2f batches/s  %.2fM sampled edges/s\n",
 			epoch, total/float64(batches), batches, float64(batches)/sec, float64(edges)/sec/1e6)
 	}
-	if err := save(w, o, s); err != nil {
+	if err := save(w, o, enc, s); err != nil {
 		return err
 	}
 

@@ -8,7 +8,9 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/dataset"
+	"github.com/gnngo/gnn/examples/internal/setup"
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/model"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/link"
 	"github.com/gnngo/gnn/nn/train"
@@ -111,14 +113,46 @@ func restore(s *train.Shared, snap map[string]*tensor.Dense) error {
 	return nil
 }
 
-// save writes the parameters to -save, if given.
-func save(w io.Writer, o *options, s *train.Shared) error {
+// save writes the trained model to -save, if given: with the dot decoder
+// (no parameters) a model file of the encoder (package model), which
+// model.Load and cmd/gnnserve run without this program; with a learned
+// decoder a parameter file of the encoder and the decoder (nn.SaveParams),
+// which only -load reads.
+func save(w io.Writer, o *options, m *model.Model, s *train.Shared) error {
 	if o.Save == "" {
 		return nil
 	}
-	if err := nn.SaveParams(o.Save, s.Nodes()); err != nil {
-		return err
+	if o.Decoder == "dot" {
+		if err := setup.SaveModel(o.Save, m, s.Nodes()); err != nil {
+			return fmt.Errorf("-save: %w", err)
+		}
+		fmt.Fprintf(w, "saved the encoder to %s (a model file, with the architecture)\n", o.Save)
+		return nil
 	}
-	fmt.Fprintf(w, "saved parameters to %s\n", o.Save)
+	if err := nn.SaveParams(o.Save, s.Nodes()); err != nil {
+		return fmt.Errorf("-save: %w", err)
+	}
+	fmt.Fprintf(w, "saved the encoder's and the %s decoder's parameters to %s\n", o.Decoder, o.Save)
+	return nil
+}
+
+// loadParams reads -load into the shared parameters, every one of which must be
+// bound: a model file (the encoder, for the dot decoder) or a parameter
+// file.
+func (o *options) loadParams(m *model.Model, s *train.Shared) error {
+	if o.Decoder != "dot" {
+		if isModel, err := model.IsModelFile(o.Load); err != nil {
+			return fmt.Errorf("-load: %w", err)
+		} else if isModel {
+			return fmt.Errorf("-load %s: a model file holds the encoder only; -decoder %s needs the parameter file -save wrote with it", o.Load, o.Decoder)
+		}
+		if err := nn.LoadParams(o.Load, s.Nodes()); err != nil {
+			return fmt.Errorf("-load: %w", err)
+		}
+		return nil
+	}
+	if _, err := setup.LoadModel(o.Load, m, s.Nodes(), nil); err != nil {
+		return fmt.Errorf("-load: %w", err)
+	}
 	return nil
 }
