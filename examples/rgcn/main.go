@@ -32,6 +32,7 @@ import (
 	"github.com/gnngo/gnn/examples/internal/setup"
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/hetero"
+	"github.com/gnngo/gnn/internal/limits"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/rgcn"
 	"github.com/gnngo/gnn/nn/train"
@@ -105,10 +106,25 @@ func run(w io.Writer, f *setup.Flags, o options) error {
 		if o.Classes > 0 {
 			shape.Classes = o.Classes
 		}
+		nodes := int64(shape.Papers+shape.Authors+shape.Institutions+shape.Fields) * int64(o.Scale)
+		if err := limits.Count(fmt.Sprintf("-scale %d: nodes", o.Scale), nodes); err != nil {
+			return err
+		}
+		edges := int64(shape.Papers*(shape.CitesPer+shape.TopicsPer)+shape.Authors*(shape.WritesPer+shape.AffiliationsPer)) * int64(o.Scale) * 2
+		if err := limits.Count(fmt.Sprintf("-scale %d: edges with their reverses", o.Scale), edges); err != nil {
+			return err
+		}
 		shape.Papers *= o.Scale
 		shape.Authors *= o.Scale
 		shape.Institutions *= o.Scale
 		shape.Fields *= o.Scale
+		if err := checkModelSize(f, map[string]int{"paper": shape.Features}, map[string]int{"paper": shape.Papers, "author": shape.Authors,
+			"institution": shape.Institutions, "field_of_study": shape.Fields}, edges); err != nil {
+			if o.Scale > 1 {
+				return fmt.Errorf("-scale %d: %w", o.Scale, err)
+			}
+			return err
+		}
 		m, err := generateMag(shape, f.Seed)
 		if err != nil {
 			return err
@@ -120,6 +136,27 @@ func run(w io.Writer, f *setup.Flags, o options) error {
 }
 
 // dataset returns m in the form hetero.LoadDataset gives.
+// checkModelSize refuses, naming -hidden, a model whose values cannot fit
+// in memory: an embedding of -hidden values for every node of a type
+// without features (cols has no entry), with its gradient and Adam's two
+// moments; a hidden and an output row per node with their gradients; the
+// features; 32 bytes an edge.
+func checkModelSize(f *setup.Flags, cols, counts map[string]int, edges int64) error {
+	var est float64
+	var nodes, featureless int64
+	for nt, n := range counts {
+		nodes += int64(n)
+		if c, ok := cols[nt]; ok {
+			est += float64(n) * float64(c) * 4
+		} else {
+			featureless += int64(n)
+			est += float64(n) * float64(f.Hidden) * 4 * 4
+		}
+	}
+	est += float64(nodes)*float64(f.Hidden)*4*4 + float64(edges)*32
+	return limits.Bytes(fmt.Sprintf("-hidden %d on %d nodes (%d without features, each with a learnt embedding) and %d edges", f.Hidden, nodes, featureless, edges), est)
+}
+
 func (m *mag) dataset(features int) *hetero.Dataset {
 	return &hetero.Dataset{
 		Graph:    m.Graph,
@@ -156,6 +193,16 @@ func train1(w io.Writer, f *setup.Flags, o options, d *hetero.Dataset, title str
 	in := f.Hidden
 	if x, ok := d.Features[target]; ok {
 		in = x.Cols
+	}
+	cols, counts := map[string]int{}, map[string]int{}
+	for i, nt := range h.NodeTypes() {
+		counts[nt] = h.NodeCount(i)
+		if x, ok := d.Features[nt]; ok {
+			cols[nt] = x.Cols
+		}
+	}
+	if err := checkModelSize(f, cols, counts, int64(h.TotalEdges())); err != nil {
+		return err
 	}
 	hom, err := h.ToHomogeneous()
 	if err != nil {
