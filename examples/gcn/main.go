@@ -42,6 +42,9 @@ func run(w io.Writer, f *setup.Flags) error {
 	if err != nil {
 		return err
 	}
+	if err := setup.CheckModelSize("-hidden", ds.Graph.NumNodes(), ds.Features.Cols, f.Hidden, 1, 2); err != nil {
+		return err
+	}
 	setup.Describe(w, ds)
 	g, err := ds.Graph.AddSelfLoops()
 	if err != nil {

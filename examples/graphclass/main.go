@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -29,6 +30,7 @@ import (
 	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/examples/internal/setup"
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/limits"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/gin"
 	"github.com/gnngo/gnn/nn/readout"
@@ -58,6 +60,7 @@ func main() {
 	flag.IntVar(&o.Layers, "layers", o.Layers, "layers, the input layer counted (GIN layers + 1)")
 	flag.StringVar(&o.Readout, "readout", o.Readout, "graph readout: sum, mean, max or attention")
 	flag.IntVar(&o.Graphs, "graphs", o.Graphs, "number of generated graphs (without -data)")
+	flag.CommandLine.Lookup("seed").Usage = "random seed (initialisation, dropout, the generated graphs, and the random train/val/test split of the graphs)"
 	setup.Main("graphclass", func() error {
 		if err := o.Parse(flag.CommandLine, os.Args[1:]); err != nil {
 			return err
@@ -82,7 +85,7 @@ func load(o *options) (*dataset.GraphDataset, error) {
 	}
 	ds, err := dataset.LoadTU(o.Data, o.Name)
 	if err != nil {
-		return nil, err
+		return nil, tuHint(err, o.Data, o.Name)
 	}
 	n := len(ds.Graphs)
 	if err := ds.SplitRandom(n/10, n/10, o.Seed); err != nil {
@@ -95,8 +98,32 @@ func run(w io.Writer, o *options) error {
 	if err := o.Check(); err != nil {
 		return err
 	}
+	if err := o.Refuse("graphclass trains on the CPU, on dense node features", "device", "dense"); err != nil {
+		return err
+	}
 	if o.Layers < 2 {
 		return fmt.Errorf("-layers %d: want at least 2 (the input and one GIN layer)", o.Layers)
+	}
+	if err := limits.Count("-layers", int64(o.Layers)); err != nil {
+		return err
+	}
+	if _, err := (&model{}).pooling(o.Readout); err != nil {
+		return err
+	}
+	if o.Data == "" {
+		if o.Graphs < 1 {
+			return fmt.Errorf("-graphs %d: want at least 1 graph", o.Graphs)
+		}
+		if err := limits.Count("-graphs", int64(o.Graphs)); err != nil {
+			return err
+		}
+		nodes := float64(o.Graphs) * float64(dataset.DefaultMiniGCConfig().MaxNodes)
+		if nodes > limits.MaxCount {
+			return fmt.Errorf("-graphs %d: up to %.0f nodes in all, more than %d", o.Graphs, nodes, limits.MaxCount)
+		}
+		if err := setup.CheckModelSize("-graphs, -layers and -hidden", int(nodes), o.Hidden, o.Hidden, 1, o.Layers); err != nil {
+			return err
+		}
 	}
 	ds, err := load(o)
 	if err != nil {
@@ -104,6 +131,9 @@ func run(w io.Writer, o *options) error {
 	}
 	b, err := graph.Batch(ds.Graphs)
 	if err != nil {
+		return err
+	}
+	if err := setup.CheckModelSize("-layers and -hidden", b.NumSrc(), o.Hidden, o.Hidden, 1, o.Layers); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "dataset %s: %d graphs, %d nodes, %d edges, %d classes, train/val/test %d/%d/%d\n",
@@ -151,6 +181,18 @@ func run(w io.Writer, o *options) error {
 		Groups: []train.Group{{Params: m.params, WeightDecay: o.WeightDecay}},
 		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test,
 	})
+}
+
+// tuHint adds to LoadTU's error for dir a hint where the TU files are
+// when dir is laid out as PyG's TUDataset keeps them (root/NAME/raw/ or
+// NAME/raw/).
+func tuHint(err error, dir, name string) error {
+	for _, raw := range []string{filepath.Join(dir, "raw"), filepath.Join(dir, name, "raw")} {
+		if _, serr := os.Stat(filepath.Join(raw, name+"_A.txt")); serr == nil {
+			return fmt.Errorf("%w (the TU files are in %s, as PyG keeps them: give -data %s)", err, raw, raw)
+		}
+	}
+	return err
 }
 
 // input returns the node features: the one-hot node labels followed by the

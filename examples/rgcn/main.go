@@ -72,6 +72,9 @@ func run(w io.Writer, f *setup.Flags, o options) error {
 	if err := f.Check(); err != nil {
 		return err
 	}
+	if err := f.Refuse("rgcn trains on the CPU, on dense features", "device", "dense"); err != nil {
+		return err
+	}
 	if o.Bases < 0 || o.Scale <= 0 || o.Features < 0 || o.Classes < 0 {
 		return fmt.Errorf("-bases %d -scale %d -features %d -classes %d: want a positive scale and no negative count", o.Bases, o.Scale, o.Features, o.Classes)
 	}

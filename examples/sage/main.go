@@ -84,6 +84,9 @@ func (o *options) check() ([]int, error) {
 			return nil, fmt.Errorf("-%s does not apply to mini-batch training", name)
 		}
 	}
+	if err := o.Refuse("sage trains on the CPU", "device"); err != nil {
+		return nil, err
+	}
 	var fanouts []int
 	for _, s := range strings.Split(o.Fanouts, ",") {
 		k, err := strconv.Atoi(strings.TrimSpace(s))
@@ -120,6 +123,27 @@ func (o *options) check() ([]int, error) {
 	return fanouts, nil
 }
 
+// checkData refuses, before training, a dataset whose split -infer
+// cannot evaluate (an empty one) and a model too large for memory: the
+// layers' widths on the nodes a batch can reach.
+func (o *options) checkData(ds *dataset.Dataset, fanouts []int) error {
+	if o.Infer {
+		for k, ids := range [][]int32{ds.Train, ds.Val, ds.Test} {
+			if len(ids) == 0 {
+				return fmt.Errorf("the dataset has no %s nodes, so -infer cannot report its accuracy (give -infer=false to train only)", [3]string{"training", "validation", "test"}[k])
+			}
+		}
+	}
+	reach := float64(o.Batch)
+	for _, k := range fanouts {
+		if k < 0 {
+			reach = float64(ds.Graph.NumNodes())
+		}
+		reach = min(reach*float64(k+1), float64(ds.Graph.NumNodes()))
+	}
+	return setup.CheckModelSize("-hidden", int(reach), ds.Features.Cols, o.Hidden, 1, len(fanouts))
+}
+
 // load returns the dataset: -data's, or a planted-partition graph of
 // -nodes nodes.
 func (o *options) load() (*dataset.Dataset, error) {
@@ -150,6 +174,9 @@ func run(w io.Writer, o *options) error {
 	}
 	ds, err := o.load()
 	if err != nil {
+		return err
+	}
+	if err := o.checkData(ds, fanouts); err != nil {
 		return err
 	}
 	setup.Describe(w, ds)

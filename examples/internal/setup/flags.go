@@ -14,6 +14,7 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/gnngo/gnn/gpu"
+	"github.com/gnngo/gnn/internal/limits"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
 )
@@ -90,6 +91,8 @@ func (f *Flags) Check() error {
 		return fmt.Errorf("-lr %v: want a positive, finite learning rate", f.LR)
 	case f.Hidden <= 0:
 		return fmt.Errorf("-hidden %d: want a positive number of features", f.Hidden)
+	case f.Hidden > limits.MaxCount:
+		return fmt.Errorf("-hidden %d: more than %d features", f.Hidden, limits.MaxCount)
 	case !(f.Dropout >= 0 && f.Dropout < 1):
 		return fmt.Errorf("-dropout %v: want a probability in [0, 1)", f.Dropout)
 	case !(f.WeightDecay >= 0) || math.IsInf(f.WeightDecay, 0):

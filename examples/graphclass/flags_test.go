@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFlagsCheckedFirst: flags graphclass cannot honour or use are
+// refused, naming the flag, before any graph is generated or loaded (so
+// before the dataset line is printed).
+func TestFlagsCheckedFirst(t *testing.T) {
+	for _, c := range []struct {
+		set  func(o *options)
+		want string
+	}{
+		{func(o *options) { o.Readout = "bogus" }, `-readout "bogus": want sum, mean, max or attention`},
+		{func(o *options) { o.Device = "emu" }, "-device does not apply: graphclass trains on the CPU"},
+		{func(o *options) { o.Dense = true }, "-dense does not apply"},
+		{func(o *options) { o.Graphs = 0 }, "-graphs 0: want at least 1"},
+		{func(o *options) { o.Layers = 3000000000 }, "-layers 3000000000: more than the 2147483647"},
+		{func(o *options) { o.Graphs = 200000000 }, "-graphs 200000000: up to 4000000000 nodes in all"},
+		{func(o *options) { o.Graphs, o.Layers = 100000000, 1000 }, "-graphs, -layers and -hidden (1000 layers of 16 features on 2000000000 nodes, 16 inputs) needs about"},
+		{func(o *options) { o.Hidden = 100000000 }, "-graphs, -layers and -hidden (5 layers of 100000000 features"},
+	} {
+		o := quick(48, 1)
+		c.set(&o)
+		var out bytes.Buffer
+		err := run(&out, &o)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got %v, want %q", err, c.want)
+		}
+		if out.Len() > 0 {
+			t.Errorf("%q: printed %q before refusing", c.want, out.String())
+		}
+	}
+}
+
+// TestTUHint: -data at a PyG-style folder, whose TU files are in raw/,
+// says so.
+func TestTUHint(t *testing.T) {
+	dir := t.TempDir()
+	raw := filepath.Join(dir, "MUTAG", "raw")
+	if err := os.MkdirAll(raw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(raw, "MUTAG_A.txt"), []byte("1, 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{dir, filepath.Join(dir, "MUTAG")} {
+		o := quick(48, 1)
+		o.Data, o.Name = d, "MUTAG"
+		err := run(&bytes.Buffer{}, &o)
+		if err == nil || !strings.Contains(err.Error(), "give -data "+raw) {
+			t.Errorf("-data %s: got %v, want a hint at %s", d, err, raw)
+		}
+	}
+}
