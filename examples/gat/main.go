@@ -6,7 +6,7 @@
 // Cora and CiteSeer; on PubMed, those of -out-heads, -lr and -weight-decay
 // not given become the paper's PubMed settings (8 output heads, 0.01,
 // 0.001), and a line says so. It prints one line per epoch, then
-// "test accuracy: 0.8123", the test accuracy at the epoch of best
+// "test accuracy: 0.xxxx" (a format, not a promised figure), the test accuracy at the epoch of best
 // validation accuracy, then the files it wrote. -save writes that epoch's
 // parameters; -load reads them back, to evaluate (-epochs 0) or to train
 // on from there.

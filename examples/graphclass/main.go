@@ -13,7 +13,7 @@
 // attention) and mapped to class scores by a linear layer with dropout, and
 // the scores are summed. All graphs are batched into one graph.Batched and
 // trained full-batch, the loss over the training graphs. It prints one line
-// per epoch and ends with "test accuracy: 0.9850", the test accuracy at the
+// per epoch and ends with "test accuracy: 0.xxxx" (a format, not a promised figure), the test accuracy at the
 // epoch of best validation accuracy.
 package main
 

@@ -14,7 +14,7 @@
 // times F instead. -impl peredge runs the same model with a message per
 // edge, for comparison. -data DIR trains instead on a heterograph in
 // hetero.LoadDataset's text format with exactly one labelled node type and
-// its train, val and test splits. It prints one line per epoch, then "test accuracy: 0.8123",
+// its train, val and test splits. It prints one line per epoch, then "test accuracy: 0.xxxx" (a format, not a promised figure),
 // the test accuracy at the epoch of best validation accuracy.
 package main
 

@@ -11,7 +11,7 @@
 // folder (Cora, CiteSeer, PubMed) or an OGB one. It prints one line per
 // epoch with batches/s and the time per 1,000 training nodes, then (unless
 // -infer=false) the accuracies of layer-wise inference, ending
-// with "test accuracy: 0.8123". -save writes the trained parameters; -load
+// with "test accuracy: 0.xxxx" (a format, not a promised figure). -save writes the trained parameters; -load
 // reads them back, to evaluate (-epochs 0) or to train on from there.
 package main
 

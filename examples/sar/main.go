@@ -10,10 +10,14 @@
 //
 //	go run ./cmd/gnnpart -data ../shared/data/planetoid/cora -parts 4 -out parts/
 //	go build -tags mpi -o sar-example ./examples/sar
-//	mpirun -np 4 ./sar-example -parts parts/ -model gat
+//	mpirun --oversubscribe -np 4 ./sar-example -parts parts/ -model gat
+//
+// (--oversubscribe lets the 4 ranks share fewer cores, as on a 2-core
+// host; as root, in a container for example, Open MPI also wants
+// --allow-run-as-root.)
 //
 // In one process, one goroutine per rank (any build): -inproc 4. Only rank
-// 0 prints and saves. The last line is "test accuracy: 0.8123".
+// 0 prints and saves. The last line is "test accuracy: 0.xxxx" (a format, not a promised figure).
 package main
 
 import (
@@ -21,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
 	"os"
 
 	"gorgonia.org/gorgonia"
@@ -31,6 +36,7 @@ import (
 	"github.com/gnngo/gnn/dist/partition"
 	"github.com/gnngo/gnn/dist/sar"
 	"github.com/gnngo/gnn/examples/internal/setup"
+	"github.com/gnngo/gnn/internal/limits"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/gat"
 	"github.com/gnngo/gnn/nn/gcn"
@@ -88,9 +94,6 @@ func main() {
 }
 
 func run(w io.Writer, o *options) error {
-	if o.parts == "" {
-		return fmt.Errorf("-parts is required: a directory written by cmd/gnnpart")
-	}
 	if err := o.defaults(); err != nil {
 		return err
 	}
@@ -104,7 +107,8 @@ func run(w io.Writer, o *options) error {
 	return comm.RunMPI(job)
 }
 
-// defaults fills in the model's learning rate and hidden size.
+// defaults fills in the model's learning rate and hidden size, then checks
+// every flag (check).
 func (o *options) defaults() error {
 	lr, hidden := map[string]float64{"gcn": 0.01, "gat": 0.005}, map[string]int{"gcn": 16, "gat": 8}
 	if _, ok := lr[o.model]; !ok {
@@ -119,6 +123,50 @@ func (o *options) defaults() error {
 	if o.mode != "sequential" && o.mode != "one-shot" {
 		return fmt.Errorf("-mode %q: want sequential or one-shot", o.mode)
 	}
+	return o.check()
+}
+
+// check rejects, naming the flag, values no run can use, and checks that
+// -save can be written: all before any rank starts, as the other examples
+// do (setup.Flags.Check), so that a bad flag neither fails inside every
+// rank nor throws a whole training away.
+func (o *options) check() error {
+	switch {
+	case o.parts == "":
+		return fmt.Errorf("-parts is required: a directory written by cmd/gnnpart")
+	case o.inproc < 0:
+		return fmt.Errorf("-inproc %d: want a number of in-process ranks >= 1 (0: one rank per process under mpirun)", o.inproc)
+	case o.epochs < 1:
+		return fmt.Errorf("-epochs %d: want at least 1", o.epochs)
+	case !(o.lr > 0) || math.IsInf(o.lr, 0):
+		return fmt.Errorf("-lr %v: want a positive, finite learning rate", o.lr)
+	case o.hidden < 1 || o.hidden > limits.MaxCount:
+		return fmt.Errorf("-hidden %d: want a positive number of features, at most %d", o.hidden, limits.MaxCount)
+	case o.model == "gat" && (o.heads < 1 || o.heads > limits.MaxCount):
+		return fmt.Errorf("-heads %d: want at least 1 attention head", o.heads)
+	case !(o.dropout >= 0 && o.dropout < 1):
+		return fmt.Errorf("-dropout %v: want a probability in [0, 1)", o.dropout)
+	case !(o.attnDropout >= 0 && o.attnDropout < 1):
+		return fmt.Errorf("-attn-dropout %v: want a probability in [0, 1)", o.attnDropout)
+	case !(o.weightDecay >= 0) || math.IsInf(o.weightDecay, 0):
+		return fmt.Errorf("-weight-decay %v: want a finite number >= 0", o.weightDecay)
+	case o.patience < 0:
+		return fmt.Errorf("-patience %d: want a number of epochs >= 0 (0: never stop early)", o.patience)
+	case o.features < 0 || o.features > limits.MaxCount:
+		return fmt.Errorf("-features %d: want a positive number of features", o.features)
+	case o.classes < 0 || o.classes > limits.MaxCount:
+		return fmt.Errorf("-classes %d: want a positive number of classes", o.classes)
+	}
+	if o.save != "" {
+		if err := setup.Writable(o.save); err != nil {
+			return fmt.Errorf("-save: %w", err)
+		}
+	}
+	if o.memprofile != "" {
+		if err := setup.Writable(o.memprofile + ".0"); err != nil {
+			return fmt.Errorf("-memprofile: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -132,9 +180,19 @@ func rank(w io.Writer, c comm.Comm, o *options) (*train.Result, error) {
 		return nil, fmt.Errorf("%s holds %d parts but the job has %d ranks", o.parts, p.Parts, c.Size())
 	}
 	if p.Features == nil || p.Labels == nil {
+		if err := limits.Bytes(fmt.Sprintf("-features %d on %d nodes", o.features, p.NumNodes()), 8*float64(p.NumNodes())*float64(o.features)); err != nil {
+			return nil, err
+		}
 		if err := synthesise(p, o.features, o.classes, o.seed); err != nil {
 			return nil, fmt.Errorf("%s: %w", o.parts, err)
 		}
+	}
+	heads := 1
+	if o.model == "gat" {
+		heads = o.heads
+	}
+	if err := setup.CheckModelSize("-hidden and -heads", p.NumGlobalNodes, p.Features.Cols, o.hidden, heads, 2); err != nil {
+		return nil, err
 	}
 	mode := sar.Sequential
 	if o.mode == "one-shot" {
@@ -154,9 +212,11 @@ func rank(w io.Writer, c comm.Comm, o *options) (*train.Result, error) {
 	loss := func(logits *gorgonia.Node) (*gorgonia.Node, error) {
 		return sar.CrossEntropy(g, logits, p.Labels, p.Train)
 	}
+	// The engines prefix a rank's error with "rank R: ", so none is added
+	// here.
 	task, err := newTask(eg, g, p.Features, p.NumClasses, o, loss)
 	if err != nil {
-		return nil, fmt.Errorf("rank %d: %w", c.Rank(), err)
+		return nil, err
 	}
 	task.Labels, task.Train, task.Val, task.Test = p.Labels, p.Train, p.Val, p.Test
 	cfg := train.Config{Epochs: o.epochs, LearningRate: o.lr, Patience: o.patience, Sync: sar.NewSync(c)}

@@ -45,3 +45,8 @@ func (f *Flags) Refuse(why string, names ...string) error {
 	}
 	return nil
 }
+
+// Writable checks that a file can be written at path (its directory
+// exists and takes a new file; path is not a directory) without creating
+// path, for commands that check an output flag before they start.
+func Writable(path string) error { return writable(path) }
