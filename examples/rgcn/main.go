@@ -214,6 +214,9 @@ func train1(w io.Writer, f *setup.Flags, o options, d *hetero.Dataset, title str
 	fmt.Fprintf(w, "dataset %s: %s; %d input features, %d classes (%s), train/val/test %d/%d/%d\n",
 		title, h, in, classes, target, len(splits[0]), len(splits[1]), len(splits[2]))
 	numRels := h.NumEdgeTypes()
+	if o.Bases > numRels {
+		return fmt.Errorf("-bases %d: more bases than the %d relations, which a full weight per relation (-bases 0) already covers; give at most %d", o.Bases, numRels, numRels)
+	}
 	norm, err := rgcn.RightNorm(hom.Graph, hom.EdgeType, numRels)
 	if err != nil {
 		return err

@@ -122,6 +122,9 @@ func (f *Flags) Check() error {
 			return fmt.Errorf("-%s: %w", o.flag, err)
 		}
 	}
+	if f.Plot != "" && !strings.EqualFold(filepath.Ext(f.Plot), ".png") {
+		return fmt.Errorf("-plot %s: the plot is a PNG image; give a file name ending in .png", f.Plot)
+	}
 	return nil
 }
 

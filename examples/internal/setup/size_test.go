@@ -1,6 +1,7 @@
 package setup
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -19,6 +20,19 @@ func TestCheckModelSize(t *testing.T) {
 		err := CheckModelSize("-hidden", 2708, 1433, c.hidden, c.heads, 2)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("hidden %d heads %d: got %v, want %q", c.hidden, c.heads, err, c.want)
+		}
+	}
+}
+
+// TestPlotNeedsPNGName: -plot writes a PNG, so a name that says otherwise
+// is refused up front.
+func TestPlotNeedsPNGName(t *testing.T) {
+	dir := t.TempDir()
+	for name, ok := range map[string]bool{"out.txt": false, "out": false, "out.png": true, "OUT.PNG": true} {
+		f := Flags{Epochs: 1, LR: 0.01, Hidden: 4, Plot: filepath.Join(dir, name)}
+		err := f.Check()
+		if ok != (err == nil) || !ok && !strings.Contains(err.Error(), "-plot "+f.Plot+": the plot is a PNG image") {
+			t.Errorf("-plot %s: got %v", name, err)
 		}
 	}
 }
