@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gnngo/gnn/dataset"
 )
 
 // TestFlagsCheckedFirst: flags graphclass cannot honour or use are
@@ -56,5 +59,59 @@ func TestTUHint(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "give -data "+raw) {
 			t.Errorf("-data %s: got %v, want a hint at %s", d, err, raw)
 		}
+	}
+}
+
+// TestInputChoice: -input feeds the node labels, the standardised
+// attributes or both, and a line says which and how wide.
+func TestInputChoice(t *testing.T) {
+	cfg := dataset.DefaultMiniGCConfig()
+	cfg.Graphs, cfg.Val, cfg.Test = 40, 4, 4
+	ds, err := dataset.MiniGC(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := ds.NumNodes()
+	ds.NodeLabels, ds.NumNodeLabels, ds.NodeLabelNames = make([]int32, n), 3, []string{"a", "b", "c"}
+	ds.Features = &dataset.Features{Rows: n, Cols: 2, Dense: make([]float32, 2*n)}
+	for i := range n {
+		ds.NodeLabels[i] = int32(i % 3)
+		ds.Features.Dense[2*i], ds.Features.Dense[2*i+1] = float32(1000+i), 7
+	}
+	dir := t.TempDir()
+	if err := dataset.WriteTU(dir, "X", ds); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ input, want string }{
+		{"", "input: 3 features a node: 3 one-hot node labels\n"},
+		{"labels", "input: 3 features a node: 3 one-hot node labels\n"},
+		{"attributes", "input: 2 features a node: 2 standardised node attributes\n"},
+		{"both", "input: 5 features a node: 3 one-hot node labels + 2 standardised node attributes\n"},
+	} {
+		o := quick(0, 1)
+		o.Data, o.Name, o.Input = dir, "X", c.input
+		var out bytes.Buffer
+		if err := run(&out, &o); err != nil {
+			t.Fatalf("-input %q: %v", c.input, err)
+		}
+		if !strings.Contains(out.String(), c.want) {
+			t.Errorf("-input %q: output lacks %q:\n%s", c.input, c.want, out.String())
+		}
+	}
+	o := quick(16, 1)
+	o.Input = "labels"
+	if err := run(&bytes.Buffer{}, &o); err == nil || !strings.Contains(err.Error(), "-input labels: dataset minigc has neither") {
+		t.Errorf("MiniGC -input labels: got %v", err)
+	}
+	o.Input = "bogus"
+	if err := run(&bytes.Buffer{}, &o); err == nil || !strings.Contains(err.Error(), `-input "bogus"`) {
+		t.Errorf("-input bogus: got %v", err)
+	}
+}
+
+func TestStandardise(t *testing.T) {
+	got := standardise([]float32{1, 5, 3, 5}, 2, 2)
+	if want := []float32{-1, 0, 1, 0}; !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
 	}
 }

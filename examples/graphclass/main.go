@@ -12,15 +12,19 @@
 // too, are pooled per graph (-readout sum, the paper's, or mean, max or
 // attention) and mapped to class scores by a linear layer with dropout, and
 // the scores are summed. All graphs are batched into one graph.Batched and
-// trained full-batch, the loss over the training graphs. It prints one line
-// per epoch and ends with "test accuracy: 0.xxxx" (a format, not a promised figure), the test accuracy at the
-// epoch of best validation accuracy.
+// trained full-batch, the loss over the training graphs. -input picks the
+// node input features: the one-hot node labels (PyG's default, and ours
+// when the dataset has them), the node attributes standardised per column,
+// or both; a line says which and how wide. It prints one line per epoch
+// and ends with "test accuracy: 0.xxxx" (a format, not a promised figure),
+// the test accuracy at the epoch of best validation accuracy.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -45,6 +49,7 @@ type options struct {
 	Layers  int    // GIN layers, the input counted
 	Readout string // sum, mean, max or attention
 	Graphs  int    // generated graphs
+	Input   string // labels, attributes or both; "": labels if any, else attributes
 }
 
 func main() {
@@ -60,6 +65,7 @@ func main() {
 	flag.IntVar(&o.Layers, "layers", o.Layers, "layers, the input layer counted (GIN layers + 1)")
 	flag.StringVar(&o.Readout, "readout", o.Readout, "graph readout: sum, mean, max or attention")
 	flag.IntVar(&o.Graphs, "graphs", o.Graphs, "number of generated graphs (without -data)")
+	flag.StringVar(&o.Input, "input", o.Input, "node input features: labels (one-hot node labels, PyG's default), attributes (node attributes, standardised per column) or both; default labels when the dataset has them, else attributes")
 	flag.CommandLine.Lookup("seed").Usage = "random seed (initialisation, dropout, the generated graphs, and the random train/val/test split of the graphs)"
 	setup.Main("graphclass", func() error {
 		if err := o.Parse(flag.CommandLine, os.Args[1:]); err != nil {
@@ -110,6 +116,11 @@ func run(w io.Writer, o *options) error {
 	if _, err := (&model{}).pooling(o.Readout); err != nil {
 		return err
 	}
+	switch o.Input {
+	case "", inputLabels, inputAttrs, inputBoth:
+	default:
+		return fmt.Errorf("-input %q: want labels, attributes or both", o.Input)
+	}
 	if o.Data == "" {
 		if o.Graphs < 1 {
 			return fmt.Errorf("-graphs %d: want at least 1 graph", o.Graphs)
@@ -129,6 +140,10 @@ func run(w io.Writer, o *options) error {
 	if err != nil {
 		return err
 	}
+	useLabels, useAttrs, err := inputParts(o.Input, ds)
+	if err != nil {
+		return err
+	}
 	b, err := graph.Batch(ds.Graphs)
 	if err != nil {
 		return err
@@ -141,7 +156,8 @@ func run(w io.Writer, o *options) error {
 
 	eg := gorgonia.NewGraph()
 	mode := nn.NewMode()
-	x := input(eg, ds)
+	x, desc := input(eg, ds, useLabels, useAttrs)
+	fmt.Fprintf(w, "input: %d features a node: %s\n", x.Shape()[1], desc)
 	m := &model{eg: eg, seed: o.Seed}
 	pool, err := m.pooling(o.Readout)
 	if err != nil {
@@ -195,41 +211,113 @@ func tuHint(err error, dir, name string) error {
 	return err
 }
 
-// input returns the node features: the one-hot node labels followed by the
-// node attributes, or a column of ones when the dataset has neither.
-func input(eg *gorgonia.ExprGraph, ds *dataset.GraphDataset) *gorgonia.Node {
+// Input feature choices of -input.
+const (
+	inputLabels = "labels"     // one-hot node labels (PyG's TUDataset default)
+	inputAttrs  = "attributes" // node attributes, standardised per column
+	inputBoth   = "both"       // one-hot node labels, then standardised attributes
+)
+
+// inputParts returns which of the node labels and attributes -input kind
+// feeds on ds: "" picks labels when ds has them, else attributes. A kind
+// that asks for what ds lacks is an error naming -input.
+func inputParts(kind string, ds *dataset.GraphDataset) (labels, attrs bool, err error) {
+	hasL, hasA := ds.NodeLabels != nil, ds.Features != nil
+	switch kind {
+	case "":
+		return hasL, !hasL && hasA, nil
+	case inputLabels:
+		labels = true
+	case inputAttrs:
+		attrs = true
+	case inputBoth:
+		labels, attrs = true, true
+	default:
+		return false, false, fmt.Errorf("-input %q: want labels, attributes or both", kind)
+	}
+	if labels && !hasL || attrs && !hasA {
+		return false, false, fmt.Errorf("-input %s: dataset %s has %s", kind, ds.Name, describeHas(hasL, hasA))
+	}
+	return labels, attrs, nil
+}
+
+func describeHas(labels, attrs bool) string {
+	switch {
+	case labels && attrs:
+		return "node labels and attributes"
+	case labels:
+		return "node labels but no node attributes"
+	case attrs:
+		return "node attributes but no node labels"
+	}
+	return "neither node labels nor node attributes (the input is a column of ones)"
+}
+
+// input returns the node features -input chooses, and a description of
+// them: the one-hot node labels, the node attributes standardised per
+// column (zero mean, unit variance over all nodes; a constant column
+// becomes zero), both in that order, or a column of ones when the dataset
+// has neither.
+func input(eg *gorgonia.ExprGraph, ds *dataset.GraphDataset, labels, attrs bool) (*gorgonia.Node, string) {
 	n := ds.NumNodes()
-	cols := ds.NumNodeLabels
-	if ds.Features != nil {
-		cols += ds.Features.Cols
+	cols, desc := 0, ""
+	if labels {
+		cols += ds.NumNodeLabels
+		desc = fmt.Sprintf("%d one-hot node labels", ds.NumNodeLabels)
+	}
+	var a []float32
+	ac := 0
+	if attrs {
+		ac = ds.Features.Cols
+		a = standardise(ds.Features.ToDense(), n, ac)
+		if desc != "" {
+			desc += " + "
+		}
+		desc += fmt.Sprintf("%d standardised node attributes", ac)
+		cols += ac
 	}
 	if cols == 0 {
-		cols = 1
+		cols, desc = 1, "a column of ones (no node labels or attributes)"
 	}
 	v := make([]float32, n*cols)
-	switch {
-	case ds.NodeLabels == nil && ds.Features == nil:
-		for i := range v {
-			v[i] = 1
+	for i := range n {
+		row := v[i*cols : (i+1)*cols]
+		switch {
+		case !labels && !attrs:
+			row[0] = 1
+			continue
+		case labels:
+			row[ds.NodeLabels[i]] = 1
 		}
-	default:
-		var attrs []float32
-		if ds.Features != nil {
-			attrs = ds.Features.ToDense()
-		}
-		for i := range n {
-			row := v[i*cols : (i+1)*cols]
-			if ds.NodeLabels != nil {
-				row[ds.NodeLabels[i]] = 1
-			}
-			if attrs != nil {
-				c := ds.Features.Cols
-				copy(row[ds.NumNodeLabels:], attrs[i*c:(i+1)*c])
-			}
+		if attrs {
+			copy(row[cols-ac:], a[i*ac:(i+1)*ac])
 		}
 	}
 	t := tensor.New(tensor.WithShape(n, cols), tensor.WithBacking(v))
-	return gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(n, cols), gorgonia.WithName("features"), gorgonia.WithValue(t))
+	return gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(n, cols), gorgonia.WithName("features"), gorgonia.WithValue(t)), desc
+}
+
+// standardise returns the n x c matrix x with each column shifted to mean
+// 0 and scaled to variance 1 (sums in float64; a constant column becomes
+// 0).
+func standardise(x []float32, n, c int) []float32 {
+	out := make([]float32, len(x))
+	for j := range c {
+		var sum, sq float64
+		for i := range n {
+			v := float64(x[i*c+j])
+			sum += v
+			sq += v * v
+		}
+		mean := sum / float64(max(n, 1))
+		sd := math.Sqrt(max(sq/float64(max(n, 1))-mean*mean, 0))
+		for i := range n {
+			if sd > 0 {
+				out[i*c+j] = float32((float64(x[i*c+j]) - mean) / sd)
+			}
+		}
+	}
+	return out
 }
 
 // model builds the parameters and records them.
