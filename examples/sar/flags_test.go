@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,3 +63,42 @@ func TestRankErrorPrefixedOnce(t *testing.T) {
 }
 
 func nan() float64 { return math.NaN() }
+
+// TestNormalize: -normalize auto row-normalises a Planetoid dataset's
+// features (as examples/gcn and gat do) and leaves others raw; row and
+// none force either; other values are refused.
+func TestNormalize(t *testing.T) {
+	cfg := dataset.DefaultPlantedConfig()
+	cfg.Nodes, cfg.Features = 200, 8
+	ds, err := dataset.PlantedPartition(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planted := writeParts(t, ds, 2)
+	ds.Name = "cora"
+	cora := writeParts(t, ds, 2)
+	for _, c := range []struct{ dir, normalize, want string }{
+		{planted, "auto", "raw features"},
+		{cora, "auto", "row-normalised features"},
+		{cora, "none", "raw features"},
+		{planted, "row", "row-normalised features"},
+	} {
+		o := options{parts: c.dir, model: "gcn", mode: "sequential", inproc: 2, epochs: 1, seed: 1, normalize: c.normalize}
+		var out bytes.Buffer
+		if err := run(&out, &o); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), c.want) {
+			t.Errorf("%s -normalize %s: output lacks %q:\n%s", ds.Name, c.normalize, c.want, out.String())
+		}
+	}
+	o := options{parts: cora, model: "gcn", mode: "sequential", inproc: 2, epochs: 1, seed: 1, normalize: "l2"}
+	if err := run(&bytes.Buffer{}, &o); err == nil || !strings.Contains(err.Error(), `-normalize "l2"`) {
+		t.Errorf("-normalize l2: got %v", err)
+	}
+	f := &dataset.Features{Rows: 2, Cols: 2, Dense: []float32{1, 3, 0, 0}}
+	g := rowNormalized(f)
+	if !slices.Equal(g.Dense, []float32{0.25, 0.75, 0, 0}) || f.Dense[0] != 1 {
+		t.Errorf("rowNormalized: %v (original now %v)", g.Dense, f.Dense)
+	}
+}

@@ -16,6 +16,9 @@
 // host; as root, in a container for example, Open MPI also wants
 // --allow-run-as-root.)
 //
+// A Planetoid dataset's features are row-normalised, as examples/gcn and
+// gat do (-normalize auto; row or none force either way).
+//
 // In one process, one goroutine per rank (any build): -inproc 4. Only rank
 // 0 prints and saves. The last line is "test accuracy: 0.xxxx" (a format, not a promised figure).
 package main
@@ -27,6 +30,7 @@ import (
 	"log"
 	"math"
 	"os"
+	"slices"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -63,7 +67,13 @@ type options struct {
 	classes     int
 	stats       bool
 	memprofile  string
+	normalize   string // auto, row or none
+	rowNorm     bool   // normalize resolved against the partition's dataset
 }
+
+// planetoidNames are the datasets whose features -normalize auto
+// row-normalises, as examples/gcn and gat do (setup.Load).
+var planetoidNames = map[string]bool{"cora": true, "citeseer": true, "pubmed": true}
 
 func main() {
 	log.SetFlags(0)
@@ -87,6 +97,7 @@ func main() {
 	flag.IntVar(&o.classes, "classes", 8, "for partitions of a bare graph: random labels in this many classes")
 	flag.BoolVar(&o.stats, "stats", false, "every rank prints its peak RSS, median epoch time and bytes sent (a \"stats\" line)")
 	flag.StringVar(&o.memprofile, "memprofile", "", "every rank writes a heap profile after training to `file`.RANK (what it still holds: graph, features, model values)")
+	flag.StringVar(&o.normalize, "normalize", "auto", "input features: row (row-normalised, as PyG's NormalizeFeatures), none, or auto (row for a Planetoid dataset, as examples/gcn and gat do; none otherwise)")
 	flag.Parse()
 	if err := run(os.Stdout, &o); err != nil {
 		log.Fatal(err)
@@ -97,6 +108,11 @@ func run(w io.Writer, o *options) error {
 	if err := o.defaults(); err != nil {
 		return err
 	}
+	m, err := partition.ReadManifest(o.parts)
+	if err != nil {
+		return fmt.Errorf("-parts: %w", err)
+	}
+	o.rowNorm = o.normalize == "row" || o.normalize == "auto" && planetoidNames[m.Name]
 	job := func(c comm.Comm) error {
 		_, err := rank(w, c, o)
 		return err
@@ -132,6 +148,8 @@ func (o *options) defaults() error {
 // rank nor throws a whole training away.
 func (o *options) check() error {
 	switch {
+	case o.normalize != "" && o.normalize != "auto" && o.normalize != "row" && o.normalize != "none":
+		return fmt.Errorf("-normalize %q: want auto, row or none", o.normalize)
 	case o.parts == "":
 		return fmt.Errorf("-parts is required: a directory written by cmd/gnnpart")
 	case o.inproc < 0:
@@ -206,8 +224,12 @@ func rank(w io.Writer, c comm.Comm, o *options) (*train.Result, error) {
 	if c.Rank() != 0 {
 		w = io.Discard
 	}
-	fmt.Fprintf(w, "%s on %s: %d nodes on %d ranks (rank 0: %d nodes, %d in-edges), %s aggregation\n",
-		o.model, p.Name, p.NumGlobalNodes, c.Size(), p.NumNodes(), g.NumEdges(), mode)
+	norm := "raw"
+	if o.rowNorm {
+		norm = "row-normalised"
+	}
+	fmt.Fprintf(w, "%s on %s: %d nodes on %d ranks (rank 0: %d nodes, %d in-edges), %s aggregation, %s features\n",
+		o.model, p.Name, p.NumGlobalNodes, c.Size(), p.NumNodes(), g.NumEdges(), mode, norm)
 	eg := gorgonia.NewGraph()
 	loss := func(logits *gorgonia.Node) (*gorgonia.Node, error) {
 		return sar.CrossEntropy(g, logits, p.Labels, p.Train)
@@ -258,6 +280,9 @@ func params(t *train.Task) gorgonia.Nodes {
 func newTask(eg *gorgonia.ExprGraph, g nn.Graph, f *dataset.Features, classes int, o *options, loss func(*gorgonia.Node) (*gorgonia.Node, error)) (*train.Task, error) {
 	mode := nn.NewMode()
 	dropSeed := o.seed
+	if o.rowNorm {
+		f = rowNormalized(f)
+	}
 	x, err := input(eg, g, f, o.dropout, dropSeed, mode)
 	if err != nil {
 		return nil, err
@@ -298,6 +323,15 @@ func newTask(eg *gorgonia.ExprGraph, g nn.Graph, f *dataset.Features, classes in
 	// Weight decay on the first layer only, as in the GCN paper.
 	return &train.Task{Logits: logits, Loss: l, Mode: mode,
 		Groups: []train.Group{{Params: l1.Learnables(), WeightDecay: o.weightDecay}, {Params: l2.Learnables()}}}, nil
+}
+
+// rowNormalized returns a copy of f with every row divided by its sum (a
+// row is a node's, so each rank normalises its own rows alone).
+func rowNormalized(f *dataset.Features) *dataset.Features {
+	c := *f
+	c.Dense, c.Values = slices.Clone(f.Dense), slices.Clone(f.Values)
+	c.RowNormalize()
+	return &c
 }
 
 // input is the features as a dense float32 matrix, after dropout.
