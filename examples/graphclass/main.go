@@ -101,10 +101,10 @@ func load(o *options) (*dataset.GraphDataset, error) {
 }
 
 func run(w io.Writer, o *options) error {
-	if err := o.Check(); err != nil {
+	if err := o.Refuse("graphclass trains on the CPU, on dense node features", "device", "dense"); err != nil {
 		return err
 	}
-	if err := o.Refuse("graphclass trains on the CPU, on dense node features", "device", "dense"); err != nil {
+	if err := o.Check(); err != nil {
 		return err
 	}
 	if o.Layers < 2 {

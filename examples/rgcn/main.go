@@ -69,10 +69,10 @@ func main() {
 }
 
 func run(w io.Writer, f *setup.Flags, o options) error {
-	if err := f.Check(); err != nil {
+	if err := f.Refuse("rgcn trains on the CPU, on dense features", "device", "dense"); err != nil {
 		return err
 	}
-	if err := f.Refuse("rgcn trains on the CPU, on dense features", "device", "dense"); err != nil {
+	if err := f.Check(); err != nil {
 		return err
 	}
 	if o.Bases < 0 || o.Scale <= 0 || o.Features < 0 || o.Classes < 0 {

@@ -76,6 +76,9 @@ func (o *options) register(fs *flag.FlagSet) {
 // check rejects what sage cannot use, naming the flag, and returns the
 // fan-outs.
 func (o *options) check() ([]int, error) {
+	if err := o.Refuse("sage trains on the CPU", "device"); err != nil {
+		return nil, err
+	}
 	if err := o.Check(); err != nil {
 		return nil, err
 	}
@@ -83,9 +86,6 @@ func (o *options) check() ([]int, error) {
 		if o.Given(name) {
 			return nil, fmt.Errorf("-%s does not apply to mini-batch training", name)
 		}
-	}
-	if err := o.Refuse("sage trains on the CPU", "device"); err != nil {
-		return nil, err
 	}
 	var fanouts []int
 	for _, s := range strings.Split(o.Fanouts, ",") {

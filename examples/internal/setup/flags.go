@@ -80,9 +80,11 @@ func (f *Flags) Parse(fs *flag.FlagSet, args []string) error {
 // Given reports whether the flag called name was given on the command line.
 func (f *Flags) Given(name string) bool { return f.set[name] }
 
-// Check rejects values no run can use, naming the flag, and checks that the
-// output files can be created: all before any data is loaded, so that a
-// wrong directory does not throw a whole run away.
+// Check rejects values no run can use, naming the flag, checks that the
+// output files can be created, and opens the device of -device (kept for
+// Place): all before any data is loaded, so that a wrong directory or a
+// missing GPU driver does not throw a whole run away. An example that
+// refuses -device (Refuse) calls Refuse first.
 func (f *Flags) Check() error {
 	switch {
 	case f.Epochs < 0 || (f.Epochs == 0 && f.Load == ""):
@@ -124,6 +126,11 @@ func (f *Flags) Check() error {
 	}
 	if f.Plot != "" && !strings.EqualFold(filepath.Ext(f.Plot), ".png") {
 		return fmt.Errorf("-plot %s: the plot is a PNG image; give a file name ending in .png", f.Plot)
+	}
+	// Last, as it may take a while: a device that cannot be opened (no
+	// driver, a build without gnncuda) is reported before data is loaded.
+	if err := f.openDevice(); err != nil {
+		return err
 	}
 	return nil
 }
