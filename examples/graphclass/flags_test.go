@@ -115,3 +115,29 @@ func TestStandardise(t *testing.T) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 }
+
+// TestLoadChecksReadout: -save records the readout beside the parameters,
+// and -load of them under another readout (which has the same parameters)
+// is refused before any graph is generated.
+func TestLoadChecksReadout(t *testing.T) {
+	params := filepath.Join(t.TempDir(), "gin.params")
+	o := quick(16, 1)
+	o.Save = params
+	if err := run(&bytes.Buffer{}, &o); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(params + ".readout"); err != nil || string(b) != "sum\n" {
+		t.Fatalf("readout record %q, %v", b, err)
+	}
+	o = quick(16, 0)
+	o.Load, o.Readout = params, "mean"
+	var out bytes.Buffer
+	err := run(&out, &o)
+	if err == nil || !strings.Contains(err.Error(), "trained with -readout sum") || out.Len() > 0 {
+		t.Fatalf("got %v after printing %q", err, out.String())
+	}
+	o.Readout = "sum"
+	if err := run(&bytes.Buffer{}, &o); err != nil {
+		t.Fatal(err)
+	}
+}

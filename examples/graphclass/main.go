@@ -17,16 +17,20 @@
 // when the dataset has them), the node attributes standardised per column,
 // or both; a line says which and how wide. It prints one line per epoch
 // and ends with "test accuracy: 0.xxxx" (a format, not a promised figure),
-// the test accuracy at the epoch of best validation accuracy.
+// the test accuracy at the epoch of best validation accuracy. -save also
+// records the readout in FILE.readout, and -load refuses parameters
+// trained with another one.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -116,6 +120,9 @@ func run(w io.Writer, o *options) error {
 	if _, err := (&model{}).pooling(o.Readout); err != nil {
 		return err
 	}
+	if err := checkLoadReadout(o); err != nil {
+		return err
+	}
 	switch o.Input {
 	case "", inputLabels, inputAttrs, inputBoth:
 	default:
@@ -192,11 +199,44 @@ func run(w io.Writer, o *options) error {
 	if err != nil {
 		return err
 	}
-	return o.Finish(w, "GIN on "+ds.Name, &train.Task{
+	if err := o.Finish(w, "GIN on "+ds.Name, &train.Task{
 		Logits: logits, Loss: loss, Mode: mode,
 		Groups: []train.Group{{Params: m.params, WeightDecay: o.WeightDecay}},
 		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test,
-	})
+	}); err != nil {
+		return err
+	}
+	if o.Save != "" {
+		if err := os.WriteFile(readoutFile(o.Save), []byte(o.Readout+"\n"), 0o644); err != nil {
+			return fmt.Errorf("-save: %w", err)
+		}
+	}
+	return nil
+}
+
+// readoutFile is the file beside a -save file that records the readout
+// the parameters were trained with: sum, mean and max have the same
+// parameters, so the parameter file alone cannot tell them apart.
+func readoutFile(params string) string { return params + ".readout" }
+
+// checkLoadReadout refuses -load of parameters whose recorded readout is
+// not -readout's. A file saved before the readout was recorded has no
+// record and is loaded as before.
+func checkLoadReadout(o *options) error {
+	if o.Load == "" {
+		return nil
+	}
+	b, err := os.ReadFile(readoutFile(o.Load))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("-load: %w", err)
+	}
+	if r := strings.TrimSpace(string(b)); r != o.Readout {
+		return fmt.Errorf("-load %s: trained with -readout %s (recorded in %s), not %s: give -readout %s", o.Load, r, readoutFile(o.Load), o.Readout, r)
+	}
+	return nil
 }
 
 // tuHint adds to LoadTU's error for dir a hint where the TU files are
