@@ -33,6 +33,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -104,10 +105,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := limits.Count("-nodes", int64(*nodes)); err != nil {
 		return err
 	}
+	weighted := balance == partition.BalanceNodesEdges && *method != "random"
 	start := time.Now()
 	var ds *dataset.Dataset
 	if *gen != "" {
-		ds, err = generated(*gen, *seed, *parts)
+		ds, err = generated(*gen, *seed, *parts, weighted)
 	} else {
 		ds, err = load(*data, *nodes)
 	}
@@ -116,7 +118,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	g := ds.Graph
 	if *data != "" {
-		if err := checkSize("-data "+*data, int64(g.NumNodes()), int64(g.NumEdges()), 0, *parts); err != nil {
+		if err := checkSize("-data "+*data, int64(g.NumNodes()), int64(g.NumEdges()), 0, *parts, weighted); err != nil {
 			return err
 		}
 	}
@@ -236,9 +238,11 @@ const (
 
 // checkSize refuses, naming what (the flag), a graph of nodes nodes and
 // edges edges with featureBytes of features that cannot be partitioned
-// into parts: more parts than nodes, more than 2^31-1 nodes or edges, or
-// more memory than the machine has. It runs before anything is made.
-func checkSize(what string, nodes, edges, featureBytes int64, parts int) error {
+// into parts: more parts than nodes, more than 2^31-1 nodes or edges, a
+// total node weight the partitioner cannot hold (weighted: -balance edges
+// with multilevel or metis), or more memory than the machine has. It runs
+// before anything is made.
+func checkSize(what string, nodes, edges, featureBytes int64, parts int, weighted bool) error {
 	if err := limits.Count(what+": nodes", nodes); err != nil {
 		return err
 	}
@@ -248,12 +252,15 @@ func checkSize(what string, nodes, edges, featureBytes int64, parts int) error {
 	if int64(parts) > max(nodes, 1) {
 		return fmt.Errorf("-parts %d: more parts than the %d nodes of %s", parts, nodes, what)
 	}
+	if w := nodes*partition.NodeWeight + edges; weighted && w > math.MaxInt32 {
+		return fmt.Errorf("%s: %d nodes and %d edges weigh %d in all with -balance edges, more than the partitioner's 32-bit weights hold; give -balance nodes", what, nodes, edges, w)
+	}
 	est := float64(nodes)*bytesPerNode + float64(edges)*bytesPerEdge + 2*float64(featureBytes) + float64(parts)*float64(parts)*bytesPerShard
 	return limits.Bytes(fmt.Sprintf("%s with -parts %d", what, parts), est)
 }
 
 // generated makes the -gen input, after checking its sizes with checkSize.
-func generated(spec string, seed int64, parts int) (*dataset.Dataset, error) {
+func generated(spec string, seed int64, parts int, weighted bool) (*dataset.Dataset, error) {
 	kind, rest, _ := strings.Cut(spec, ":")
 	var nums []int64
 	if rest != "" {
@@ -284,7 +291,7 @@ func generated(spec string, seed int64, parts int) (*dataset.Dataset, error) {
 		edges = int64(float64(nums[0]) * cfg.MeanDegree * 2)
 		featureBytes = nums[0] * int64(cfg.Features) * 4
 	}
-	if err := checkSize("-gen "+spec, nodes, edges, featureBytes, parts); err != nil {
+	if err := checkSize("-gen "+spec, nodes, edges, featureBytes, parts, weighted); err != nil {
 		return nil, err
 	}
 	var g *graph.Graph

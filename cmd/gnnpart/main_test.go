@@ -149,16 +149,17 @@ func TestHugeSizes(t *testing.T) {
 		{[]string{"-gen", "rmat:10:3000000000", "-parts", "2"}, `edges 3000000000: more than the 2147483647`},
 		{[]string{"-gen", "rmat:31:10", "-parts", "2"}, `R-MAT scale 31 outside [0, 30]`},
 		{[]string{"-gen", "uniform:3000000000:5", "-parts", "2"}, `nodes 3000000000: more than`},
-		{[]string{"-gen", "planted:200000000", "-parts", "2"}, `-gen planted:200000000 with -parts 2 needs about`},
+		{[]string{"-gen", "planted:200000000", "-parts", "2", "-balance", "nodes"}, `-gen planted:200000000 with -parts 2 needs about`},
 		{[]string{"-gen", "uniform:3:2", "-parts", "100000"}, "-parts 100000: more parts than the 3 nodes of -gen uniform:3:2"},
 		{[]string{"-data", edges, "-parts", "100000"}, "-parts 100000: more parts than the 3 nodes of -data " + edges},
 		{[]string{"-gen", "uniform:3:2", "-parts", "3000000000"}, "-parts 3000000000: more than"},
+		{[]string{"-gen", "uniform:2000000000:5", "-parts", "2"}, "2000000000 nodes and 5 edges weigh 80000000005 in all with -balance edges"},
 	}
 	if limits.Memory() < 2000000000*bytesPerNode {
 		cases = append(cases, struct {
 			args []string
 			want string
-		}{[]string{"-gen", "uniform:2000000000:5", "-parts", "2"}, "more than the"})
+		}{[]string{"-gen", "uniform:2000000000:5", "-parts", "2", "-balance", "nodes"}, "more than the"})
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
