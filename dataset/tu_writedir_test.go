@@ -43,3 +43,18 @@ func TestEmptyDatasetMessages(t *testing.T) {
 		t.Errorf("LoadTU: got %v", err)
 	}
 }
+
+// TestPlantedHugeSizes: sizes no machine holds are refused before
+// anything is allocated.
+func TestPlantedHugeSizes(t *testing.T) {
+	cfg := DefaultPlantedConfig()
+	cfg.Nodes, cfg.Features = 1500, 100000000
+	if _, err := PlantedPartition(cfg); err == nil || !strings.Contains(err.Error(), "1500 nodes x 100000000 features and 5850 edges needs about") {
+		t.Errorf("features: got %v", err)
+	}
+	cfg = DefaultPlantedConfig()
+	cfg.MeanDegree = 1e7
+	if _, err := PlantedPartition(cfg); err == nil || !strings.Contains(err.Error(), "make 27080000000 edges, more than 2147483647") {
+		t.Errorf("degree: got %v", err)
+	}
+}

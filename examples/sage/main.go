@@ -164,7 +164,11 @@ func (o *options) load() (*dataset.Dataset, error) {
 	if o.TrainPerClass > 0 {
 		cfg.TrainPerClass = o.TrainPerClass
 	}
-	return dataset.PlantedPartition(cfg)
+	ds, err := dataset.PlantedPartition(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("-nodes, -features, -degree: %w", err)
+	}
+	return ds, nil
 }
 
 func run(w io.Writer, o *options) error {

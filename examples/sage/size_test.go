@@ -16,6 +16,7 @@ func TestRefusedUpFront(t *testing.T) {
 		{[]string{"-nodes", "14", "-classes", "7", "-degree", "0.5", "-epochs", "1"}, "the dataset has no validation nodes"},
 		{[]string{"-device", "emu"}, "-device does not apply"},
 		{[]string{"-hidden", "100000000"}, "-hidden (2 layers of 100000000 features"},
+		{[]string{"-features", "100000000"}, "-nodes, -features, -degree: dataset: planted: 1500 nodes x 100000000 features"},
 	} {
 		out, err := runArgs(t, c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
