@@ -109,6 +109,9 @@ func run(w io.Writer, f *setup.Flags, o options) error {
 		if o.Classes > 0 {
 			shape.Classes = o.Classes
 		}
+		if int64(shape.Classes) > int64(shape.Papers)*int64(o.Scale) {
+			return fmt.Errorf("-classes %d: more classes than the %d papers of the generated graph", shape.Classes, int64(shape.Papers)*int64(o.Scale))
+		}
 		nodes := int64(shape.Papers+shape.Authors+shape.Institutions+shape.Fields) * int64(o.Scale)
 		if err := limits.Count(fmt.Sprintf("-scale %d: nodes", o.Scale), nodes); err != nil {
 			return err
@@ -123,10 +126,7 @@ func run(w io.Writer, f *setup.Flags, o options) error {
 		shape.Fields *= o.Scale
 		if err := checkModelSize(f, map[string]int{"paper": shape.Features}, map[string]int{"paper": shape.Papers, "author": shape.Authors,
 			"institution": shape.Institutions, "field_of_study": shape.Fields}, edges); err != nil {
-			if o.Scale > 1 {
-				return fmt.Errorf("-scale %d: %w", o.Scale, err)
-			}
-			return err
+			return fmt.Errorf("-scale %d -features %d: %w", o.Scale, shape.Features, err)
 		}
 		m, err := generateMag(shape, f.Seed)
 		if err != nil {
