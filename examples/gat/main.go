@@ -65,12 +65,12 @@ func run(w io.Writer, f *setup.Flags, h heads) error {
 	if err != nil {
 		return err
 	}
+	if err := setup.CheckModelSize("-hidden and -heads", ds.Graph.NumNodes(), ds.Features.Cols, f.Hidden, h.hidden, 2); err != nil {
+		return err
+	}
 	setup.Describe(w, ds)
 	if ds.Name == "pubmed" {
 		pubmedSettings(w, f, &h)
-	}
-	if err := setup.CheckModelSize("-hidden and -heads", ds.Graph.NumNodes(), ds.Features.Cols, f.Hidden, h.hidden, 2); err != nil {
-		return err
 	}
 	g, err := ds.Graph.AddSelfLoops()
 	if err != nil {
