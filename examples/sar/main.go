@@ -209,7 +209,9 @@ func rank(w io.Writer, c comm.Comm, o *options) (*train.Result, error) {
 	if o.model == "gat" {
 		heads = o.heads
 	}
-	if err := setup.CheckModelSize("-hidden and -heads", p.NumGlobalNodes, p.Features.Cols, o.hidden, heads, 2); err != nil {
+	// Each rank holds its own nodes' rows (and one shard's remote rows at a
+	// time), so the estimate is of its nodes, not the graph's.
+	if err := setup.CheckModelSize("-hidden and -heads", p.NumNodes(), p.Features.Cols, o.hidden, heads, 2); err != nil {
 		return nil, err
 	}
 	mode := sar.Sequential
