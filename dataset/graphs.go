@@ -54,8 +54,15 @@ func (d *GraphDataset) NumNodes() int {
 // leave no training graph.
 func (d *GraphDataset) SplitRandom(val, test int, seed uint64) error {
 	n := len(d.Graphs)
+	name := d.Name
+	if name == "" {
+		name = "graph dataset"
+	}
+	if n == 0 {
+		return fmt.Errorf("dataset: %s: the dataset is empty (no graphs): nothing to split", name)
+	}
 	if val < 0 || test < 0 || val+test >= n {
-		return fmt.Errorf("dataset: %s: cannot split %d graphs into %d validation, %d test and at least one training graph", d.Name, n, val, test)
+		return fmt.Errorf("dataset: %s: cannot split %d graphs into %d validation, %d test and at least one training graph", name, n, val, test)
 	}
 	perm := make([]int32, n)
 	for i := range perm {

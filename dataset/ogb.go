@@ -211,9 +211,17 @@ const maxDeflateRatio = 1040
 // lines of at least minLine bytes each (newline included): a declared size
 // is checked against it before anything of that size is allocated.
 func (o *ogbFile) checkHolds(rows, minLine int, what string) error {
+	if err := o.holds(rows, minLine, what); err != nil {
+		return fmt.Errorf("dataset: %s: %w", o.path, err)
+	}
+	return nil
+}
+
+// holds is checkHolds without the "dataset: PATH: " prefix, for use inside
+// a lines callback, whose errors gunzipLines prefixes.
+func (o *ogbFile) holds(rows, minLine int, what string) error {
 	if float64(rows)*float64(minLine) > float64(o.size)*maxDeflateRatio+64 {
-		return fmt.Errorf("dataset: %s: %s cannot be held in %d compressed bytes: truncated or wrongly declared",
-			o.path, what, o.size)
+		return fmt.Errorf("%s cannot be held in %d compressed bytes: truncated or wrongly declared", what, o.size)
 	}
 	return nil
 }
@@ -338,7 +346,7 @@ func readOGBFeatures(path string, n int) (*Features, error) {
 			if cols > math.MaxInt/n {
 				return fmt.Errorf("%d rows of %d columns overflow int", n, cols)
 			}
-			if err := o.checkHolds(n*cols, len("0,"), fmt.Sprintf("%d rows of %d columns", n, cols)); err != nil {
+			if err := o.holds(n*cols, len("0,"), fmt.Sprintf("%d rows of %d columns", n, cols)); err != nil {
 				return err
 			}
 			feat.Cols = cols

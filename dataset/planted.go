@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/limits"
 	"github.com/gnngo/gnn/internal/parallel"
 )
 
@@ -169,7 +170,14 @@ func (cfg PlantedConfig) validate() error {
 		return fmt.Errorf("dataset: planted: negative split size (train per class %d, val %d, test %d)",
 			cfg.TrainPerClass, cfg.Val, cfg.Test)
 	}
-	return nil
+	edges := float64(cfg.Nodes) * cfg.MeanDegree
+	if edges > graph.MaxEdges {
+		return fmt.Errorf("dataset: planted: %d nodes of mean degree %v make %.0f edges, more than %d", cfg.Nodes, cfg.MeanDegree, edges, graph.MaxEdges)
+	}
+	// The features (float32) and the graph (about 24 bytes an edge) must
+	// fit in memory.
+	return limits.Bytes(fmt.Sprintf("dataset: planted: %d nodes x %d features and %.0f edges", cfg.Nodes, cfg.Features, edges),
+		4*float64(cfg.Nodes)*float64(cfg.Features)+24*edges)
 }
 
 // newStream returns random stream number stream of seed. Both are mixed by

@@ -160,7 +160,7 @@ func readTUIndicator(files tuFiles) ([]int64, error) {
 		return nil, err
 	}
 	if len(starts) == 0 {
-		return nil, fmt.Errorf("dataset: %s: no nodes", files.path("graph_indicator"))
+		return nil, fmt.Errorf("dataset: %s: no nodes: the dataset is empty", files.path("graph_indicator"))
 	}
 	return append(starts, n), nil
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 
@@ -26,6 +27,12 @@ import (
 func WriteTU(dir, name string, ds *GraphDataset) error {
 	if name == "" || filepath.Base(name) != name {
 		return fmt.Errorf("dataset: TU dataset name %q is not a file name prefix", name)
+	}
+	if err := checkGraphDataset(ds); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("dataset: %w", err)
 	}
 	return writeTU(ds, func(suffix string, write func(io.Writer) error) error {
 		path := filepath.Join(dir, name+"_"+suffix+".txt")
@@ -139,7 +146,7 @@ func writeLabels(w io.Writer, labels []int32, names []string) error {
 // could not write.
 func checkGraphDataset(ds *GraphDataset) error {
 	if ds == nil || len(ds.Graphs) == 0 {
-		return fmt.Errorf("dataset: no graphs to write")
+		return fmt.Errorf("dataset: the dataset is empty (no graphs): nothing to write")
 	}
 	n := 0
 	for g, gr := range ds.Graphs {

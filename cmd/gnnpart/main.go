@@ -33,6 +33,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -44,6 +45,7 @@ import (
 	"github.com/gnngo/gnn/dist/partition"
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/generate"
+	"github.com/gnngo/gnn/internal/limits"
 )
 
 func main() {
@@ -97,10 +99,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := limits.Count("-parts", int64(*parts)); err != nil {
+		return err
+	}
+	if err := limits.Count("-nodes", int64(*nodes)); err != nil {
+		return err
+	}
+	weighted := balance == partition.BalanceNodesEdges && *method != "random"
 	start := time.Now()
 	var ds *dataset.Dataset
 	if *gen != "" {
-		ds, err = generated(*gen, *seed)
+		ds, err = generated(*gen, *seed, *parts, weighted)
 	} else {
 		ds, err = load(*data, *nodes)
 	}
@@ -108,6 +117,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	g := ds.Graph
+	if *data != "" {
+		if err := checkSize("-data "+*data, int64(g.NumNodes()), int64(g.NumEdges()), 0, *parts, weighted); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(stderr, "gnnpart: loaded %d nodes, %d edges in %v\n", g.NumNodes(), g.NumEdges(), time.Since(start).Round(time.Millisecond))
 	start = time.Now()
 	owner, err := partitioner(g, *parts, *seed)
@@ -212,8 +226,41 @@ func load(path string, nodes int) (*dataset.Dataset, error) {
 	return &dataset.Dataset{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), Graph: g}, nil
 }
 
-// generated makes the -gen input.
-func generated(spec string, seed int64) (*dataset.Dataset, error) {
+// Bytes per node and per edge that partitioning and writing a graph take
+// at least: measured peaks (GOGC 25, gnnpart's setting) were 57 B a node
+// for uniform:4000000:5 and 115 B an edge for rmat:16:2000000 (160 for a
+// 50M-edge R-MAT), so an estimate from these is a lower bound.
+const (
+	bytesPerNode  = 48
+	bytesPerEdge  = 100
+	bytesPerShard = 256 // a shard's Part entry and file: parts^2 of them
+)
+
+// checkSize refuses, naming what (the flag), a graph of nodes nodes and
+// edges edges with featureBytes of features that cannot be partitioned
+// into parts: more parts than nodes, more than 2^31-1 nodes or edges, a
+// total node weight the partitioner cannot hold (weighted: -balance edges
+// with multilevel or metis), or more memory than the machine has. It runs
+// before anything is made.
+func checkSize(what string, nodes, edges, featureBytes int64, parts int, weighted bool) error {
+	if err := limits.Count(what+": nodes", nodes); err != nil {
+		return err
+	}
+	if err := limits.Count(what+": edges", edges); err != nil {
+		return err
+	}
+	if int64(parts) > max(nodes, 1) {
+		return fmt.Errorf("-parts %d: more parts than the %d nodes of %s", parts, nodes, what)
+	}
+	if w := nodes*partition.NodeWeight + edges; weighted && w > math.MaxInt32 {
+		return fmt.Errorf("%s: %d nodes and %d edges weigh %d in all with -balance edges, more than the partitioner's 32-bit weights hold; give -balance nodes", what, nodes, edges, w)
+	}
+	est := float64(nodes)*bytesPerNode + float64(edges)*bytesPerEdge + 2*float64(featureBytes) + float64(parts)*float64(parts)*bytesPerShard
+	return limits.Bytes(fmt.Sprintf("%s with -parts %d", what, parts), est)
+}
+
+// generated makes the -gen input, after checking its sizes with checkSize.
+func generated(spec string, seed int64, parts int, weighted bool) (*dataset.Dataset, error) {
 	kind, rest, _ := strings.Cut(spec, ":")
 	var nums []int64
 	if rest != "" {
@@ -228,6 +275,24 @@ func generated(spec string, seed int64) (*dataset.Dataset, error) {
 	want := map[string]int{"rmat": 2, "uniform": 2, "planted": 1}
 	if n, ok := want[kind]; !ok || len(nums) != n {
 		return nil, fmt.Errorf("-gen %q: want rmat:SCALE:EDGES, uniform:NODES:EDGES or planted:NODES", spec)
+	}
+	var nodes, edges, featureBytes int64
+	switch kind {
+	case "rmat":
+		if nums[0] > 30 {
+			return nil, fmt.Errorf("-gen %q: R-MAT scale %d outside [0, 30]", spec, nums[0])
+		}
+		nodes, edges = 1<<nums[0], nums[1]
+	case "uniform":
+		nodes, edges = nums[0], nums[1]
+	case "planted":
+		cfg := dataset.DefaultPlantedConfig()
+		nodes = nums[0]
+		edges = int64(float64(nums[0]) * cfg.MeanDegree * 2)
+		featureBytes = nums[0] * int64(cfg.Features) * 4
+	}
+	if err := checkSize("-gen "+spec, nodes, edges, featureBytes, parts, weighted); err != nil {
+		return nil, err
 	}
 	var g *graph.Graph
 	var err error

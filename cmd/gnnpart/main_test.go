@@ -10,6 +10,7 @@ import (
 
 	"github.com/gnngo/gnn/dist/partition"
 	"github.com/gnngo/gnn/graph/generate"
+	"github.com/gnngo/gnn/internal/limits"
 )
 
 func runOK(t *testing.T, args ...string) string {
@@ -125,6 +126,44 @@ func TestErrors(t *testing.T) {
 	for _, c := range cases {
 		var out, errb bytes.Buffer
 		err := run(c.args, &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: got %v, want %q", c.args, err, c.want)
+		}
+	}
+}
+
+// TestHugeSizes: sizes that cannot be held are refused, naming the flag,
+// before anything is generated or allocated (they used to panic in
+// graph/generate, or run into the out-of-memory killer).
+func TestHugeSizes(t *testing.T) {
+	tmp := t.TempDir()
+	edges := filepath.Join(tmp, "three.txt")
+	if err := os.WriteFile(edges, []byte("0 1\n1 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-gen", "rmat:10:99999999999999", "-parts", "2"}, `-gen rmat:10:99999999999999: edges 99999999999999: more than the 2147483647`},
+		{[]string{"-gen", "rmat:10:3000000000", "-parts", "2"}, `edges 3000000000: more than the 2147483647`},
+		{[]string{"-gen", "rmat:31:10", "-parts", "2"}, `R-MAT scale 31 outside [0, 30]`},
+		{[]string{"-gen", "uniform:3000000000:5", "-parts", "2"}, `nodes 3000000000: more than`},
+		{[]string{"-gen", "planted:200000000", "-parts", "2", "-balance", "nodes"}, `-gen planted:200000000 with -parts 2 needs about`},
+		{[]string{"-gen", "uniform:3:2", "-parts", "100000"}, "-parts 100000: more parts than the 3 nodes of -gen uniform:3:2"},
+		{[]string{"-data", edges, "-parts", "100000"}, "-parts 100000: more parts than the 3 nodes of -data " + edges},
+		{[]string{"-gen", "uniform:3:2", "-parts", "3000000000"}, "-parts 3000000000: more than"},
+		{[]string{"-gen", "uniform:2000000000:5", "-parts", "2"}, "2000000000 nodes and 5 edges weigh 80000000005 in all with -balance edges"},
+	}
+	if limits.Memory() < 2000000000*bytesPerNode {
+		cases = append(cases, struct {
+			args []string
+			want string
+		}{[]string{"-gen", "uniform:2000000000:5", "-parts", "2", "-balance", "nodes"}, "more than the"})
+	}
+	for _, c := range cases {
+		var out, errb bytes.Buffer
+		err := run(append(c.args, "-out", filepath.Join(tmp, "out")), &out, &errb)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: got %v, want %q", c.args, err, c.want)
 		}

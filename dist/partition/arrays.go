@@ -133,7 +133,7 @@ func validName(name string) bool {
 }
 
 // writeArrays writes arrays as one array file and returns its size and
-// checksum.
+// the checksum of its body (the CRC trailer's value).
 func writeArrays(w io.Writer, arrays []array) (size int64, sum uint32, err error) {
 	if len(arrays) > maxArrays {
 		return 0, 0, fmt.Errorf("%d arrays, at most %d", len(arrays), maxArrays)
@@ -176,7 +176,7 @@ func writeArrays(w io.Writer, arrays []array) (size int64, sum uint32, err error
 	if _, err := w.Write(tail[:]); err != nil {
 		return 0, 0, err
 	}
-	return size + 4, crc32.Update(crc, castagnoli, tail[:]), nil
+	return size + 4, crc, nil
 }
 
 // errChecksum marks a checksum mismatch.

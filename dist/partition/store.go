@@ -15,40 +15,48 @@ import (
 	"github.com/gnngo/gnn/internal/atomicfile"
 )
 
-// The partition format, version 1: a directory holding manifest.json and
+// The partition format, version 2: a directory holding manifest.json and
 // one self-describing directory per rank.
 //
 //	manifest.json         the job: parts, global sizes, how it was
 //	                      partitioned, the edge cut, and for each rank its
 //	                      directory, sizes and part.json's size and checksum
 //	part-000/part.json    the rank: global and local sizes, dataset fields
-//	                      present, and the size and CRC-32C of each file below
-//	part-000/nodes.bin    nodes (int64, global IDs in local order: the
+//	                      present, and the size and body digest of each
+//	                      file below
+//	part-000/nodes.bin    role, nodes (int64, global IDs in local order: the
 //	                      local-to-global map, increasing, so also the
 //	                      global-to-local one), in_deg, out_deg (int32,
 //	                      global degrees)
-//	part-000/shard-001.bin  src, dst (int32 local IDs in rank 1 and here),
-//	                      eid (int64): the edges from rank 1's nodes to
-//	                      this rank's, one file per source rank
-//	part-000/features.bin values (float32, rows x cols) when dense, or
-//	                      indptr (int64), indices (int32), values (float32)
-//	                      when CSR; absent without features
-//	part-000/labels.bin   labels (int32, may be empty), train, val, test
-//	                      (int32 local IDs); absent without a dataset
+//	part-000/shard-001.bin  role, src, dst (int32 local IDs in rank 1 and
+//	                      here), eid (int64): the edges from rank 1's nodes
+//	                      to this rank's, one file per source rank
+//	part-000/features.bin role, values (float32, rows x cols) when dense, or
+//	                      role, indptr (int64), indices (int32), values
+//	                      (float32) when CSR; absent without features
+//	part-000/labels.bin   role, labels (int32, may be empty), train, val,
+//	                      test (int32 local IDs); absent without a dataset
 //
 // The .bin files are array files (see arrays.go), each ending in a CRC-32C
-// of its bytes. The JSON files carry a "crc32c" field: the CRC-32C of the
-// file as written with that field zero. Every file is written atomically
-// (temporary file, sync, rename), the manifest last, so a directory whose
-// write was interrupted has no manifest. Read checks every size and
-// checksum and every ID range, so corruption and truncation are reported
-// as errors naming the file.
+// of its body (every byte before the CRC). Each begins with an int32 array
+// "role" holding the file's rank and, for a shard file, its source rank
+// (-1 otherwise), and part.json records each file's body CRC-32C, which
+// differs from file to file, so a file moved or copied to another rank's
+// or shard's place is reported naming both places. (Version 1 recorded the
+// CRC of the whole file, trailer included, which is one constant for every
+// file: its part.json bound only sizes. Version 1 directories are refused
+// with an error asking to partition again.) The JSON files carry a
+// "crc32c" field: the CRC-32C of the file as written with that field zero.
+// Every file is written atomically (temporary file, sync, rename), the
+// manifest last, so a directory whose write was interrupted has no
+// manifest. Read checks every size and checksum and every ID range, so
+// corruption and truncation are reported as errors naming the file.
 const (
 	manifestName    = "manifest.json"
 	partMetaName    = "part.json"
 	manifestFormat  = "gnn-partitions"
 	partMetaFormat  = "gnn-partition"
-	formatVersion   = 1
+	formatVersion   = 2
 	nodesFile       = "nodes.bin"
 	featuresFile    = "features.bin"
 	labelsFile      = "labels.bin"
@@ -84,7 +92,9 @@ type ManifestRank struct {
 	Meta  FileInfo `json:"meta"`
 }
 
-// FileInfo is the size and CRC-32C (Castagnoli) of one file.
+// FileInfo is the size and CRC-32C (Castagnoli) of one file: of its body
+// (every byte before its own CRC trailer) for an array file, of the whole
+// file for part.json.
 type FileInfo struct {
 	Name   string `json:"name"`
 	Bytes  int64  `json:"bytes"`
@@ -213,6 +223,11 @@ func writePart(dir string, p *Part) (FileInfo, error) {
 		Split: [3]int{len(p.Train), len(p.Val), len(p.Test)}}
 	meta.Dataset = p.Labels != nil || p.Train != nil || p.Val != nil || p.Test != nil
 	put := func(name string, arrays ...array) error {
+		shard := int32(-1)
+		if name != nodesFile && name != featuresFile && name != labelsFile {
+			shard = int32(len(meta.ShardEdges) - 1)
+		}
+		arrays = append([]array{i32Array(roleArray, []int32{int32(p.Rank), shard})}, arrays...)
 		fi, err := writeArrayFile(filepath.Join(dir, name), arrays)
 		if err != nil {
 			return err
@@ -335,8 +350,8 @@ func parseManifest(data []byte) (*Manifest, error) {
 	if err := decodeJSON(data, m, &m.CRC32C); err != nil {
 		return nil, err
 	}
-	if m.Format != manifestFormat || m.Version != formatVersion {
-		return nil, fmt.Errorf("format %q version %d; this build reads %q version %d", m.Format, m.Version, manifestFormat, formatVersion)
+	if err := checkFormat(m.Format, m.Version, manifestFormat); err != nil {
+		return nil, err
 	}
 	if m.Parts < 1 || len(m.Ranks) != m.Parts {
 		return nil, fmt.Errorf("%d parts but %d rank entries", m.Parts, len(m.Ranks))
@@ -369,8 +384,11 @@ func readLimited(path string, limit int64) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-// readChecked reads a file and checks it against its FileInfo.
-func readChecked(path string, fi FileInfo) ([]byte, error) {
+// readChecked reads a file and checks it against its FileInfo: the CRC of
+// its body (all but the 4-byte trailer) when body is set, of the whole file
+// otherwise. On a checksum mismatch it returns the data read and an error
+// wrapping errChecksum.
+func readChecked(path string, fi FileInfo, body bool) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -385,8 +403,12 @@ func readChecked(path string, fi FileInfo) ([]byte, error) {
 	if int64(len(data)) != fi.Bytes {
 		return nil, fmt.Errorf("%s: changed while being read", path)
 	}
-	if crc32.Checksum(data, castagnoli) != fi.CRC32C {
-		return nil, fmt.Errorf("%s: %w", path, errChecksum)
+	sum := data
+	if body && len(sum) >= 4 {
+		sum = sum[:len(sum)-4]
+	}
+	if crc32.Checksum(sum, castagnoli) != fi.CRC32C {
+		return data, fmt.Errorf("%s: %w", path, errChecksum)
 	}
 	return data, nil
 }
@@ -428,7 +450,7 @@ func readPart(dir string, m *Manifest, rank int) (*Part, error) {
 	e := m.Ranks[rank]
 	pdir := filepath.Join(dir, e.Dir)
 	metaPath := filepath.Join(pdir, partMetaName)
-	data, err := readChecked(metaPath, e.Meta)
+	data, err := readChecked(metaPath, e.Meta, false)
 	if err != nil {
 		return nil, err
 	}
@@ -447,29 +469,39 @@ func readPart(dir string, m *Manifest, rank int) (*Part, error) {
 	for _, f := range meta.Files {
 		files[f.Name] = f
 	}
-	load := func(name string, want ...arraySpec) ([]array, error) {
+	// load reads one array file: shard is its source rank for a shard
+	// file, -1 otherwise.
+	load := func(name string, shard int, want ...arraySpec) ([]array, error) {
 		fi, ok := files[name]
 		if !ok {
 			return nil, fmt.Errorf("%s lists no %s", metaPath, name)
 		}
 		path := filepath.Join(pdir, name)
-		data, err := readChecked(path, fi)
+		data, err := readChecked(path, fi, true)
+		if errors.Is(err, errChecksum) {
+			return nil, misplaced(path, data, name, rank, shard, err)
+		}
 		if err != nil {
 			return nil, err
 		}
 		arrays, err := decodeArrays(data)
 		if err == nil {
-			err = match(arrays, want)
+			err = match(arrays, append([]arraySpec{{roleArray, dtInt32, 2}}, want...))
+		}
+		if err == nil {
+			if r := arrays[0].i32; r[0] != int32(rank) || r[1] != int32(shard) {
+				err = fmt.Errorf("role %v, want [%d %d]", r, rank, shard)
+			}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		return arrays, nil
+		return arrays[1:], nil
 	}
 	n := meta.NumNodes
 	p := &Part{Rank: rank, Parts: m.Parts, NumGlobalNodes: m.NumNodes, NumGlobalEdges: m.NumEdges,
 		Name: m.Name, NumClasses: m.NumClasses, Shards: make([]Shard, m.Parts)}
-	a, err := load(nodesFile, arraySpec{"nodes", dtInt64, n}, arraySpec{"in_deg", dtInt32, n}, arraySpec{"out_deg", dtInt32, n})
+	a, err := load(nodesFile, -1, arraySpec{"nodes", dtInt64, n}, arraySpec{"in_deg", dtInt32, n}, arraySpec{"out_deg", dtInt32, n})
 	if err != nil {
 		return nil, err
 	}
@@ -480,7 +512,7 @@ func readPart(dir string, m *Manifest, rank int) (*Part, error) {
 	var edges int64
 	for j := range m.Parts {
 		k := int(meta.ShardEdges[j])
-		a, err := load(shardFile(j), arraySpec{"src", dtInt32, k}, arraySpec{"dst", dtInt32, k}, arraySpec{"eid", dtInt64, k})
+		a, err := load(shardFile(j), j, arraySpec{"src", dtInt32, k}, arraySpec{"dst", dtInt32, k}, arraySpec{"eid", dtInt64, k})
 		if err != nil {
 			return nil, err
 		}
@@ -498,14 +530,14 @@ func readPart(dir string, m *Manifest, rank int) (*Part, error) {
 		f := &dataset.Features{Rows: fm.Rows, Cols: fm.Cols}
 		path := filepath.Join(pdir, featuresFile)
 		if fm.Layout == layoutDense {
-			a, err := load(featuresFile, arraySpec{"values", dtFloat32, n * fm.Cols})
+			a, err := load(featuresFile, -1, arraySpec{"values", dtFloat32, n * fm.Cols})
 			if err != nil {
 				return nil, err
 			}
 			f.Dense = a[0].f32
 		} else {
 			nnz := int(fm.NNZ)
-			a, err := load(featuresFile, arraySpec{"indptr", dtInt64, n + 1}, arraySpec{"indices", dtInt32, nnz}, arraySpec{"values", dtFloat32, nnz})
+			a, err := load(featuresFile, -1, arraySpec{"indptr", dtInt64, n + 1}, arraySpec{"indices", dtInt32, nnz}, arraySpec{"values", dtFloat32, nnz})
 			if err != nil {
 				return nil, err
 			}
@@ -521,7 +553,7 @@ func readPart(dir string, m *Manifest, rank int) (*Part, error) {
 		if meta.Labels {
 			nl = n
 		}
-		a, err := load(labelsFile, arraySpec{"labels", dtInt32, nl}, arraySpec{"train", dtInt32, meta.Split[0]},
+		a, err := load(labelsFile, -1, arraySpec{"labels", dtInt32, nl}, arraySpec{"train", dtInt32, meta.Split[0]},
 			arraySpec{"val", dtInt32, meta.Split[1]}, arraySpec{"test", dtInt32, meta.Split[2]})
 		if err != nil {
 			return nil, err
@@ -547,14 +579,55 @@ func readPart(dir string, m *Manifest, rank int) (*Part, error) {
 	return p, nil
 }
 
+// roleArray names the array each array file begins with: its rank and,
+// for a shard file, its source rank (-1 otherwise).
+const roleArray = "role"
+
+// checkFormat checks a JSON file's format and version, telling the user to
+// partition again when the version is an older one.
+func checkFormat(format string, version int, want string) error {
+	if format != want {
+		return fmt.Errorf("format %q, want %q: not a file of a partitioned graph", format, want)
+	}
+	if version != formatVersion {
+		hint := ""
+		if version >= 1 && version < formatVersion {
+			hint = ": partition the graph again (gnnpart, or partition.Write) to read it with this build"
+		}
+		return fmt.Errorf("format %q version %d; this build reads version %d%s", format, version, formatVersion, hint)
+	}
+	return nil
+}
+
+// misplaced explains a checksum mismatch of the array file at path,
+// expected to hold rank's file name (shard >= 0 for shard files): if the
+// file is intact and says it belongs elsewhere, the error names both
+// places, as a swap or a copy from another rank leaves them.
+func misplaced(path string, data []byte, name string, rank, shard int, err error) error {
+	arrays, derr := decodeArrays(data)
+	if derr != nil || len(arrays) == 0 || arrays[0].name != roleArray || len(arrays[0].i32) != 2 {
+		return err
+	}
+	r, s := int(arrays[0].i32[0]), int(arrays[0].i32[1])
+	if r == rank && s == shard {
+		return err
+	}
+	if s >= 0 {
+		name = shardFile(s)
+	} else if shard >= 0 {
+		return fmt.Errorf("%s holds one of rank %d's non-shard files, not shard %d: files were swapped or copied between ranks; partition again or restore them", path, r, shard)
+	}
+	return fmt.Errorf("%s holds the file written as %s: files were swapped or copied between ranks or shards; partition again or restore them", path, filepath.Join(rankDir(r), name))
+}
+
 // parsePartMeta decodes and validates part.json.
 func parsePartMeta(data []byte) (*partMeta, error) {
 	meta := &partMeta{}
 	if err := decodeJSON(data, meta, &meta.CRC32C); err != nil {
 		return nil, err
 	}
-	if meta.Format != partMetaFormat || meta.Version != formatVersion {
-		return nil, fmt.Errorf("format %q version %d; this build reads %q version %d", meta.Format, meta.Version, partMetaFormat, formatVersion)
+	if err := checkFormat(meta.Format, meta.Version, partMetaFormat); err != nil {
+		return nil, err
 	}
 	if meta.Parts < 1 || len(meta.ShardEdges) != meta.Parts || meta.NumNodes < 0 || meta.NumNodes > meta.NumGlobalNodes {
 		return nil, fmt.Errorf("inconsistent sizes")

@@ -6,7 +6,8 @@
 // Cora and CiteSeer; on PubMed, those of -out-heads, -lr and -weight-decay
 // not given become the paper's PubMed settings (8 output heads, 0.01,
 // 0.001), and a line says so. It prints one line per epoch, then
-// "test accuracy: 0.8123", the test accuracy at the epoch of best
+// "test accuracy: 0.xxxx" (a format,
+// not a promised figure), the test accuracy at the epoch of best
 // validation accuracy, then the files it wrote. -save writes the model with
 // that epoch's parameters as a model file (package model: the architecture
 // too, so model.Load and cmd/gnnserve run it without this program); -load
@@ -66,6 +67,9 @@ func run(w io.Writer, f *setup.Flags, h heads) error {
 	}
 	ds, err := setup.Load(f.Data, f.Seed)
 	if err != nil {
+		return err
+	}
+	if err := setup.CheckModelSize("-hidden and -heads", ds.Graph.NumNodes(), ds.Features.Cols, f.Hidden, h.hidden, 2); err != nil {
 		return err
 	}
 	setup.Describe(w, ds)

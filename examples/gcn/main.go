@@ -3,7 +3,7 @@
 // ops. With no flags it trains on a generated planted-partition graph; with
 // -data it trains on a Planetoid folder (Cora, CiteSeer, PubMed) or an OGB
 // one (ogbn-arxiv, ogbn-products). It prints one line per epoch, then
-// "test accuracy: 0.8123", the test accuracy at the epoch of best
+// "test accuracy: 0.xxxx" (a format, not a promised figure), the test accuracy at the epoch of best
 // validation accuracy, then the files it wrote. -save writes that epoch's
 // parameters; -load reads them back, to evaluate (-epochs 0) or to train
 // on from there.
@@ -41,6 +41,9 @@ func run(w io.Writer, f *setup.Flags) error {
 	}
 	ds, err := setup.Load(f.Data, f.Seed)
 	if err != nil {
+		return err
+	}
+	if err := setup.CheckModelSize("-hidden", ds.Graph.NumNodes(), ds.Features.Cols, f.Hidden, 1, 2); err != nil {
 		return err
 	}
 	setup.Describe(w, ds)

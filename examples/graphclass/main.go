@@ -12,11 +12,15 @@
 // too, are pooled per graph (-readout sum, the paper's, or mean, max or
 // attention) and mapped to class scores by a linear layer with dropout, and
 // the scores are summed. All graphs are batched into one graph.Batched and
-// trained full-batch, the loss over the training graphs. It prints one line
-// per epoch and ends with "test accuracy: 0.9850", the test accuracy at the
-// epoch of best validation accuracy. -save writes the model as a model file
-// (package model: architecture and parameters, so model.Load and
-// PredictGraphs run it without this program); -load reads it back, or a
+// trained full-batch, the loss over the training graphs. -input picks the
+// node input features: the one-hot node labels (PyG's default, and ours
+// when the dataset has them), the node attributes standardised per column,
+// or both; a line says which and how wide. It prints one line per epoch
+// and ends with "test accuracy: 0.xxxx" (a format, not a promised figure),
+// the test accuracy at the epoch of best validation accuracy. -save writes
+// the model as a model file (package model: architecture, readout and
+// parameters, so model.Load and PredictGraphs run it without this program,
+// and -load refuses it for another -readout); -load reads it back, or a
 // parameter file this program wrote before model files.
 package main
 
@@ -24,7 +28,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"gorgonia.org/gorgonia"
@@ -33,6 +39,7 @@ import (
 	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/examples/internal/setup"
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/limits"
 	"github.com/gnngo/gnn/model"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
@@ -45,6 +52,7 @@ type options struct {
 	Layers  int    // GIN layers, the input counted
 	Readout string // sum, mean, max or attention
 	Graphs  int    // generated graphs
+	Input   string // labels, attributes or both; "": labels if any, else attributes
 }
 
 func main() {
@@ -60,6 +68,8 @@ func main() {
 	flag.IntVar(&o.Layers, "layers", o.Layers, "layers, the input layer counted (GIN layers + 1)")
 	flag.StringVar(&o.Readout, "readout", o.Readout, "graph readout: sum, mean, max or attention")
 	flag.IntVar(&o.Graphs, "graphs", o.Graphs, "number of generated graphs (without -data)")
+	flag.StringVar(&o.Input, "input", o.Input, "node input features: labels (one-hot node labels, PyG's default), attributes (node attributes, standardised per column) or both; default labels when the dataset has them, else attributes")
+	flag.CommandLine.Lookup("seed").Usage = "random seed (initialisation, dropout, the generated graphs, and the random train/val/test split of the graphs)"
 	setup.Main("graphclass", func() error {
 		if err := o.Parse(flag.CommandLine, os.Args[1:]); err != nil {
 			return err
@@ -84,7 +94,7 @@ func load(o *options) (*dataset.GraphDataset, error) {
 	}
 	ds, err := dataset.LoadTU(o.Data, o.Name)
 	if err != nil {
-		return nil, err
+		return nil, tuHint(err, o.Data, o.Name)
 	}
 	n := len(ds.Graphs)
 	if err := ds.SplitRandom(n/10, n/10, o.Seed); err != nil {
@@ -94,18 +104,54 @@ func load(o *options) (*dataset.GraphDataset, error) {
 }
 
 func run(w io.Writer, o *options) error {
+	if err := o.Refuse("graphclass trains on the CPU, on dense node features", "device", "dense"); err != nil {
+		return err
+	}
 	if err := o.Check(); err != nil {
 		return err
 	}
 	if o.Layers < 2 {
 		return fmt.Errorf("-layers %d: want at least 2 (the input and one GIN layer)", o.Layers)
 	}
+	if err := limits.Count("-layers", int64(o.Layers)); err != nil {
+		return err
+	}
+	if err := checkReadout(o); err != nil {
+		return err
+	}
+	switch o.Input {
+	case "", inputLabels, inputAttrs, inputBoth:
+	default:
+		return fmt.Errorf("-input %q: want labels, attributes or both", o.Input)
+	}
+	if o.Data == "" {
+		if o.Graphs < 1 {
+			return fmt.Errorf("-graphs %d: want at least 1 graph", o.Graphs)
+		}
+		if err := limits.Count("-graphs", int64(o.Graphs)); err != nil {
+			return err
+		}
+		nodes := float64(o.Graphs) * float64(dataset.DefaultMiniGCConfig().MaxNodes)
+		if nodes > limits.MaxCount {
+			return fmt.Errorf("-graphs %d: up to %.0f nodes in all, more than %d", o.Graphs, nodes, limits.MaxCount)
+		}
+		if err := setup.CheckModelSize("-graphs, -layers and -hidden", int(nodes), o.Hidden, o.Hidden, 1, o.Layers); err != nil {
+			return err
+		}
+	}
 	ds, err := load(o)
+	if err != nil {
+		return err
+	}
+	useLabels, useAttrs, err := inputParts(o.Input, ds)
 	if err != nil {
 		return err
 	}
 	b, err := graph.Batch(ds.Graphs)
 	if err != nil {
+		return err
+	}
+	if err := setup.CheckModelSize("-layers and -hidden", b.NumSrc(), o.Hidden, o.Hidden, 1, o.Layers); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "dataset %s: %d graphs, %d nodes, %d edges, %d classes, train/val/test %d/%d/%d\n",
@@ -117,7 +163,8 @@ func run(w io.Writer, o *options) error {
 		return fmt.Errorf("-readout %q: want sum, mean, max or attention", o.Readout)
 	}
 	eg := gorgonia.NewGraph()
-	x := input(eg, ds)
+	x, desc := input(eg, ds, useLabels, useAttrs)
+	fmt.Fprintf(w, "input: %d features a node: %s\n", x.Shape()[1], desc)
 	m, err := model.New(Spec(x.Shape()[1], o.Hidden, ds.NumClasses, o.Layers, o.Readout, o.Dropout, o.Seed), tensor.Float32, o.Seed)
 	if err != nil {
 		return err
@@ -198,39 +245,154 @@ func legacyParams(m *model.Model) gorgonia.Nodes {
 	return ns
 }
 
-// input returns the node features: the one-hot node labels followed by the
-// node attributes, or a column of ones when the dataset has neither.
-func input(eg *gorgonia.ExprGraph, ds *dataset.GraphDataset) *gorgonia.Node {
+// checkReadout refuses an unknown -readout, and -load of a model file
+// trained with another readout (sum, mean and max have the same
+// parameters, so only the file's architecture tells them apart), before
+// any graph is loaded or generated. A parameter file written before model
+// files records no readout and is loaded as before.
+func checkReadout(o *options) error {
+	switch o.Readout {
+	case "sum", "mean", "max", "attention":
+	default:
+		return fmt.Errorf("-readout %q: want sum, mean, max or attention", o.Readout)
+	}
+	if o.Load == "" {
+		return nil
+	}
+	isModel, err := model.IsModelFile(o.Load)
+	if err != nil {
+		return fmt.Errorf("-load: %w", err)
+	}
+	if !isModel {
+		return nil
+	}
+	m, err := model.Load(o.Load)
+	if err != nil {
+		return fmt.Errorf("-load: %w", err)
+	}
+	if r := m.Spec().Readout; r != nil && r.Type != o.Readout {
+		return fmt.Errorf("-load %s: trained with -readout %s, not %s: give -readout %s", o.Load, r.Type, o.Readout, r.Type)
+	}
+	return nil
+}
+
+// tuHint adds to LoadTU's error for dir a hint where the TU files are
+// when dir is laid out as PyG's TUDataset keeps them (root/NAME/raw/ or
+// NAME/raw/).
+func tuHint(err error, dir, name string) error {
+	for _, raw := range []string{filepath.Join(dir, "raw"), filepath.Join(dir, name, "raw")} {
+		if _, serr := os.Stat(filepath.Join(raw, name+"_A.txt")); serr == nil {
+			return fmt.Errorf("%w (the TU files are in %s, as PyG keeps them: give -data %s)", err, raw, raw)
+		}
+	}
+	return err
+}
+
+// Input feature choices of -input.
+const (
+	inputLabels = "labels"     // one-hot node labels (PyG's TUDataset default)
+	inputAttrs  = "attributes" // node attributes, standardised per column
+	inputBoth   = "both"       // one-hot node labels, then standardised attributes
+)
+
+// inputParts returns which of the node labels and attributes -input kind
+// feeds on ds: "" picks labels when ds has them, else attributes. A kind
+// that asks for what ds lacks is an error naming -input.
+func inputParts(kind string, ds *dataset.GraphDataset) (labels, attrs bool, err error) {
+	hasL, hasA := ds.NodeLabels != nil, ds.Features != nil
+	switch kind {
+	case "":
+		return hasL, !hasL && hasA, nil
+	case inputLabels:
+		labels = true
+	case inputAttrs:
+		attrs = true
+	case inputBoth:
+		labels, attrs = true, true
+	default:
+		return false, false, fmt.Errorf("-input %q: want labels, attributes or both", kind)
+	}
+	if labels && !hasL || attrs && !hasA {
+		return false, false, fmt.Errorf("-input %s: dataset %s has %s", kind, ds.Name, describeHas(hasL, hasA))
+	}
+	return labels, attrs, nil
+}
+
+func describeHas(labels, attrs bool) string {
+	switch {
+	case labels && attrs:
+		return "node labels and attributes"
+	case labels:
+		return "node labels but no node attributes"
+	case attrs:
+		return "node attributes but no node labels"
+	}
+	return "neither node labels nor node attributes (the input is a column of ones)"
+}
+
+// input returns the node features -input chooses, and a description of
+// them: the one-hot node labels, the node attributes standardised per
+// column (zero mean, unit variance over all nodes; a constant column
+// becomes zero), both in that order, or a column of ones when the dataset
+// has neither.
+func input(eg *gorgonia.ExprGraph, ds *dataset.GraphDataset, labels, attrs bool) (*gorgonia.Node, string) {
 	n := ds.NumNodes()
-	cols := ds.NumNodeLabels
-	if ds.Features != nil {
-		cols += ds.Features.Cols
+	cols, desc := 0, ""
+	if labels {
+		cols += ds.NumNodeLabels
+		desc = fmt.Sprintf("%d one-hot node labels", ds.NumNodeLabels)
+	}
+	var a []float32
+	ac := 0
+	if attrs {
+		ac = ds.Features.Cols
+		a = standardise(ds.Features.ToDense(), n, ac)
+		if desc != "" {
+			desc += " + "
+		}
+		desc += fmt.Sprintf("%d standardised node attributes", ac)
+		cols += ac
 	}
 	if cols == 0 {
-		cols = 1
+		cols, desc = 1, "a column of ones (no node labels or attributes)"
 	}
 	v := make([]float32, n*cols)
-	switch {
-	case ds.NodeLabels == nil && ds.Features == nil:
-		for i := range v {
-			v[i] = 1
+	for i := range n {
+		row := v[i*cols : (i+1)*cols]
+		switch {
+		case !labels && !attrs:
+			row[0] = 1
+			continue
+		case labels:
+			row[ds.NodeLabels[i]] = 1
 		}
-	default:
-		var attrs []float32
-		if ds.Features != nil {
-			attrs = ds.Features.ToDense()
-		}
-		for i := range n {
-			row := v[i*cols : (i+1)*cols]
-			if ds.NodeLabels != nil {
-				row[ds.NodeLabels[i]] = 1
-			}
-			if attrs != nil {
-				c := ds.Features.Cols
-				copy(row[ds.NumNodeLabels:], attrs[i*c:(i+1)*c])
-			}
+		if attrs {
+			copy(row[cols-ac:], a[i*ac:(i+1)*ac])
 		}
 	}
 	t := tensor.New(tensor.WithShape(n, cols), tensor.WithBacking(v))
-	return gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(n, cols), gorgonia.WithName("features"), gorgonia.WithValue(t))
+	return gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(n, cols), gorgonia.WithName("features"), gorgonia.WithValue(t)), desc
+}
+
+// standardise returns the n x c matrix x with each column shifted to mean
+// 0 and scaled to variance 1 (sums in float64; a constant column becomes
+// 0).
+func standardise(x []float32, n, c int) []float32 {
+	out := make([]float32, len(x))
+	for j := range c {
+		var sum, sq float64
+		for i := range n {
+			v := float64(x[i*c+j])
+			sum += v
+			sq += v * v
+		}
+		mean := sum / float64(max(n, 1))
+		sd := math.Sqrt(max(sq/float64(max(n, 1))-mean*mean, 0))
+		for i := range n {
+			if sd > 0 {
+				out[i*c+j] = float32((float64(x[i*c+j]) - mean) / sd)
+			}
+		}
+	}
+	return out
 }

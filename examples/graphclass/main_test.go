@@ -129,7 +129,7 @@ func TestErrors(t *testing.T) {
 		{"readout", func(o *options) { o.Readout = "median" }, `-readout "median": want sum, mean, max or attention`},
 		{"layers", func(o *options) { o.Layers = 1 }, "-layers 1: want at least 2"},
 		{"hidden", func(o *options) { o.Hidden = 0 }, "-hidden 0: want a positive number"},
-		{"graphs", func(o *options) { o.Graphs = 0 }, "0 graphs"},
+		{"graphs", func(o *options) { o.Graphs = 0 }, "-graphs 0: want at least 1 graph"},
 	} {
 		o := quick(16, 1)
 		c.set(&o)

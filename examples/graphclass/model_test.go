@@ -49,7 +49,12 @@ func TestModelFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			x := input(gorgonia.NewGraph(), ds).Value().(*tensor.Dense)
+			labels, attrs, err := inputParts(o.Input, ds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			xn, _ := input(gorgonia.NewGraph(), ds, labels, attrs)
+			x := xn.Value().(*tensor.Dense)
 			logits, err := m.PredictGraphs(b, x)
 			if err != nil {
 				t.Fatal(err)

@@ -14,7 +14,8 @@
 // times F instead. -impl peredge runs the same model with a message per
 // edge, for comparison. -data DIR trains instead on a heterograph in
 // hetero.LoadDataset's text format with exactly one labelled node type and
-// its train, val and test splits. It prints one line per epoch, then "test accuracy: 0.8123",
+// its train, val and test splits. It prints one line per epoch, then "test accuracy: 0.xxxx" (a format,
+// not a promised figure),
 // the test accuracy at the epoch of best validation accuracy. -save writes
 // the model as a model file (package model: the inputs, layers and
 // parameters, so model.Load and PredictRelational run it without this
@@ -34,6 +35,7 @@ import (
 
 	"github.com/gnngo/gnn/examples/internal/setup"
 	"github.com/gnngo/gnn/graph/hetero"
+	"github.com/gnngo/gnn/internal/limits"
 	"github.com/gnngo/gnn/model"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/rgcn"
@@ -71,6 +73,9 @@ func main() {
 }
 
 func run(w io.Writer, f *setup.Flags, o options) error {
+	if err := f.Refuse("rgcn trains on the CPU, on dense features", "device", "dense"); err != nil {
+		return err
+	}
 	if err := f.Check(); err != nil {
 		return err
 	}
@@ -108,10 +113,25 @@ func run(w io.Writer, f *setup.Flags, o options) error {
 		if o.Classes > 0 {
 			shape.Classes = o.Classes
 		}
+		if int64(shape.Classes) > int64(shape.Papers)*int64(o.Scale) {
+			return fmt.Errorf("-classes %d: more classes than the %d papers of the generated graph", shape.Classes, int64(shape.Papers)*int64(o.Scale))
+		}
+		nodes := int64(shape.Papers+shape.Authors+shape.Institutions+shape.Fields) * int64(o.Scale)
+		if err := limits.Count(fmt.Sprintf("-scale %d: nodes", o.Scale), nodes); err != nil {
+			return err
+		}
+		edges := int64(shape.Papers*(shape.CitesPer+shape.TopicsPer)+shape.Authors*(shape.WritesPer+shape.AffiliationsPer)) * int64(o.Scale) * 2
+		if err := limits.Count(fmt.Sprintf("-scale %d: edges with their reverses", o.Scale), edges); err != nil {
+			return err
+		}
 		shape.Papers *= o.Scale
 		shape.Authors *= o.Scale
 		shape.Institutions *= o.Scale
 		shape.Fields *= o.Scale
+		if err := checkModelSize(f, map[string]int{"paper": shape.Features}, map[string]int{"paper": shape.Papers, "author": shape.Authors,
+			"institution": shape.Institutions, "field_of_study": shape.Fields}, edges); err != nil {
+			return fmt.Errorf("-scale %d -features %d: %w", o.Scale, shape.Features, err)
+		}
 		m, err := generateMag(shape, f.Seed)
 		if err != nil {
 			return err
@@ -123,6 +143,27 @@ func run(w io.Writer, f *setup.Flags, o options) error {
 }
 
 // dataset returns m in the form hetero.LoadDataset gives.
+// checkModelSize refuses, naming -hidden, a model whose values cannot fit
+// in memory: an embedding of -hidden values for every node of a type
+// without features (cols has no entry), with its gradient and Adam's two
+// moments; a hidden and an output row per node with their gradients; the
+// features; 32 bytes an edge.
+func checkModelSize(f *setup.Flags, cols, counts map[string]int, edges int64) error {
+	var est float64
+	var nodes, featureless int64
+	for nt, n := range counts {
+		nodes += int64(n)
+		if c, ok := cols[nt]; ok {
+			est += float64(n) * float64(c) * 4
+		} else {
+			featureless += int64(n)
+			est += float64(n) * float64(f.Hidden) * 4 * 4
+		}
+	}
+	est += float64(nodes)*float64(f.Hidden)*4*4 + float64(edges)*32
+	return limits.Bytes(fmt.Sprintf("-hidden %d on %d nodes (%d without features, each with a learnt embedding) and %d edges", f.Hidden, nodes, featureless, edges), est)
+}
+
 func (m *mag) dataset(features int) *hetero.Dataset {
 	return &hetero.Dataset{
 		Graph:    m.Graph,
@@ -160,8 +201,22 @@ func train1(w io.Writer, f *setup.Flags, o options, d *hetero.Dataset, title str
 	if x, ok := d.Features[target]; ok {
 		in = x.Cols
 	}
+	cols, counts := map[string]int{}, map[string]int{}
+	for i, nt := range h.NodeTypes() {
+		counts[nt] = h.NodeCount(i)
+		if x, ok := d.Features[nt]; ok {
+			cols[nt] = x.Cols
+		}
+	}
+	if err := checkModelSize(f, cols, counts, int64(h.TotalEdges())); err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "dataset %s: %s; %d input features, %d classes (%s), train/val/test %d/%d/%d\n",
 		title, h, in, classes, target, len(splits[0]), len(splits[1]), len(splits[2]))
+	numRels := h.NumEdgeTypes()
+	if o.Bases > numRels {
+		return fmt.Errorf("-bases %d: more bases than the %d relations, which a full weight per relation (-bases 0) already covers; give at most %d", o.Bases, numRels, numRels)
+	}
 	m, err := model.New(Spec(h, d.Features, target, in, f.Hidden, classes, o.Bases, f.Dropout, f.Seed), tensor.Float32, f.Seed)
 	if err != nil {
 		return err

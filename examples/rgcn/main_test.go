@@ -51,6 +51,13 @@ func TestFlagErrors(t *testing.T) {
 		{func(f *setup.Flags, o *options) { o.Scale = 0 }, "-scale 0"},
 		{func(f *setup.Flags, o *options) { o.Classes = -2 }, "-classes -2"},
 		{func(f *setup.Flags, o *options) { f.Hidden = 0 }, "-hidden 0"},
+		{func(f *setup.Flags, o *options) { o.Classes = 1000000000 }, "-classes 1000000000: more classes than the 800 papers"},
+		{func(f *setup.Flags, o *options) { o.Features = 1000000000 }, "-scale 1 -features 1000000000: -hidden 16 on 1400 nodes"},
+		{func(f *setup.Flags, o *options) { o.Bases = 9 }, "-bases 9: more bases than the 8 relations"},
+		{func(f *setup.Flags, o *options) { f.Device = "emu" }, "-device does not apply"},
+		{func(f *setup.Flags, o *options) { f.Dense = true }, "-dense does not apply"},
+		{func(f *setup.Flags, o *options) { o.Scale = 2000000 }, "-scale 2000000: nodes 2800000000: more than the 2147483647"},
+		{func(f *setup.Flags, o *options) { f.Hidden = 100000000 }, "-hidden 100000000 on 1400 nodes (600 without features"},
 	} {
 		f, o := defaults(), options{Scale: 1}
 		c.f(&f, &o)

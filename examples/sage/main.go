@@ -11,7 +11,8 @@
 // folder (Cora, CiteSeer, PubMed) or an OGB one. It prints one line per
 // epoch with batches/s and the time per 1,000 training nodes, then (unless
 // -infer=false) the accuracies of layer-wise inference, ending
-// with "test accuracy: 0.8123". -save writes the trained model as a model
+// with "test accuracy: 0.xxxx" (a format,
+// not a promised figure). -save writes the trained model as a model
 // file (package model: the architecture and fan-outs too, so model.Load and
 // cmd/gnnserve run it without this program); -load reads it back (or a
 // parameter file of nn.SaveParams), to evaluate (-epochs 0) or to train on
@@ -79,6 +80,9 @@ func (o *options) register(fs *flag.FlagSet) {
 // check rejects what sage cannot use, naming the flag, and returns the
 // fan-outs.
 func (o *options) check() ([]int, error) {
+	if err := o.Refuse("sage trains on the CPU", "device"); err != nil {
+		return nil, err
+	}
 	if err := o.Check(); err != nil {
 		return nil, err
 	}
@@ -123,6 +127,27 @@ func (o *options) check() ([]int, error) {
 	return fanouts, nil
 }
 
+// checkData refuses, before training, a dataset whose split -infer
+// cannot evaluate (an empty one) and a model too large for memory: the
+// layers' widths on the nodes a batch can reach.
+func (o *options) checkData(ds *dataset.Dataset, fanouts []int) error {
+	if o.Infer {
+		for k, ids := range [][]int32{ds.Train, ds.Val, ds.Test} {
+			if len(ids) == 0 {
+				return fmt.Errorf("the dataset has no %s nodes, so -infer cannot report its accuracy (give -infer=false to train only)", [3]string{"training", "validation", "test"}[k])
+			}
+		}
+	}
+	reach := float64(o.Batch)
+	for _, k := range fanouts {
+		if k < 0 {
+			reach = float64(ds.Graph.NumNodes())
+		}
+		reach = min(reach*float64(k+1), float64(ds.Graph.NumNodes()))
+	}
+	return setup.CheckModelSize("-hidden", int(reach), ds.Features.Cols, o.Hidden, 1, len(fanouts))
+}
+
 // load returns the dataset: -data's, or a planted-partition graph of
 // -nodes nodes.
 func (o *options) load() (*dataset.Dataset, error) {
@@ -143,7 +168,11 @@ func (o *options) load() (*dataset.Dataset, error) {
 	if o.TrainPerClass > 0 {
 		cfg.TrainPerClass = o.TrainPerClass
 	}
-	return dataset.PlantedPartition(cfg)
+	ds, err := dataset.PlantedPartition(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("-nodes, -features, -degree: %w", err)
+	}
+	return ds, nil
 }
 
 func run(w io.Writer, o *options) error {
@@ -153,6 +182,9 @@ func run(w io.Writer, o *options) error {
 	}
 	ds, err := o.load()
 	if err != nil {
+		return err
+	}
+	if err := o.checkData(ds, fanouts); err != nil {
 		return err
 	}
 	setup.Describe(w, ds)

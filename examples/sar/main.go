@@ -10,10 +10,17 @@
 //
 //	go run ./cmd/gnnpart -data ../shared/data/planetoid/cora -parts 4 -out parts/
 //	go build -tags mpi -o sar-example ./examples/sar
-//	mpirun -np 4 ./sar-example -parts parts/ -model gat
+//	mpirun --oversubscribe -np 4 ./sar-example -parts parts/ -model gat
+//
+// (--oversubscribe lets the 4 ranks share fewer cores, as on a 2-core
+// host; as root, in a container for example, Open MPI also wants
+// --allow-run-as-root.)
+//
+// A Planetoid dataset's features are row-normalised, as examples/gcn and
+// gat do (-normalize auto; row or none force either way).
 //
 // In one process, one goroutine per rank (any build): -inproc 4. Only rank
-// 0 prints and saves. The last line is "test accuracy: 0.8123".
+// 0 prints and saves. The last line is "test accuracy: 0.xxxx" (a format, not a promised figure).
 package main
 
 import (
@@ -21,7 +28,9 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
 	"os"
+	"slices"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -31,6 +40,7 @@ import (
 	"github.com/gnngo/gnn/dist/partition"
 	"github.com/gnngo/gnn/dist/sar"
 	"github.com/gnngo/gnn/examples/internal/setup"
+	"github.com/gnngo/gnn/internal/limits"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/gat"
 	"github.com/gnngo/gnn/nn/gcn"
@@ -57,7 +67,13 @@ type options struct {
 	classes     int
 	stats       bool
 	memprofile  string
+	normalize   string // auto, row or none
+	rowNorm     bool   // normalize resolved against the partition's dataset
 }
+
+// planetoidNames are the datasets whose features -normalize auto
+// row-normalises, as examples/gcn and gat do (setup.Load).
+var planetoidNames = map[string]bool{"cora": true, "citeseer": true, "pubmed": true}
 
 func main() {
 	log.SetFlags(0)
@@ -81,6 +97,7 @@ func main() {
 	flag.IntVar(&o.classes, "classes", 8, "for partitions of a bare graph: random labels in this many classes")
 	flag.BoolVar(&o.stats, "stats", false, "every rank prints its peak RSS, median epoch time and bytes sent (a \"stats\" line)")
 	flag.StringVar(&o.memprofile, "memprofile", "", "every rank writes a heap profile after training to `file`.RANK (what it still holds: graph, features, model values)")
+	flag.StringVar(&o.normalize, "normalize", "auto", "input features: row (row-normalised, as PyG's NormalizeFeatures), none, or auto (row for a Planetoid dataset, as examples/gcn and gat do; none otherwise)")
 	flag.Parse()
 	if err := run(os.Stdout, &o); err != nil {
 		log.Fatal(err)
@@ -88,12 +105,14 @@ func main() {
 }
 
 func run(w io.Writer, o *options) error {
-	if o.parts == "" {
-		return fmt.Errorf("-parts is required: a directory written by cmd/gnnpart")
-	}
 	if err := o.defaults(); err != nil {
 		return err
 	}
+	m, err := partition.ReadManifest(o.parts)
+	if err != nil {
+		return fmt.Errorf("-parts: %w", err)
+	}
+	o.rowNorm = o.normalize == "row" || o.normalize == "auto" && planetoidNames[m.Name]
 	job := func(c comm.Comm) error {
 		_, err := rank(w, c, o)
 		return err
@@ -104,7 +123,8 @@ func run(w io.Writer, o *options) error {
 	return comm.RunMPI(job)
 }
 
-// defaults fills in the model's learning rate and hidden size.
+// defaults fills in the model's learning rate and hidden size, then checks
+// every flag (check).
 func (o *options) defaults() error {
 	lr, hidden := map[string]float64{"gcn": 0.01, "gat": 0.005}, map[string]int{"gcn": 16, "gat": 8}
 	if _, ok := lr[o.model]; !ok {
@@ -119,6 +139,52 @@ func (o *options) defaults() error {
 	if o.mode != "sequential" && o.mode != "one-shot" {
 		return fmt.Errorf("-mode %q: want sequential or one-shot", o.mode)
 	}
+	return o.check()
+}
+
+// check rejects, naming the flag, values no run can use, and checks that
+// -save can be written: all before any rank starts, as the other examples
+// do (setup.Flags.Check), so that a bad flag neither fails inside every
+// rank nor throws a whole training away.
+func (o *options) check() error {
+	switch {
+	case o.normalize != "" && o.normalize != "auto" && o.normalize != "row" && o.normalize != "none":
+		return fmt.Errorf("-normalize %q: want auto, row or none", o.normalize)
+	case o.parts == "":
+		return fmt.Errorf("-parts is required: a directory written by cmd/gnnpart")
+	case o.inproc < 0:
+		return fmt.Errorf("-inproc %d: want a number of in-process ranks >= 1 (0: one rank per process under mpirun)", o.inproc)
+	case o.epochs < 1:
+		return fmt.Errorf("-epochs %d: want at least 1", o.epochs)
+	case !(o.lr > 0) || math.IsInf(o.lr, 0):
+		return fmt.Errorf("-lr %v: want a positive, finite learning rate", o.lr)
+	case o.hidden < 1 || o.hidden > limits.MaxCount:
+		return fmt.Errorf("-hidden %d: want a positive number of features, at most %d", o.hidden, limits.MaxCount)
+	case o.model == "gat" && (o.heads < 1 || o.heads > limits.MaxCount):
+		return fmt.Errorf("-heads %d: want at least 1 attention head", o.heads)
+	case !(o.dropout >= 0 && o.dropout < 1):
+		return fmt.Errorf("-dropout %v: want a probability in [0, 1)", o.dropout)
+	case !(o.attnDropout >= 0 && o.attnDropout < 1):
+		return fmt.Errorf("-attn-dropout %v: want a probability in [0, 1)", o.attnDropout)
+	case !(o.weightDecay >= 0) || math.IsInf(o.weightDecay, 0):
+		return fmt.Errorf("-weight-decay %v: want a finite number >= 0", o.weightDecay)
+	case o.patience < 0:
+		return fmt.Errorf("-patience %d: want a number of epochs >= 0 (0: never stop early)", o.patience)
+	case o.features < 0 || o.features > limits.MaxCount:
+		return fmt.Errorf("-features %d: want a positive number of features", o.features)
+	case o.classes < 0 || o.classes > limits.MaxCount:
+		return fmt.Errorf("-classes %d: want a positive number of classes", o.classes)
+	}
+	if o.save != "" {
+		if err := setup.Writable(o.save); err != nil {
+			return fmt.Errorf("-save: %w", err)
+		}
+	}
+	if o.memprofile != "" {
+		if err := setup.Writable(o.memprofile + ".0"); err != nil {
+			return fmt.Errorf("-memprofile: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -132,9 +198,21 @@ func rank(w io.Writer, c comm.Comm, o *options) (*train.Result, error) {
 		return nil, fmt.Errorf("%s holds %d parts but the job has %d ranks", o.parts, p.Parts, c.Size())
 	}
 	if p.Features == nil || p.Labels == nil {
+		if err := limits.Bytes(fmt.Sprintf("-features %d on %d nodes", o.features, p.NumNodes()), 8*float64(p.NumNodes())*float64(o.features)); err != nil {
+			return nil, err
+		}
 		if err := synthesise(p, o.features, o.classes, o.seed); err != nil {
 			return nil, fmt.Errorf("%s: %w", o.parts, err)
 		}
+	}
+	heads := 1
+	if o.model == "gat" {
+		heads = o.heads
+	}
+	// Each rank holds its own nodes' rows (and one shard's remote rows at a
+	// time), so the estimate is of its nodes, not the graph's.
+	if err := setup.CheckModelSize("-hidden and -heads", p.NumNodes(), p.Features.Cols, o.hidden, heads, 2); err != nil {
+		return nil, err
 	}
 	mode := sar.Sequential
 	if o.mode == "one-shot" {
@@ -148,15 +226,21 @@ func rank(w io.Writer, c comm.Comm, o *options) (*train.Result, error) {
 	if c.Rank() != 0 {
 		w = io.Discard
 	}
-	fmt.Fprintf(w, "%s on %s: %d nodes on %d ranks (rank 0: %d nodes, %d in-edges), %s aggregation\n",
-		o.model, p.Name, p.NumGlobalNodes, c.Size(), p.NumNodes(), g.NumEdges(), mode)
+	norm := "raw"
+	if o.rowNorm {
+		norm = "row-normalised"
+	}
+	fmt.Fprintf(w, "%s on %s: %d nodes on %d ranks (rank 0: %d nodes, %d in-edges), %s aggregation, %s features\n",
+		o.model, p.Name, p.NumGlobalNodes, c.Size(), p.NumNodes(), g.NumEdges(), mode, norm)
 	eg := gorgonia.NewGraph()
 	loss := func(logits *gorgonia.Node) (*gorgonia.Node, error) {
 		return sar.CrossEntropy(g, logits, p.Labels, p.Train)
 	}
+	// The engines prefix a rank's error with "rank R: ", so none is added
+	// here.
 	task, err := newTask(eg, g, p.Features, p.NumClasses, o, loss)
 	if err != nil {
-		return nil, fmt.Errorf("rank %d: %w", c.Rank(), err)
+		return nil, err
 	}
 	task.Labels, task.Train, task.Val, task.Test = p.Labels, p.Train, p.Val, p.Test
 	cfg := train.Config{Epochs: o.epochs, LearningRate: o.lr, Patience: o.patience, Sync: sar.NewSync(c)}
@@ -198,6 +282,9 @@ func params(t *train.Task) gorgonia.Nodes {
 func newTask(eg *gorgonia.ExprGraph, g nn.Graph, f *dataset.Features, classes int, o *options, loss func(*gorgonia.Node) (*gorgonia.Node, error)) (*train.Task, error) {
 	mode := nn.NewMode()
 	dropSeed := o.seed
+	if o.rowNorm {
+		f = rowNormalized(f)
+	}
 	x, err := input(eg, g, f, o.dropout, dropSeed, mode)
 	if err != nil {
 		return nil, err
@@ -238,6 +325,15 @@ func newTask(eg *gorgonia.ExprGraph, g nn.Graph, f *dataset.Features, classes in
 	// Weight decay on the first layer only, as in the GCN paper.
 	return &train.Task{Logits: logits, Loss: l, Mode: mode,
 		Groups: []train.Group{{Params: l1.Learnables(), WeightDecay: o.weightDecay}, {Params: l2.Learnables()}}}, nil
+}
+
+// rowNormalized returns a copy of f with every row divided by its sum (a
+// row is a node's, so each rank normalises its own rows alone).
+func rowNormalized(f *dataset.Features) *dataset.Features {
+	c := *f
+	c.Dense, c.Values = slices.Clone(f.Dense), slices.Clone(f.Values)
+	c.RowNormalize()
+	return &c
 }
 
 // input is the features as a dense float32 matrix, after dropout.

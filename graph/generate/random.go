@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/limits"
 	"github.com/gnngo/gnn/internal/parallel"
 )
 
@@ -47,7 +48,17 @@ func mix64(x uint64) uint64 {
 
 // drawEdges allocates numEdges edges and fills them chunk by chunk in
 // parallel: fill(s, src, dst) must fill the given slices from s alone.
+//
+// It refuses, before allocating, more than graph.MaxEdges edges and a graph
+// whose estimated size (edgeBytes a edge, nodeBytes a node) exceeds the
+// machine's memory.
 func drawEdges(n int, numEdges int64, seed uint64, fill func(s *rand.PCG, src, dst []int32)) (*graph.Graph, error) {
+	if numEdges > graph.MaxEdges {
+		return nil, fmt.Errorf("generate: %d edges exceeds %d", numEdges, graph.MaxEdges)
+	}
+	if err := limits.Bytes(fmt.Sprintf("generate: a graph of %d nodes and %d edges", n, numEdges), float64(n)*nodeBytes+float64(numEdges)*edgeBytes); err != nil {
+		return nil, err
+	}
 	src := make([]int32, numEdges)
 	dst := make([]int32, numEdges)
 	chunks := int((numEdges + chunkEdges - 1) / chunkEdges)
@@ -60,6 +71,14 @@ func drawEdges(n int, numEdges int64, seed uint64, fill func(s *rand.PCG, src, d
 	})
 	return graph.FromCOO(n, n, src, dst)
 }
+
+// Bytes a generated graph takes at least: the drawn src and dst (8 a
+// edge), the graph's sorted copies and index (16 a edge) and its offsets
+// (16 a node).
+const (
+	edgeBytes = 24
+	nodeBytes = 16
+)
 
 // checkNodes reports a node count that is negative or too large.
 func checkNodes(n int) error {

@@ -3,6 +3,7 @@ package generate
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -157,5 +158,16 @@ func TestRMATSamplerLevels(t *testing.T) {
 				t.Errorf("level %d: %s bit is 1 with frequency %.4f, want %.2f", l, q.name, q.got, q.want)
 			}
 		}
+	}
+}
+
+// TestHugeEdgeCounts: an edge count that cannot be held is an error, not
+// a makeslice panic or an out-of-memory kill.
+func TestHugeEdgeCounts(t *testing.T) {
+	if _, err := RMAT(10, 99999999999999, 0.57, 0.19, 0.19, 1); err == nil || !strings.Contains(err.Error(), "99999999999999 edges exceeds 2147483647") {
+		t.Errorf("RMAT: got %v", err)
+	}
+	if _, err := Uniform(10, 3000000000, 1); err == nil || !strings.Contains(err.Error(), "3000000000 edges exceeds") {
+		t.Errorf("Uniform: got %v", err)
 	}
 }

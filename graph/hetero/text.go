@@ -306,6 +306,9 @@ func LoadDataset(dir string) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkSize(dir); err != nil {
+		return nil, err
+	}
 	d := &Dataset{Features: map[string]*Features{}, Labels: map[string][]int32{}, Splits: map[string][3][]int32{}}
 	counts := map[string]int{}
 	for _, n := range s.Nodes {

@@ -5,6 +5,7 @@ package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,7 +20,12 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	}
 	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		return err
+		// Name the file asked for, not the temporary one's pattern.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return &os.PathError{Op: "create", Path: path, Err: err}
 	}
 	tmp := f.Name()
 	defer func() {

@@ -23,18 +23,32 @@ func openDevice(name string) (*gpu.Device, error) {
 	return nil, fmt.Errorf("unknown device %q (want cpu, gpu or emu)", name)
 }
 
-// Place opens the device of -device (nothing for cpu) and places the input
-// features on it, so that the model built on them trains there; Finish
-// reports the traffic and closes the device.
-func (f *Flags) Place(in Input) error {
+// openDevice opens the device of -device into f.dev, unless it is open
+// already. Check calls it, so that a missing driver or build tag is
+// reported before any data is loaded; Place uses the device it opened.
+func (f *Flags) openDevice() error {
+	if f.dev != nil {
+		return nil
+	}
 	dev, err := openDevice(f.Device)
 	if err != nil {
 		return fmt.Errorf("-device %s: %w", f.Device, err)
 	}
+	f.dev = dev
+	return nil
+}
+
+// Place opens the device of -device (nothing for cpu) and places the input
+// features on it, so that the model built on them trains there; Finish
+// reports the traffic and closes the device.
+func (f *Flags) Place(in Input) error {
+	if err := f.openDevice(); err != nil {
+		return err
+	}
+	dev := f.dev
 	if dev == nil {
 		return nil
 	}
-	f.dev = dev
 	x := in.Dense
 	if in.Sparse != nil {
 		x = in.Sparse.Values

@@ -14,6 +14,7 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/gnngo/gnn/gpu"
+	"github.com/gnngo/gnn/internal/limits"
 	"github.com/gnngo/gnn/model"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
@@ -85,9 +86,11 @@ func (f *Flags) Parse(fs *flag.FlagSet, args []string) error {
 // Given reports whether the flag called name was given on the command line.
 func (f *Flags) Given(name string) bool { return f.set[name] }
 
-// Check rejects values no run can use, naming the flag, and checks that the
-// output files can be created: all before any data is loaded, so that a
-// wrong directory does not throw a whole run away.
+// Check rejects values no run can use, naming the flag, checks that the
+// output files can be created, and opens the device of -device (kept for
+// Place): all before any data is loaded, so that a wrong directory or a
+// missing GPU driver does not throw a whole run away. An example that
+// refuses -device (Refuse) calls Refuse first.
 func (f *Flags) Check() error {
 	switch {
 	case f.Epochs < 0 || (f.Epochs == 0 && f.Load == ""):
@@ -96,6 +99,8 @@ func (f *Flags) Check() error {
 		return fmt.Errorf("-lr %v: want a positive, finite learning rate", f.LR)
 	case f.Hidden <= 0:
 		return fmt.Errorf("-hidden %d: want a positive number of features", f.Hidden)
+	case f.Hidden > limits.MaxCount:
+		return fmt.Errorf("-hidden %d: more than %d features", f.Hidden, limits.MaxCount)
 	case !(f.Dropout >= 0 && f.Dropout < 1):
 		return fmt.Errorf("-dropout %v: want a probability in [0, 1)", f.Dropout)
 	case !(f.WeightDecay >= 0) || math.IsInf(f.WeightDecay, 0):
@@ -124,6 +129,14 @@ func (f *Flags) Check() error {
 		if err := writable(o.path); err != nil {
 			return fmt.Errorf("-%s: %w", o.flag, err)
 		}
+	}
+	if f.Plot != "" && !strings.EqualFold(filepath.Ext(f.Plot), ".png") {
+		return fmt.Errorf("-plot %s: the plot is a PNG image; give a file name ending in .png", f.Plot)
+	}
+	// Last, as it may take a while: a device that cannot be opened (no
+	// driver, a build without gnncuda) is reported before data is loaded.
+	if err := f.openDevice(); err != nil {
+		return err
 	}
 	return nil
 }

@@ -73,7 +73,7 @@ func PrintEpoch(w io.Writer) func(train.Epoch) {
 }
 
 // PrintResult prints the closing lines: the epoch kept, chosen by sel,
-// then exactly "test accuracy: 0.8123".
+// then exactly "test accuracy: " and the accuracy with four decimals.
 func PrintResult(w io.Writer, r *train.Result, sel train.Selection) {
 	if sel == train.LowestLoss {
 		fmt.Fprintf(w, "lowest validation loss %.4f at epoch %d, validation accuracy %.4f\n", r.History[r.BestEpoch-1].ValLoss, r.BestEpoch, r.BestVal)
