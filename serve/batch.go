@@ -1,0 +1,246 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gorgonia.org/tensor"
+)
+
+// job is one request's neighbourhood waiting for a forward pass.
+type job struct {
+	ctx      context.Context
+	hood     *hood
+	newNodes []NewNode
+	done     chan result // buffered: the batcher never blocks on it
+}
+
+// result is a job's output rows, one per seed, or its error.
+type result struct {
+	rows [][]float64
+	err  error
+}
+
+// run computes the outputs of layer layer for the distinct graph nodes
+// nodes followed by the new nodes, through the batcher.
+func (s *Server) run(ctx context.Context, nodes []int32, newNodes []NewNode, layer int, seed uint64) ([][]float64, error) {
+	h, err := s.neighbourhood(nodes, newNodes, layer+1, seed)
+	if err != nil {
+		return nil, err
+	}
+	j := &job{ctx: ctx, hood: h, newNodes: newNodes, done: make(chan result, 1)}
+	select {
+	case s.queue <- j:
+	case <-s.stop:
+		return nil, errStopping
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	default:
+		return nil, &requestError{status: 503, msg: fmt.Sprintf("the server is overloaded: %d requests are waiting", cap(s.queue))}
+	}
+	select {
+	case r := <-j.done:
+		return r.rows, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-s.stopped:
+		// The batcher answered or failed every job it took before exiting.
+		select {
+		case r := <-j.done:
+			return r.rows, r.err
+		default:
+			return nil, errStopping
+		}
+	}
+}
+
+// neighbourhood samples the neighbourhood of the query over depth layers:
+// with sampling.MultiLayer when it has no new nodes, on the graph with the
+// request's edges added otherwise.
+func (s *Server) neighbourhood(nodes []int32, newNodes []NewNode, depth int, seed uint64) (*hood, error) {
+	if len(newNodes) == 0 {
+		mb, err := s.samplers[depth-1].Sample(nodes, seed)
+		if err != nil {
+			return nil, err
+		}
+		return fromMiniBatch(mb), nil
+	}
+	n := s.data.Graph.NumDst()
+	ov := &overlay{g: s.data.Graph, n: n, extra: map[int32][]int32{}}
+	seeds := append(make([]int32, 0, len(nodes)+len(newNodes)), nodes...)
+	for k, nn := range newNodes {
+		v := int32(n + k)
+		seeds = append(seeds, v)
+		for _, u := range nn.InEdges {
+			ov.extra[v] = append(ov.extra[v], int32(u))
+		}
+		for _, w := range nn.OutEdges {
+			ov.extra[int32(w)] = append(ov.extra[int32(w)], v)
+		}
+	}
+	return ov.sample(seeds, s.model.fanouts(depth), seed), nil
+}
+
+// loop is the batcher: it takes the first waiting job, then those already
+// waiting (and, with a window, those arriving within it) up to MaxBatch
+// seeds, and runs them, grouped by depth, one forward pass per group.
+func (s *Server) loop() {
+	defer close(s.stopped)
+	var carry *job
+	for {
+		var batch []*job
+		if carry != nil {
+			batch, carry = []*job{carry}, nil
+		} else {
+			select {
+			case j := <-s.queue:
+				batch = []*job{j}
+			case <-s.stop:
+				s.drain()
+				return
+			}
+		}
+		seeds := batch[0].hood.seeds()
+		var timeout <-chan time.Time
+		var timer *time.Timer
+		if s.cfg.Window > 0 {
+			timer = time.NewTimer(s.cfg.Window)
+			timeout = timer.C
+		}
+	collect:
+		for seeds < s.cfg.MaxBatch {
+			var j *job
+			if timeout == nil {
+				select {
+				case j = <-s.queue:
+				default:
+					break collect
+				}
+			} else {
+				select {
+				case j = <-s.queue:
+				case <-timeout:
+					break collect
+				case <-s.stop:
+					break collect
+				}
+			}
+			if seeds+j.hood.seeds() > s.cfg.MaxBatch {
+				carry = j
+				break
+			}
+			batch = append(batch, j)
+			seeds += j.hood.seeds()
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+		s.runBatch(batch)
+	}
+}
+
+// drain fails the jobs still queued when the server stops.
+func (s *Server) drain() {
+	for {
+		select {
+		case j := <-s.queue:
+			j.done <- result{err: errStopping}
+		default:
+			return
+		}
+	}
+}
+
+// runBatch runs the jobs of a batch, one forward pass per depth.
+func (s *Server) runBatch(batch []*job) {
+	groups := map[int][]*job{}
+	var depths []int
+	for _, j := range batch {
+		if err := j.ctx.Err(); err != nil {
+			j.done <- result{err: err}
+			continue
+		}
+		d := len(j.hood.layers)
+		if groups[d] == nil {
+			depths = append(depths, d)
+		}
+		groups[d] = append(groups[d], j)
+	}
+	for _, d := range depths {
+		jobs := groups[d]
+		t0 := time.Now()
+		outs, err := s.forwardJobs(jobs)
+		s.metrics.batch(jobs, time.Since(t0))
+		for r, j := range jobs {
+			if err != nil {
+				j.done <- result{err: fmt.Errorf("serve: forward pass: %w", err)}
+			} else {
+				j.done <- result{rows: outs[r]}
+			}
+		}
+	}
+}
+
+// forwardJobs runs the union of the jobs' neighbourhoods through the model
+// and returns each job's output rows.
+func (s *Server) forwardJobs(jobs []*job) ([][][]float64, error) {
+	hoods := make([]*hood, len(jobs))
+	for r, j := range jobs {
+		hoods[r] = j.hood
+	}
+	mg, err := merge(hoods)
+	if err != nil {
+		return nil, err
+	}
+	x := s.inputRows(jobs, mg)
+	out, err := s.model.forward(mg.blocks, x)
+	if err != nil {
+		return nil, err
+	}
+	outs := make([][][]float64, len(jobs))
+	for r, h := range hoods {
+		ids := make([]int32, h.seeds())
+		for i := range ids {
+			ids[i] = int32(mg.offsets[r] + i)
+		}
+		outs[r] = rowsOf(out, ids)
+	}
+	return outs, nil
+}
+
+// inputRows gathers the features of the merged input nodes: rows of the
+// graph's table, or of the requests' new nodes.
+func (s *Server) inputRows(jobs []*job, mg *merged) *tensor.Dense {
+	n, f := s.data.Graph.NumDst(), s.model.InFeatures
+	rows := len(mg.inputReq)
+	switch table := s.features.Data().(type) {
+	case []float32:
+		x := make([]float32, rows*f)
+		for i := range rows {
+			j := jobs[mg.inputReq[i]]
+			id := int(j.hood.inputs[mg.inputPos[i]])
+			if id < n {
+				copy(x[i*f:(i+1)*f], table[id*f:])
+				continue
+			}
+			for c, v := range j.newNodes[id-n].Features {
+				x[i*f+c] = float32(v)
+			}
+		}
+		return tensor.New(tensor.WithShape(rows, f), tensor.WithBacking(x))
+	default:
+		table64 := table.([]float64)
+		x := make([]float64, rows*f)
+		for i := range rows {
+			j := jobs[mg.inputReq[i]]
+			id := int(j.hood.inputs[mg.inputPos[i]])
+			if id < n {
+				copy(x[i*f:(i+1)*f], table64[id*f:])
+				continue
+			}
+			copy(x[i*f:(i+1)*f], j.newNodes[id-n].Features)
+		}
+		return tensor.New(tensor.WithShape(rows, f), tensor.WithBacking(x))
+	}
+}

@@ -1,0 +1,276 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/sampling"
+)
+
+// Config sets the server's limits, batching and cache. The zero value of a
+// field takes the default named in its comment.
+type Config struct {
+	// Window is how long the batcher waits for more requests after the
+	// first of a batch (0: it takes only those already queued, which under
+	// load are those that arrived during the previous forward pass).
+	Window time.Duration
+	// MaxBatch is the most nodes (seeds) one forward pass takes (1024);
+	// a request larger than it runs alone.
+	MaxBatch int
+	// MaxNodes is the most nodes, listed or new, a request may name
+	// (10000); MaxNewNodes the most new nodes (1000).
+	MaxNodes, MaxNewNodes int
+	// MaxBodyBytes limits a request body (8 MiB); a longer one is answered
+	// 413.
+	MaxBodyBytes int64
+	// Timeout limits the time a request may wait for its answer (30 s);
+	// one that runs out is answered 503.
+	Timeout time.Duration
+	// Queue is the most requests waiting for the batcher (4096); beyond
+	// it requests are answered 503.
+	Queue int
+	// Cache computes the last layer's outputs for the whole graph at
+	// start (and on Refresh) and answers the graph's nodes from them.
+	Cache bool
+	// Chunk is the number of destination nodes per step of the cache's
+	// layer-wise inference (4096).
+	Chunk int
+	// Fanouts, when not nil, replaces the model's fan-outs: one per layer,
+	// -1 for every neighbour; an empty non-nil slice reads every
+	// neighbour.
+	Fanouts []int
+	// Seed is the sampling seed of requests that give none.
+	Seed uint64
+}
+
+// withDefaults returns c with its zero fields set to their defaults.
+func (c Config) withDefaults() Config {
+	if c.MaxBatch <= 0 {
+		c.MaxBatch = 1024
+	}
+	if c.MaxNodes <= 0 {
+		c.MaxNodes = 10000
+	}
+	if c.MaxNewNodes <= 0 {
+		c.MaxNewNodes = 1000
+	}
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = 8 << 20
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = 30 * time.Second
+	}
+	if c.Queue <= 0 {
+		c.Queue = 4096
+	}
+	if c.Chunk <= 0 {
+		c.Chunk = 4096
+	}
+	return c
+}
+
+// Server answers queries about one graph with one model. Build it with
+// New, serve HTTP with it from the start (it answers 503 until Start has
+// loaded the model) and stop it with Close after the http.Server's
+// Shutdown, so that requests in flight get their answers.
+type Server struct {
+	cfg     Config
+	metrics *metrics
+
+	// Set by Start, then read only.
+	ready    atomic.Bool
+	model    *Model
+	data     *Data
+	features *tensor.Dense  // the model's dtype
+	samplers []*sampling.MultiLayer // samplers[d-1] samples d layers
+	classes  int
+
+	cache     atomic.Pointer[cached]
+	refreshMu sync.Mutex
+
+	queue    chan *job
+	stop     chan struct{} // closed by Close
+	stopped  chan struct{} // closed when the batcher has exited
+	stopOnce sync.Once
+	started  bool
+}
+
+// cached is the whole graph's last-layer outputs.
+type cached struct {
+	out        *tensor.Dense
+	generation int
+}
+
+// errStopping is the error of requests the server cannot answer because it
+// is stopping.
+var errStopping = errors.New("the server is shutting down")
+
+// New returns a server that answers 503 until Start.
+func New(cfg Config) (*Server, error) {
+	if cfg.Window < 0 || cfg.Timeout < 0 || cfg.MaxBodyBytes < 0 {
+		return nil, fmt.Errorf("serve: negative window, timeout or body limit")
+	}
+	for l, f := range cfg.Fanouts {
+		if f < -1 {
+			return nil, fmt.Errorf("serve: fan-out %d of layer %d, want -1 (all) or at least 0", f, l)
+		}
+	}
+	cfg = cfg.withDefaults()
+	return &Server{cfg: cfg, metrics: newMetrics(), queue: make(chan *job, cfg.Queue),
+		stop: make(chan struct{}), stopped: make(chan struct{})}, nil
+}
+
+// Start loads the model and the data: it checks them, switches the model
+// to evaluation, computes the cache when asked, runs one query to learn
+// the number of classes, and starts the batcher. It may be called once.
+func (s *Server) Start(d *Data, m *Model) error {
+	if s.started {
+		return fmt.Errorf("serve: Start called twice")
+	}
+	select {
+	case <-s.stop:
+		return errStopping
+	default:
+	}
+	if err := m.check(); err != nil {
+		return err
+	}
+	mm := *m
+	if s.cfg.Fanouts != nil {
+		if len(s.cfg.Fanouts) != 0 && len(s.cfg.Fanouts) != mm.Stack.NumLayers() {
+			return fmt.Errorf("serve: %d fan-outs given for a model of %d layers", len(s.cfg.Fanouts), mm.Stack.NumLayers())
+		}
+		mm.Fanouts = s.cfg.Fanouts
+	}
+	x, err := d.check(&mm)
+	if err != nil {
+		return err
+	}
+	if d.Graph.NumDst() == 0 {
+		return fmt.Errorf("serve: the graph has no nodes")
+	}
+	if mm.Mode != nil {
+		mm.Mode.Eval()
+	}
+	s.model, s.data, s.features = &mm, d, x
+	for depth := 1; depth <= mm.Stack.NumLayers(); depth++ {
+		smp, err := sampling.NewMultiLayer(d.Graph, mm.fanouts(depth), sampling.Options{})
+		if err != nil {
+			return err
+		}
+		s.samplers = append(s.samplers, smp)
+	}
+	s.started = true
+	go s.loop()
+	// One query through the model: it must run on this data, and its
+	// output width is the number of classes.
+	out, err := s.run(context.Background(), []int32{0}, nil, mm.Stack.NumLayers()-1, s.cfg.Seed)
+	if err != nil {
+		s.Close()
+		return fmt.Errorf("serve: the model does not run on the data: %w", err)
+	}
+	s.classes = len(out[0])
+	if s.cfg.Cache {
+		if _, err := s.Refresh(context.Background()); err != nil {
+			s.Close()
+			return err
+		}
+	}
+	s.ready.Store(true)
+	return nil
+}
+
+// Ready reports whether Start has succeeded and Close has not been called.
+func (s *Server) Ready() bool {
+	if !s.ready.Load() {
+		return false
+	}
+	select {
+	case <-s.stop:
+		return false
+	default:
+		return true
+	}
+}
+
+// mode names how queries are answered.
+func (s *Server) mode() string {
+	switch {
+	case s.cfg.Cache:
+		return "cached"
+	case s.model.sampled():
+		return "sampled"
+	}
+	return "full"
+}
+
+// Close stops the batcher: queued requests are answered 503. Requests in
+// flight in an http.Server should be drained first (http.Server.Shutdown).
+// Close waits for the batcher to exit and may be called more than once.
+func (s *Server) Close() error {
+	s.stopOnce.Do(func() { close(s.stop) })
+	if s.started {
+		<-s.stopped
+	}
+	return nil
+}
+
+// Refresh computes the cache of the whole graph's outputs again (the
+// model's Whole, or train.Inference), and returns its generation and the
+// time it took. Queries keep using the previous cache until it is done.
+// It fails on a server without Config.Cache.
+func (s *Server) Refresh(ctx context.Context) (RefreshResponse, error) {
+	if !s.cfg.Cache {
+		return RefreshResponse{}, badRequest("the server runs without a cache (-cache): there is nothing to refresh")
+	}
+	if s.model == nil {
+		return RefreshResponse{}, errLoading
+	}
+	type result struct {
+		r   RefreshResponse
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		r, err := s.refresh()
+		done <- result{r, err}
+	}()
+	select {
+	case res := <-done:
+		return res.r, res.err
+	case <-ctx.Done():
+		return RefreshResponse{}, ctx.Err()
+	}
+}
+
+// refresh computes the cache, one refresh at a time.
+func (s *Server) refresh() (RefreshResponse, error) {
+	s.refreshMu.Lock()
+	defer s.refreshMu.Unlock()
+	t0 := time.Now()
+	out, err := s.whole()
+	if err != nil {
+		return RefreshResponse{}, fmt.Errorf("serve: computing the cache: %w", err)
+	}
+	n := s.data.Graph.NumDst()
+	if out.Dims() != 2 || out.Shape()[0] != n {
+		return RefreshResponse{}, fmt.Errorf("serve: the whole graph's output is %v, want %d rows", out.Shape(), n)
+	}
+	if s.classes != 0 && out.Shape()[1] != s.classes {
+		return RefreshResponse{}, fmt.Errorf("serve: the whole graph's output has %d columns, queries give %d", out.Shape()[1], s.classes)
+	}
+	gen := 1
+	if old := s.cache.Load(); old != nil {
+		gen = old.generation + 1
+	}
+	s.cache.Store(&cached{out: out, generation: gen})
+	dt := time.Since(t0)
+	s.metrics.refreshed(gen, dt)
+	return RefreshResponse{Generation: gen, Seconds: dt.Seconds()}, nil
+}
