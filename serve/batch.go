@@ -194,7 +194,9 @@ func (s *Server) forwardJobs(jobs []*job) ([][][]float64, error) {
 		return nil, err
 	}
 	x := s.inputRows(jobs, mg)
+	s.modelMu.Lock()
 	out, err := s.model.forward(mg.blocks, x)
+	s.modelMu.Unlock()
 	if err != nil {
 		return nil, err
 	}

@@ -106,7 +106,9 @@ func gcnModel(t testing.TB, d *Data, widths []int, norm gcn.Norm) *Model {
 	}
 	m := &Model{Stack: &gcnStack{widths: widths, norm: norm, values: s.Value}, Params: s, InFeatures: widths[0]}
 	bind(t, m, d)
-	m.Whole = func(g *graph.Graph, x *tensor.Dense) (*tensor.Dense, error) { return wholeForward(m, g, x, m.Stack.NumLayers()) }
+	m.Whole = func(g *graph.Graph, x *tensor.Dense) (*tensor.Dense, error) {
+		return wholeForward(m, g, x, m.Stack.NumLayers())
+	}
 	return m
 }
 

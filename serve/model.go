@@ -110,8 +110,9 @@ func (p prefix) NumLayers() int { return p.n }
 // forward runs the first len(blocks) layers of m, layer l on blocks[l],
 // from the input rows x (one per source of blocks[0]), and returns the last
 // layer's output, one row per destination of the last block. The
-// parameters are m.Params' tensors, read and never written, so forward
-// passes may run concurrently.
+// parameters are m.Params' tensors; Params is only read, but Gorgonia's
+// machine sets the engine of every value it runs, so passes must not run
+// concurrently (Server.modelMu).
 func (m *Model) forward(blocks []*graph.Graph, x *tensor.Dense) (*tensor.Dense, error) {
 	eg := gorgonia.NewGraph()
 	h := gorgonia.NodeFromAny(eg, x, gorgonia.WithName("x"))

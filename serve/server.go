@@ -87,12 +87,16 @@ type Server struct {
 	ready    atomic.Bool
 	model    *Model
 	data     *Data
-	features *tensor.Dense  // the model's dtype
+	features *tensor.Dense          // the model's dtype
 	samplers []*sampling.MultiLayer // samplers[d-1] samples d layers
 	classes  int
 
 	cache     atomic.Pointer[cached]
 	refreshMu sync.Mutex
+	// modelMu serialises the runs of the model: Gorgonia's machines write
+	// to the values of the graphs they run (their engine), and the
+	// parameter tensors are shared by every graph the model is built on.
+	modelMu sync.Mutex
 
 	queue    chan *job
 	stop     chan struct{} // closed by Close
@@ -223,7 +227,9 @@ func (s *Server) Close() error {
 
 // Refresh computes the cache of the whole graph's outputs again (the
 // model's Whole, or train.Inference), and returns its generation and the
-// time it took. Queries keep using the previous cache until it is done.
+// time it took. Queries of the graph's nodes keep using the previous cache
+// until it is done; those that need a forward pass (new nodes, inner
+// layers) wait for it, as the model runs one pass at a time.
 // It fails on a server without Config.Cache.
 func (s *Server) Refresh(ctx context.Context) (RefreshResponse, error) {
 	if !s.cfg.Cache {
@@ -254,7 +260,9 @@ func (s *Server) refresh() (RefreshResponse, error) {
 	s.refreshMu.Lock()
 	defer s.refreshMu.Unlock()
 	t0 := time.Now()
+	s.modelMu.Lock()
 	out, err := s.whole()
+	s.modelMu.Unlock()
 	if err != nil {
 		return RefreshResponse{}, fmt.Errorf("serve: computing the cache: %w", err)
 	}
