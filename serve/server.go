@@ -203,6 +203,15 @@ func (s *Server) Ready() bool {
 	}
 }
 
+// NumNodes returns the number of nodes of the graph served (0 before
+// Start).
+func (s *Server) NumNodes() int {
+	if s.data == nil || !s.ready.Load() {
+		return 0
+	}
+	return s.data.Graph.NumDst()
+}
+
 // mode names how queries are answered.
 func (s *Server) mode() string {
 	switch {
