@@ -67,7 +67,7 @@ func (s *Server) neighbourhood(nodes []int32, newNodes []NewNode, depth int, see
 		return fromMiniBatch(mb), nil
 	}
 	n := s.data.Graph.NumDst()
-	ov := &overlay{g: s.data.Graph, n: n, extra: map[int32][]int32{}}
+	ov := &overlay{g: s.data.Graph, n: n, extra: map[int32][]int32{}, selfLoops: s.model.SelfLoops}
 	seeds := append(make([]int32, 0, len(nodes)+len(newNodes)), nodes...)
 	for k, nn := range newNodes {
 		v := int32(n + k)

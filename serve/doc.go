@@ -28,6 +28,13 @@
 //   - Cached: with Config.Cache the whole graph's outputs are computed
 //     once (Model.Whole when set, train.Inference otherwise), answered by
 //     row lookups, and computed again on Server.Refresh (POST /v1/refresh).
+//   - Whole graph: a Model marked WholeGraph (layers that propagate several
+//     hops, read out-degrees or normalise over their rows) runs only on the
+//     whole graph: every layer's outputs are cached, and a request with new
+//     nodes runs the model on a copy of the graph with them added.
+//
+// A Model with SelfLoops is served on the graph with a self-loop on every
+// node (new ones included), as models trained that way expect.
 //
 // Requests that reach the model are batched: one goroutine collects the
 // requests that arrive within Config.Window (or until Config.MaxBatch

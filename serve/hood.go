@@ -42,11 +42,13 @@ func fromMiniBatch(mb *sampling.MiniBatch) *hood {
 // overlay is the graph with a request's new nodes and edges added, without
 // copying the graph: nodes n to n+len(new)-1 are the new nodes, and extra
 // lists, by destination, the sources of the request's edges in request
-// order (after a node's edges in the graph).
+// order (after a node's edges in the graph). With selfLoops every node has
+// a self-loop after all its other in-edges.
 type overlay struct {
-	g     *graph.Graph
-	n     int
-	extra map[int32][]int32
+	g         *graph.Graph
+	n         int
+	extra     map[int32][]int32
+	selfLoops bool
 }
 
 // sample draws the neighbourhood of the distinct nodes seeds over depth
@@ -55,7 +57,8 @@ type overlay struct {
 // CSC order, then its extra edges; a fan-out f of n > f candidates keeps f
 // of them drawn uniformly without replacement by a generator seeded with
 // (seed, layer, position), in candidate order. With every fan-out -1 and no
-// new node this is the neighbourhood sampling.MultiLayer gives.
+// new node this is the neighbourhood sampling.MultiLayer gives (on the
+// graph with self-loops added, when they are).
 func (o *overlay) sample(seeds []int32, fanouts []int, seed uint64) *hood {
 	depth := len(fanouts)
 	h := &hood{layers: make([]hop, depth)}
@@ -76,6 +79,9 @@ func (o *overlay) sample(seeds []int32, fanouts []int, seed uint64) *hood {
 				cands = append(cands, csc.Indices[lo:hi]...)
 			}
 			cands = append(cands, o.extra[v]...)
+			if o.selfLoops {
+				cands = append(cands, v)
+			}
 			for _, k := range choose(len(cands), fanouts[l], seed, l, i) {
 				u := cands[k]
 				j, ok := pos[u]

@@ -34,9 +34,25 @@ type Model struct {
 	// when the server starts.
 	Mode *nn.Mode
 	// Whole, when not nil, runs the model on a whole graph (the model's
-	// full-graph Predict). The cache uses it instead of train.Inference:
-	// needed for layers that read degrees beyond a node's in-neighbourhood.
+	// full-graph Predict) and returns its last layer's outputs: the cache
+	// uses it instead of train.Inference. It is given the graph as loaded,
+	// without the self-loops SelfLoops adds (model.Model's Predict adds
+	// them itself).
 	Whole func(g *graph.Graph, x *tensor.Dense) (*tensor.Dense, error)
+	// SelfLoops serves the model on the graph with a self-loop added on
+	// every node, new nodes included, after the node's other in-edges (as
+	// graph.AddSelfLoops numbers them): for models trained so (GCN and GAT
+	// on Planetoid).
+	SelfLoops bool
+	// WholeGraph marks a model whose layers cannot run on a node's
+	// neighbourhood alone: layers that propagate several hops (APPNP, SGC,
+	// TAG, Cheb), read the sources' out-degrees (GraphConv's both and left
+	// norms) or normalise over the rows they are given (BatchNorm). Such a
+	// model always runs on the whole graph: every layer's outputs are
+	// cached at start (Config.Cache is implied, Fanouts ignored), and a
+	// request with new nodes runs it on a copy of the graph with them
+	// added, one request at a time.
+	WholeGraph bool
 }
 
 // check reports what makes m unusable.
@@ -52,7 +68,7 @@ func (m *Model) check() error {
 		return fmt.Errorf("serve: the model has %d layers", m.Stack.NumLayers())
 	case m.InFeatures < 1:
 		return fmt.Errorf("serve: the model takes %d input features", m.InFeatures)
-	case len(m.Fanouts) != 0 && len(m.Fanouts) != m.Stack.NumLayers():
+	case !m.WholeGraph && len(m.Fanouts) != 0 && len(m.Fanouts) != m.Stack.NumLayers():
 		return fmt.Errorf("serve: %d fan-outs for a model of %d layers", len(m.Fanouts), m.Stack.NumLayers())
 	}
 	for l, f := range m.Fanouts {
@@ -143,4 +159,41 @@ func (m *Model) forward(blocks []*graph.Graph, x *tensor.Dense) (*tensor.Dense, 
 		return nil, fmt.Errorf("the model's output is %v, want %d rows", h.Shape(), blocks[len(blocks)-1].NumDst())
 	}
 	return v, nil
+}
+
+// wholeLayers runs the first depth layers of m on the whole graph g with
+// features x in one expression graph and returns every layer's outputs.
+func (m *Model) wholeLayers(g *graph.Graph, x *tensor.Dense, depth int) ([]*tensor.Dense, error) {
+	eg := gorgonia.NewGraph()
+	h := gorgonia.NodeFromAny(eg, x, gorgonia.WithName("x"))
+	outs := make(gorgonia.Nodes, depth)
+	for l := range depth {
+		out, ps, err := m.Stack.Layer(eg, l, g, h)
+		if err != nil {
+			return nil, fmt.Errorf("layer %d: %w", l, err)
+		}
+		for _, p := range ps {
+			if m.Params.Value(p.Name()) == nil {
+				return nil, fmt.Errorf("layer %d: parameter %q is not in the model's parameters", l, p.Name())
+			}
+		}
+		if err := m.Params.Bind(ps); err != nil {
+			return nil, fmt.Errorf("layer %d: %w", l, err)
+		}
+		outs[l], h = out, out
+	}
+	vm := gorgonia.NewTapeMachine(eg.SubgraphRoots(outs...))
+	defer nn.CloseVM(vm)
+	if err := vm.RunAll(); err != nil {
+		return nil, err
+	}
+	res := make([]*tensor.Dense, depth)
+	for l, o := range outs {
+		v, ok := o.Value().(*tensor.Dense)
+		if !ok || v.Dims() != 2 || v.Shape()[0] != g.NumDst() {
+			return nil, fmt.Errorf("layer %d's output is %v, want %d rows", l, o.Shape(), g.NumDst())
+		}
+		res[l] = v
+	}
+	return res, nil
 }

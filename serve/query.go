@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn/train"
 )
 
@@ -168,8 +170,16 @@ func (s *Server) answer(ctx context.Context, p *prepared) ([][]float64, error) {
 	var distinct [][]float64
 	var fresh [][]float64
 	c := s.cache.Load()
-	useCache := c != nil && p.layer == s.model.Stack.NumLayers()-1
-	if useCache {
+	if s.model.WholeGraph {
+		distinct = rowsOf(c.layers[p.layer], p.distinct)
+		s.metrics.lookups(len(p.distinct))
+		if len(p.newNodes) > 0 {
+			var err error
+			if fresh, err = s.extended(ctx, p); err != nil {
+				return nil, err
+			}
+		}
+	} else if c != nil && p.layer == s.model.Stack.NumLayers()-1 {
 		distinct = rowsOf(c.out, p.distinct)
 		s.metrics.lookups(len(p.distinct))
 		if len(p.newNodes) > 0 {
@@ -237,5 +247,63 @@ func (s *Server) whole() (*tensor.Dense, error) {
 	if s.model.Whole != nil {
 		return s.model.Whole(s.data.Graph, s.features)
 	}
-	return train.Inference(s.model.Stack, s.model.Params, s.data.Graph, s.features, s.cfg.Chunk, nil)
+	return train.Inference(s.model.Stack, s.model.Params, s.graph, s.features, s.cfg.Chunk, nil)
+}
+
+// extended runs a WholeGraph model on a copy of the graph with the
+// request's new nodes and edges added (and self-loops on them when the
+// model asks), and returns the new nodes' outputs of the layer asked for.
+func (s *Server) extended(ctx context.Context, p *prepared) ([][]float64, error) {
+	n, k := s.data.Graph.NumDst(), len(p.newNodes)
+	src, dst := s.data.Graph.COO()
+	src, dst = slices.Clone(src), slices.Clone(dst)
+	for j, nn := range p.newNodes {
+		for _, u := range nn.InEdges {
+			src, dst = append(src, int32(u)), append(dst, int32(n+j))
+		}
+		for _, v := range nn.OutEdges {
+			src, dst = append(src, int32(n+j)), append(dst, int32(v))
+		}
+	}
+	g, err := graph.FromCOO(n+k, n+k, src, dst)
+	if err != nil {
+		return nil, err
+	}
+	if s.model.SelfLoops {
+		if g, err = g.AddSelfLoops(); err != nil {
+			return nil, err
+		}
+	}
+	f := s.model.InFeatures
+	var x *tensor.Dense
+	switch table := s.features.Data().(type) {
+	case []float32:
+		d := append(make([]float32, 0, (n+k)*f), table...)
+		for _, nn := range p.newNodes {
+			for _, v := range nn.Features {
+				d = append(d, float32(v))
+			}
+		}
+		x = tensor.New(tensor.WithShape(n+k, f), tensor.WithBacking(d))
+	case []float64:
+		d := append(make([]float64, 0, (n+k)*f), table...)
+		for _, nn := range p.newNodes {
+			d = append(d, nn.Features...)
+		}
+		x = tensor.New(tensor.WithShape(n+k, f), tensor.WithBacking(d))
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.modelMu.Lock()
+	layers, err := s.model.wholeLayers(g, x, p.layer+1)
+	s.modelMu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("serve: the model on the graph with the new nodes: %w", err)
+	}
+	ids := make([]int32, k)
+	for j := range ids {
+		ids[j] = int32(n + j)
+	}
+	return rowsOf(layers[p.layer], ids), nil
 }

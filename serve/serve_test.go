@@ -277,3 +277,68 @@ func TestCacheWholeGCN(t *testing.T) {
 		})
 	}
 }
+
+// TestWholeGraphSelfLoops serves a GCN with the symmetric norm on the graph
+// with self-loops as a WholeGraph model, and a SAGE with self-loops by
+// blocks: graph nodes (every layer) and new nodes must equal the models run
+// on the whole graph with the new nodes and then the self-loops added.
+func TestWholeGraphSelfLoops(t *testing.T) {
+	d := tinyData(t, 45, 5, 13)
+	newNodes := []NewNode{
+		{Features: []float64{1, 0, 2, 0, 1}, InEdges: []int64{0, 3, 46}, OutEdges: []int64{0, 7}},
+		{Features: []float64{0, 1, 0, 1, 0}, InEdges: []int64{8}, OutEdges: []int64{45}},
+	}
+	ext := extend(t, d, newNodes)
+	looped, err := ext.Graph.AddSelfLoops()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plainLooped, err := d.Graph.AddSelfLoops()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		model func() *Model
+	}{
+		{"gcn-whole", func() *Model {
+			m := gcnModel(t, d, []int{5, 8, 3}, gcn.Both)
+			m.Whole, m.WholeGraph, m.SelfLoops, m.Fanouts = nil, true, true, []int{2, 2}
+			return m
+		}},
+		{"sage-blocks", func() *Model {
+			m := sageModel(t, d, []int{5, 8, 3}, nil)
+			m.SelfLoops = true
+			return m
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := tc.model()
+			_, ts := start(t, Config{}, d, m)
+			for layer := range 2 {
+				onGraph, err := wholeForward(m, plainLooped, d.Features, layer+1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				withNew, err := wholeForward(m, looped, ext.Features, layer+1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got EmbedResponse
+				req := EmbedRequest{PredictRequest: PredictRequest{Nodes: []int64{0, 44, 9}, NewNodes: newNodes}, Layer: &layer}
+				if code, body := post(t, ts.URL+"/v1/embed", req, &got); code != 200 {
+					t.Fatalf("%d %s", code, body)
+				}
+				for k, e := range got.Embeddings {
+					want := row(withNew, int(e.Node))
+					if tc.name == "gcn-whole" && !e.New {
+						want = row(onGraph, int(e.Node)) // from the cache
+					}
+					if err := sameRow(e.Embedding, want); err != nil {
+						t.Errorf("layer %d, node %d (%d): %v", layer, e.Node, k, err)
+					}
+				}
+			}
+		})
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/sampling"
 )
 
@@ -87,6 +88,7 @@ type Server struct {
 	ready    atomic.Bool
 	model    *Model
 	data     *Data
+	graph    *graph.Graph // the graph served: data's, with self-loops when the model asks
 	features *tensor.Dense          // the model's dtype
 	samplers []*sampling.MultiLayer // samplers[d-1] samples d layers
 	classes  int
@@ -105,9 +107,11 @@ type Server struct {
 	started  bool
 }
 
-// cached is the whole graph's last-layer outputs.
+// cached is the whole graph's last-layer outputs, and every layer's for a
+// WholeGraph model.
 type cached struct {
 	out        *tensor.Dense
+	layers     []*tensor.Dense
 	generation int
 }
 
@@ -146,7 +150,10 @@ func (s *Server) Start(d *Data, m *Model) error {
 		return err
 	}
 	mm := *m
-	if s.cfg.Fanouts != nil {
+	if mm.WholeGraph {
+		mm.Fanouts = nil
+		s.cfg.Cache = true
+	} else if s.cfg.Fanouts != nil {
 		if len(s.cfg.Fanouts) != 0 && len(s.cfg.Fanouts) != mm.Stack.NumLayers() {
 			return fmt.Errorf("serve: %d fan-outs given for a model of %d layers", len(s.cfg.Fanouts), mm.Stack.NumLayers())
 		}
@@ -162,9 +169,14 @@ func (s *Server) Start(d *Data, m *Model) error {
 	if mm.Mode != nil {
 		mm.Mode.Eval()
 	}
-	s.model, s.data, s.features = &mm, d, x
+	s.model, s.data, s.features, s.graph = &mm, d, x, d.Graph
+	if mm.SelfLoops {
+		if s.graph, err = d.Graph.AddSelfLoops(); err != nil {
+			return fmt.Errorf("serve: adding self-loops: %w", err)
+		}
+	}
 	for depth := 1; depth <= mm.Stack.NumLayers(); depth++ {
-		smp, err := sampling.NewMultiLayer(d.Graph, mm.fanouts(depth), sampling.Options{})
+		smp, err := sampling.NewMultiLayer(s.graph, mm.fanouts(depth), sampling.Options{})
 		if err != nil {
 			return err
 		}
@@ -172,14 +184,16 @@ func (s *Server) Start(d *Data, m *Model) error {
 	}
 	s.started = true
 	go s.loop()
-	// One query through the model: it must run on this data, and its
-	// output width is the number of classes.
-	out, err := s.run(context.Background(), []int32{0}, nil, mm.Stack.NumLayers()-1, s.cfg.Seed)
-	if err != nil {
-		s.Close()
-		return fmt.Errorf("serve: the model does not run on the data: %w", err)
+	if !mm.WholeGraph {
+		// One query through the model: it must run on this data, and its
+		// output width is the number of classes.
+		out, err := s.run(context.Background(), []int32{0}, nil, mm.Stack.NumLayers()-1, s.cfg.Seed)
+		if err != nil {
+			s.Close()
+			return fmt.Errorf("serve: the model does not run on the data: %w", err)
+		}
+		s.classes = len(out[0])
 	}
-	s.classes = len(out[0])
 	if s.cfg.Cache {
 		if _, err := s.Refresh(context.Background()); err != nil {
 			s.Close()
@@ -215,6 +229,8 @@ func (s *Server) NumNodes() int {
 // mode names how queries are answered.
 func (s *Server) mode() string {
 	switch {
+	case s.model.WholeGraph:
+		return "whole"
 	case s.cfg.Cache:
 		return "cached"
 	case s.model.sampled():
@@ -270,10 +286,22 @@ func (s *Server) refresh() (RefreshResponse, error) {
 	defer s.refreshMu.Unlock()
 	t0 := time.Now()
 	s.modelMu.Lock()
-	out, err := s.whole()
+	var layers []*tensor.Dense
+	var out *tensor.Dense
+	var err error
+	if s.model.WholeGraph {
+		if layers, err = s.model.wholeLayers(s.graph, s.features, s.model.Stack.NumLayers()); err == nil {
+			out = layers[len(layers)-1]
+		}
+	} else {
+		out, err = s.whole()
+	}
 	s.modelMu.Unlock()
 	if err != nil {
 		return RefreshResponse{}, fmt.Errorf("serve: computing the cache: %w", err)
+	}
+	if s.classes == 0 {
+		s.classes = out.Shape()[1]
 	}
 	n := s.data.Graph.NumDst()
 	if out.Dims() != 2 || out.Shape()[0] != n {
@@ -286,7 +314,7 @@ func (s *Server) refresh() (RefreshResponse, error) {
 	if old := s.cache.Load(); old != nil {
 		gen = old.generation + 1
 	}
-	s.cache.Store(&cached{out: out, generation: gen})
+	s.cache.Store(&cached{out: out, layers: layers, generation: gen})
 	dt := time.Since(t0)
 	s.metrics.refreshed(gen, dt)
 	return RefreshResponse{Generation: gen, Seconds: dt.Seconds()}, nil
