@@ -88,7 +88,7 @@ type Server struct {
 	ready    atomic.Bool
 	model    *Model
 	data     *Data
-	graph    *graph.Graph // the graph served: data's, with self-loops when the model asks
+	graph    *graph.Graph           // the graph served: data's, with self-loops when the model asks
 	features *tensor.Dense          // the model's dtype
 	samplers []*sampling.MultiLayer // samplers[d-1] samples d layers
 	classes  int
