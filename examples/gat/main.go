@@ -7,9 +7,11 @@
 // not given become the paper's PubMed settings (8 output heads, 0.01,
 // 0.001), and a line says so. It prints one line per epoch, then
 // "test accuracy: 0.8123", the test accuracy at the epoch of best
-// validation accuracy, then the files it wrote. -save writes that epoch's
-// parameters; -load reads them back, to evaluate (-epochs 0) or to train
-// on from there.
+// validation accuracy, then the files it wrote. -save writes the model with
+// that epoch's parameters as a model file (package model: the architecture
+// too, so model.Load and cmd/gnnserve run it without this program); -load
+// reads it back (or a parameter file of nn.SaveParams), to evaluate
+// (-epochs 0) or to train on from there.
 package main
 
 import (
@@ -20,10 +22,11 @@ import (
 	"strings"
 
 	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/examples/internal/setup"
+	"github.com/gnngo/gnn/model"
 	"github.com/gnngo/gnn/nn"
-	"github.com/gnngo/gnn/nn/gat"
 	"github.com/gnngo/gnn/nn/train"
 )
 
@@ -74,7 +77,6 @@ func run(w io.Writer, f *setup.Flags, h heads) error {
 		return err
 	}
 	eg := gorgonia.NewGraph()
-	mode := nn.NewMode()
 	in, err := setup.Features(eg, ds, f.Dense)
 	if err != nil {
 		return err
@@ -82,26 +84,21 @@ func run(w io.Writer, f *setup.Flags, h heads) error {
 	if err := f.Place(in); err != nil {
 		return err
 	}
-	l1, err := gat.New(eg, ds.Features.Cols, f.Hidden, gat.WithName("gat1"), gat.WithHeads(h.hidden), gat.WithMode(mode),
-		gat.WithFeatDropout(f.Dropout), gat.WithAttnDropout(f.Dropout), gat.WithActivation(nn.ELU), gat.WithSeed(f.Seed))
-	if err != nil {
-		return err
-	}
-	l2, err := gat.New(eg, f.Hidden*h.hidden, ds.NumClasses, gat.WithName("gat2"), gat.WithHeads(h.out), gat.WithMode(mode),
-		gat.WithFeatDropout(f.Dropout), gat.WithAttnDropout(f.Dropout), gat.WithMeanHeads(true), gat.WithSeed(f.Seed+10))
+	m, err := model.New(Spec(ds.Features.Cols, f.Hidden, h, ds.NumClasses, f.Dropout, f.Seed), tensor.Float32, f.Seed)
 	if err != nil {
 		return err
 	}
 	var x *gorgonia.Node
+	var p1 gorgonia.Nodes
 	if in.Sparse != nil {
-		x, err = l1.ForwardSparse(g, in.Sparse)
+		x, p1, err = m.LayerSparse(eg, 0, g, in.Sparse)
 	} else {
-		x, err = l1.Forward(g, in.Dense)
+		x, p1, err = m.Layer(eg, 0, g, in.Dense)
 	}
 	if err != nil {
 		return err
 	}
-	logits, err := l2.Forward(g, x)
+	logits, p2, err := m.Layer(eg, 1, g, x)
 	if err != nil {
 		return err
 	}
@@ -109,11 +106,23 @@ func run(w io.Writer, f *setup.Flags, h heads) error {
 	if err != nil {
 		return err
 	}
-	return f.Finish(w, "GAT on "+ds.Name, &train.Task{
-		Logits: logits, Loss: loss, Mode: mode,
-		Groups: []train.Group{{Params: append(l1.Learnables(), l2.Learnables()...), WeightDecay: f.WeightDecay}},
+	return f.FinishModel(w, "GAT on "+ds.Name, &train.Task{
+		Logits: logits, Loss: loss, Mode: m.Mode(),
+		Groups: []train.Group{{Params: append(p1, p2...), WeightDecay: f.WeightDecay}},
 		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test,
-	})
+	}, m)
+}
+
+// Spec is the model of the paper: a GATConv of h.hidden concatenated heads
+// of hidden features with ELU, then a GATConv of h.out averaged heads of
+// classes, both with feature and attention dropout, self-loops added to the
+// graph. The layers are seeded seed and seed+10 (their dropout too).
+func Spec(in, hidden int, h heads, classes int, dropout float64, seed uint64) model.Spec {
+	s1, s2 := seed, seed+10
+	return model.Spec{Task: "node", InFeatures: in, Classes: classes, SelfLoops: true, Layers: []model.LayerSpec{
+		{Type: model.GATConv, Name: "gat1", In: in, Out: hidden, Heads: h.hidden, Activation: "elu", Dropout: dropout, AttnDropout: dropout, Seed: &s1},
+		{Type: model.GATConv, Name: "gat2", In: hidden * h.hidden, Out: classes, Heads: h.out, MeanHeads: true, Dropout: dropout, AttnDropout: dropout, Seed: &s2},
+	}}
 }
 
 // pubmedSettings switches the settings the GAT paper changes for PubMed

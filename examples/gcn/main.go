@@ -15,10 +15,11 @@ import (
 	"os"
 
 	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/examples/internal/setup"
+	"github.com/gnngo/gnn/model"
 	"github.com/gnngo/gnn/nn"
-	"github.com/gnngo/gnn/nn/gcn"
 	"github.com/gnngo/gnn/nn/train"
 )
 
@@ -48,7 +49,6 @@ func run(w io.Writer, f *setup.Flags) error {
 		return err
 	}
 	eg := gorgonia.NewGraph()
-	mode := nn.NewMode()
 	in, err := setup.Features(eg, ds, f.Dense)
 	if err != nil {
 		return err
@@ -56,36 +56,21 @@ func run(w io.Writer, f *setup.Flags) error {
 	if err := f.Place(in); err != nil {
 		return err
 	}
-	l1, err := gcn.New(eg, ds.Features.Cols, f.Hidden, gcn.WithName("gcn1"), gcn.WithSeed(f.Seed), gcn.WithActivation(nn.ReLU))
-	if err != nil {
-		return err
-	}
-	l2, err := gcn.New(eg, f.Hidden, ds.NumClasses, gcn.WithName("gcn2"), gcn.WithSeed(f.Seed+1))
+	m, err := model.New(Spec(ds.Features.Cols, f.Hidden, ds.NumClasses, f.Dropout, f.Seed), tensor.Float32, f.Seed)
 	if err != nil {
 		return err
 	}
 	var h *gorgonia.Node
+	var p1 gorgonia.Nodes
 	if in.Sparse != nil {
-		x, err := in.Sparse.Dropout(f.Dropout, f.Seed+2, mode)
-		if err != nil {
-			return err
-		}
-		h, err = l1.ForwardSparse(g, x)
-		if err != nil {
-			return err
-		}
+		h, p1, err = m.LayerSparse(eg, 0, g, in.Sparse)
 	} else {
-		if h, err = nn.Dropout(in.Dense, f.Dropout, f.Seed+2, mode); err != nil {
-			return err
-		}
-		if h, err = l1.Forward(g, h); err != nil {
-			return err
-		}
+		h, p1, err = m.Layer(eg, 0, g, in.Dense)
 	}
-	if h, err = nn.Dropout(h, f.Dropout, f.Seed+3, mode); err != nil {
+	if err != nil {
 		return err
 	}
-	logits, err := l2.Forward(g, h)
+	logits, p2, err := m.Layer(eg, 1, g, h)
 	if err != nil {
 		return err
 	}
@@ -94,9 +79,26 @@ func run(w io.Writer, f *setup.Flags) error {
 		return err
 	}
 	// Weight decay on the first layer only, as in the paper.
-	return f.Finish(w, "GCN on "+ds.Name, &train.Task{
-		Logits: logits, Loss: loss, Mode: mode,
-		Groups: []train.Group{{Params: l1.Learnables(), WeightDecay: f.WeightDecay}, {Params: l2.Learnables()}},
+	return f.FinishModel(w, "GCN on "+ds.Name, &train.Task{
+		Logits: logits, Loss: loss, Mode: m.Mode(),
+		Groups: []train.Group{{Params: p1, WeightDecay: f.WeightDecay}, {Params: p2}},
 		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test,
-	})
+	}, m)
+}
+
+// Spec is the model: two GraphConv layers of the paper (in -> hidden with
+// ReLU -> classes), dropout on the input of each, self-loops added to the
+// graph. The layers are seeded seed and seed+1 and the dropouts seed+2 and
+// seed+3, so that runs are reproducible (and those of the program before it
+// built its model from a spec are reproduced bit for bit).
+func Spec(in, hidden, classes int, dropout float64, seed uint64) model.Spec {
+	seeds := []uint64{seed, seed + 1, seed + 2, seed + 3}
+	layers := []model.LayerSpec{
+		{Type: model.GraphConv, Name: "gcn1", In: in, Out: hidden, Activation: "relu", Dropout: dropout, Seed: &seeds[0]},
+		{Type: model.GraphConv, Name: "gcn2", In: hidden, Out: classes, Dropout: dropout, Seed: &seeds[1]},
+	}
+	if dropout > 0 {
+		layers[0].DropoutSeed, layers[1].DropoutSeed = &seeds[2], &seeds[3]
+	}
+	return model.Spec{Task: "node", InFeatures: in, Classes: classes, SelfLoops: true, Layers: layers}
 }

@@ -11,8 +11,11 @@
 // folder (Cora, CiteSeer, PubMed) or an OGB one. It prints one line per
 // epoch with batches/s and the time per 1,000 training nodes, then (unless
 // -infer=false) the accuracies of layer-wise inference, ending
-// with "test accuracy: 0.8123". -save writes the trained parameters; -load
-// reads them back, to evaluate (-epochs 0) or to train on from there.
+// with "test accuracy: 0.8123". -save writes the trained model as a model
+// file (package model: the architecture and fan-outs too, so model.Load and
+// cmd/gnnserve run it without this program); -load reads it back (or a
+// parameter file of nn.SaveParams), to evaluate (-epochs 0) or to train on
+// from there.
 package main
 
 import (
@@ -29,8 +32,8 @@ import (
 	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/examples/internal/setup"
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/model"
 	"github.com/gnngo/gnn/nn"
-	"github.com/gnngo/gnn/nn/sage"
 	"github.com/gnngo/gnn/nn/train"
 	"github.com/gnngo/gnn/sampling"
 )
@@ -169,12 +172,15 @@ func run(w io.Writer, o *options) error {
 	for range len(fanouts) - 1 {
 		widths = append(widths, o.Hidden)
 	}
-	mode := nn.NewMode()
+	m, err := model.New(Spec(append(widths, ds.NumClasses), o.Dropout, fanouts), tensor.Float32, o.Seed)
+	if err != nil {
+		return err
+	}
+	mode := m.Mode()
 	s, err := train.NewShared(o.LR, o.WeightDecay)
 	if err != nil {
 		return err
 	}
-	m := &sage.Stack{Widths: append(widths, ds.NumClasses), Dropout: o.Dropout, Mode: mode, Name: "sage", Values: s.Value}
 	sampler, err := sampling.NewMultiLayer(ds.Graph, fanouts, sampling.Options{})
 	if err != nil {
 		return err
@@ -183,8 +189,8 @@ func run(w io.Writer, o *options) error {
 		return err
 	}
 	if o.Load != "" {
-		if err := nn.LoadParams(o.Load, s.Nodes()); err != nil {
-			return err
+		if _, err := setup.LoadModel(o.Load, m, s.Nodes()); err != nil {
+			return fmt.Errorf("-load: %w", err)
 		}
 	}
 	if o.Epochs > 0 {
@@ -202,7 +208,7 @@ func run(w io.Writer, o *options) error {
 		}
 	}
 	if !o.Infer {
-		return save(w, o, s)
+		return save(w, o, m, s)
 	}
 	logits, err := train.Inference(m, s, ds.Graph, feats, o.Chunk, mode)
 	if err != nil {
@@ -218,23 +224,47 @@ func run(w io.Writer, o *options) error {
 		}
 		fmt.Fprintf(w, "%s accuracy: %.4f\n", split.name, acc)
 	}
-	return save(w, o, s)
+	return save(w, o, m, s)
 }
 
-// save writes the parameters to -save, if given.
-func save(w io.Writer, o *options, s *train.Shared) error {
+// save writes the model with the trained parameters (s's) to -save, if
+// given, as a model file.
+func save(w io.Writer, o *options, m *model.Model, s *train.Shared) error {
 	if o.Save != "" {
-		if err := nn.SaveParams(o.Save, s.Nodes()); err != nil {
-			return err
+		if err := setup.SaveModel(o.Save, m, s.Nodes()); err != nil {
+			return fmt.Errorf("-save: %w", err)
 		}
-		fmt.Fprintf(w, "saved parameters to %s\n", o.Save)
+		fmt.Fprintf(w, "saved parameters to %s (a model file, with the architecture)\n", o.Save)
 	}
 	return nil
 }
 
+// Spec is DGL's GraphSAGE of its mini-batch example: a SAGEConv (mean
+// aggregator) from widths[l] to widths[l+1] per layer, ReLU between the
+// layers, feature dropout on the input of every layer but the first, and
+// the fan-outs it trains with. Layer l is named sage<l+1> and seeded as
+// sage.Stack seeds it (from its name), so that runs are those of the
+// program before it built its model from a spec.
+func Spec(widths []int, dropout float64, fanouts []int) model.Spec {
+	var layers []model.LayerSpec
+	for l := range len(widths) - 1 {
+		name := fmt.Sprintf("sage%d", l+1)
+		seed := nn.SeedOf(name)
+		ls := model.LayerSpec{Type: model.SAGEConv, Name: name, In: widths[l], Out: widths[l+1], Seed: &seed}
+		if l < len(widths)-2 {
+			ls.Activation = "relu"
+		}
+		if l > 0 {
+			ls.Dropout = dropout
+		}
+		layers = append(layers, ls)
+	}
+	return model.Spec{Task: "node", InFeatures: widths[0], Classes: widths[len(widths)-1], Layers: layers, Fanouts: fanouts}
+}
+
 // bindAll builds the model once on a one-node batch so that s holds every
 // parameter (for -load) before training.
-func bindAll(m *sage.Stack, s *train.Shared, sampler *sampling.MultiLayer, ds *dataset.Dataset, feats *tensor.Dense) error {
+func bindAll(m train.Stack, s *train.Shared, sampler *sampling.MultiLayer, ds *dataset.Dataset, feats *tensor.Dense) error {
 	if len(ds.Train) == 0 {
 		return fmt.Errorf("the dataset has no training nodes")
 	}

@@ -14,6 +14,7 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/gnngo/gnn/gpu"
+	"github.com/gnngo/gnn/model"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
 )
@@ -55,8 +56,8 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Select, "select", f.Select, "the epoch whose weights and test accuracy are kept: acc (best validation accuracy, ties: lower validation loss) or loss (lowest validation loss)")
 	fs.Uint64Var(&f.Seed, "seed", f.Seed, "random seed (initialisation, dropout, generated data)")
 	fs.BoolVar(&f.Dense, "dense", f.Dense, "multiply sparse input features as a dense matrix")
-	fs.StringVar(&f.Load, "load", f.Load, "start from the parameters in this `file` (written by -save for the same model and data)")
-	fs.StringVar(&f.Save, "save", f.Save, "write the parameters of the best epoch to this `file`")
+	fs.StringVar(&f.Load, "load", f.Load, "start from the parameters in this `file`: a model file written by -save for the same model (or a parameter file of nn.SaveParams)")
+	fs.StringVar(&f.Save, "save", f.Save, "write the model (architecture and the parameters of the best epoch) to this model `file` (package model's format)")
 	fs.StringVar(&f.Plot, "plot", f.Plot, "write loss and accuracy curves to this PNG `file`")
 	fs.StringVar(&f.CPUProfile, "cpuprofile", f.CPUProfile, "write a CPU profile of the training to this `file`")
 	if f.Device == "" {
@@ -150,16 +151,32 @@ func writable(path string) error {
 // loaded model; then it saves the parameters (those of the best epoch) and
 // the plot when asked. The result is printed before any file is written.
 func (f *Flags) Finish(w io.Writer, title string, task *train.Task) error {
+	return f.FinishModel(w, title, task, nil)
+}
+
+// FinishModel is Finish for a task built from m (its layers, through
+// m.Layer): -save writes a model file (m's spec with the parameters of the
+// best epoch), and -load reads a model file of m's architecture or a
+// parameter file (LoadModel).
+func (f *Flags) FinishModel(w io.Writer, title string, task *train.Task, m *model.Model) error {
 	defer f.closeDevice()
 	var params gorgonia.Nodes
 	for _, g := range task.Groups {
 		params = append(params, g.Params...)
 	}
 	if f.Load != "" {
-		if err := nn.LoadParams(f.Load, params); err != nil {
+		what := ""
+		var err error
+		if m != nil {
+			what, err = LoadModel(f.Load, m, params)
+			what = " (" + what + ")"
+		} else {
+			err = nn.LoadParams(f.Load, params)
+		}
+		if err != nil {
 			return fmt.Errorf("-load: %w", err)
 		}
-		fmt.Fprintf(w, "loaded parameters from %s\n", f.Load)
+		fmt.Fprintf(w, "loaded parameters from %s%s\n", f.Load, what)
 	}
 	if err := f.placeParams(params); err != nil {
 		return err
@@ -187,10 +204,17 @@ func (f *Flags) Finish(w io.Writer, title string, task *train.Task) error {
 		return err
 	}
 	if f.Save != "" {
-		if err := nn.SaveParams(f.Save, params); err != nil {
+		what := ""
+		if m != nil {
+			err = SaveModel(f.Save, m, params)
+			what = " (a model file, with the architecture)"
+		} else {
+			err = nn.SaveParams(f.Save, params)
+		}
+		if err != nil {
 			return fmt.Errorf("-save: %w", err)
 		}
-		fmt.Fprintf(w, "saved the parameters of epoch %d to %s\n", res.BestEpoch, f.Save)
+		fmt.Fprintf(w, "saved the parameters of epoch %d to %s%s\n", res.BestEpoch, f.Save, what)
 	}
 	if f.Plot != "" {
 		if err := Plot(f.Plot, title, res.History); err != nil {
