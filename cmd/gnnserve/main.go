@@ -2,9 +2,9 @@
 // serve): predicted classes and probabilities, and embeddings, for nodes
 // of a graph and for new nodes given with their features and edges.
 //
-//	gnnserve -data ../shared/data/planetoid/cora -model cora.model -addr 127.0.0.1:8080
+//	gnnserve -data ../shared/data/planetoid/cora -model cora.gnnmodel -addr 127.0.0.1:8080
 //	gnnserve -data DIR -arch sage -layers 3 -hidden 256 -params sage.params -cache
-//	gnnserve -data DIR -model cora.model -once -out predictions.csv
+//	gnnserve -data DIR -model cora.gnnmodel -once -out predictions.csv
 //	gnnserve -bench http://127.0.0.1:8080 -bench-requests 10000 -bench-clients 50
 //
 // The graph and features come from -data, in any layout the examples read

@@ -253,7 +253,11 @@ func (o *options) data() (*serve.Data, int, error) {
 // model returns -model's model, or -arch's with -params' weights.
 func (o *options) model(d *serve.Data, classes int) (*serve.Model, error) {
 	if o.Model != "" {
-		return loadModelFile(o.Model)
+		m, err := serve.LoadModel(o.Model)
+		if err != nil {
+			return nil, fmt.Errorf("-model: %w", err)
+		}
+		return m, nil
 	}
 	agg, _ := o.aggregator()
 	widths := []int{d.Features.Shape()[1]}
