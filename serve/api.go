@@ -1,5 +1,10 @@
 package serve
 
+import (
+	"encoding/json"
+	"fmt"
+)
+
 // PredictRequest is the body of POST /v1/predict: nodes of the graph by ID
 // (repeats allowed, answered in order), and new nodes, answered after them.
 // Either may be empty, not both.
@@ -24,11 +29,50 @@ type NewNode struct {
 }
 
 // EmbedRequest is the body of POST /v1/embed: a PredictRequest and the
-// layer whose outputs to return, counted from 0 (the input layer's
-// output); absent means the last layer.
+// layer whose outputs to return; absent means the last layer.
 type EmbedRequest struct {
 	PredictRequest
-	Layer *int `json:"layer,omitempty"`
+	Layer *LayerRef `json:"layer,omitempty"`
+}
+
+// LayerRef names a layer: by its position, counted from 0 (the first
+// layer's output), a JSON number, or by its name (Model.LayerNames, such as
+// "gcn1" in a model file), a JSON string.
+type LayerRef struct {
+	Index int
+	Name  string // used when not empty
+}
+
+// Layer returns a reference to layer l.
+func Layer(l int) *LayerRef { return &LayerRef{Index: l} }
+
+// LayerNamed returns a reference to the layer called name.
+func LayerNamed(name string) *LayerRef { return &LayerRef{Name: name} }
+
+// MarshalJSON writes the name as a string, or the index as a number.
+func (r LayerRef) MarshalJSON() ([]byte, error) {
+	if r.Name != "" {
+		return json.Marshal(r.Name)
+	}
+	return json.Marshal(r.Index)
+}
+
+// UnmarshalJSON reads a number (an index) or a string (a name).
+func (r *LayerRef) UnmarshalJSON(b []byte) error {
+	*r = LayerRef{}
+	if len(b) > 0 && b[0] == '"' {
+		if err := json.Unmarshal(b, &r.Name); err != nil {
+			return err
+		}
+		if r.Name == "" {
+			return fmt.Errorf(`layer "": want a layer's name or index`)
+		}
+		return nil
+	}
+	if err := json.Unmarshal(b, &r.Index); err != nil {
+		return fmt.Errorf("layer %s: want a layer's index (a whole number) or name (a string)", b)
+	}
+	return nil
 }
 
 // Prediction is the answer for one node: the class of the largest output
@@ -56,6 +100,7 @@ type Embedding struct {
 // EmbedResponse is the answer to POST /v1/embed.
 type EmbedResponse struct {
 	Layer      int         `json:"layer"`
+	LayerName  string      `json:"layer_name,omitempty"`
 	Embeddings []Embedding `json:"embeddings"`
 }
 

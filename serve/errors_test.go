@@ -38,6 +38,8 @@ func TestBadRequests(t *testing.T) {
 		{"feature range", "/v1/predict", "POST", `{"new_nodes":[{"features":[1,2,3,1e300]}]}`, 400, "new_nodes[0].features[3] is 1e+300, not a finite float32"},
 		{"edge range", "/v1/predict", "POST", `{"new_nodes":[{"features":[1,2,3,4],"out_edges":[31]}]}`, 400, "new_nodes[0].out_edges[0] is node 31, which is neither in the graph (0 to 29) nor a new node of the request (30 to 30)"},
 		{"layer", "/v1/embed", "POST", `{"nodes":[1],"layer":2}`, 400, "layer 2: the model has 2 layers, numbered 0 to 1"},
+		{"layer name", "/v1/embed", "POST", `{"nodes":[1],"layer":"gcn1"}`, 400, `layer "gcn1": the model's layers have no names; give a number from 0 to 1`},
+		{"layer type", "/v1/embed", "POST", `{"nodes":[1],"layer":true}`, 400, "layer true: want a layer's index"},
 		{"layer in predict", "/v1/predict", "POST", `{"nodes":[1],"layer":0}`, 400, `unknown field "layer"`},
 		{"oversize", "/v1/predict", "POST", long, 413, "over the limit of 4096 bytes"},
 		{"no cache", "/v1/refresh", "POST", ``, 400, "without a cache"},

@@ -162,7 +162,7 @@ func TestMetrics(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			post(t, ts.URL+"/v1/embed", EmbedRequest{PredictRequest: PredictRequest{Nodes: []int64{3}}, Layer: new(int)}, nil)
+			post(t, ts.URL+"/v1/embed", EmbedRequest{PredictRequest: PredictRequest{Nodes: []int64{3}}, Layer: Layer(0)}, nil)
 		}()
 	}
 	wg.Wait()

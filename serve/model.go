@@ -2,6 +2,7 @@ package serve
 
 import (
 	"fmt"
+	"strings"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -44,6 +45,9 @@ type Model struct {
 	// graph.AddSelfLoops numbers them): for models trained so (GCN and GAT
 	// on Planetoid).
 	SelfLoops bool
+	// LayerNames, when not empty, names the layers (one name each), so
+	// that an embedding request may name its layer.
+	LayerNames []string
 	// WholeGraph marks a model whose layers cannot run on a node's
 	// neighbourhood alone: layers that propagate several hops (APPNP, SGC,
 	// TAG, Cheb), read the sources' out-degrees (GraphConv's both and left
@@ -70,6 +74,9 @@ func (m *Model) check() error {
 		return fmt.Errorf("serve: the model takes %d input features", m.InFeatures)
 	case !m.WholeGraph && len(m.Fanouts) != 0 && len(m.Fanouts) != m.Stack.NumLayers():
 		return fmt.Errorf("serve: %d fan-outs for a model of %d layers", len(m.Fanouts), m.Stack.NumLayers())
+	}
+	if len(m.LayerNames) != 0 && len(m.LayerNames) != m.Stack.NumLayers() {
+		return fmt.Errorf("serve: %d layer names for a model of %d layers", len(m.LayerNames), m.Stack.NumLayers())
 	}
 	for l, f := range m.Fanouts {
 		if f < -1 {
@@ -111,6 +118,27 @@ func (m *Model) sampled() bool {
 		}
 	}
 	return false
+}
+
+// layerIndex returns the position of the layer r refers to, or a 400
+// naming the layers there are.
+func (m *Model) layerIndex(r LayerRef) (int, error) {
+	L := m.Stack.NumLayers()
+	if r.Name == "" {
+		if r.Index < 0 || r.Index >= L {
+			return 0, badRequest("layer %d: the model has %d layers, numbered 0 to %d", r.Index, L, L-1)
+		}
+		return r.Index, nil
+	}
+	for l, name := range m.LayerNames {
+		if name == r.Name {
+			return l, nil
+		}
+	}
+	if len(m.LayerNames) == 0 {
+		return 0, badRequest("layer %q: the model's layers have no names; give a number from 0 to %d", r.Name, L-1)
+	}
+	return 0, badRequest("layer %q: the model's layers are %s", r.Name, strings.Join(m.LayerNames, ", "))
 }
 
 // prefix is the first n layers of a stack: layer n-1's output is an

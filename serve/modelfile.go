@@ -39,7 +39,9 @@ func FromModel(m *model.Model) (*Model, error) {
 		return nil, fmt.Errorf("serve: the model has no layers")
 	}
 	whole := false
+	var names []string
 	for l, ls := range spec.Layers {
+		names = append(names, ls.Name)
 		ok, err := neighbourhoodLayer(ls)
 		if err != nil {
 			return nil, fmt.Errorf("serve: layer %d (%s %s): %w", l, ls.Type, ls.Name, err)
@@ -47,7 +49,7 @@ func FromModel(m *model.Model) (*Model, error) {
 		whole = whole || !ok
 	}
 	sm := &Model{Stack: m, Params: m.Shared(), InFeatures: spec.InFeatures, Dtype: m.Dtype(), Mode: m.Mode(),
-		SelfLoops: spec.SelfLoops, WholeGraph: whole}
+		SelfLoops: spec.SelfLoops, WholeGraph: whole, LayerNames: names}
 	if !whole && len(spec.Fanouts) == len(spec.Layers) {
 		sm.Fanouts = spec.Fanouts
 	}

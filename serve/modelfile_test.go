@@ -117,6 +117,14 @@ func TestModelFileSampled(t *testing.T) {
 			t.Errorf("node %d: %v", e.Node, err)
 		}
 	}
+	// Layers by name.
+	var first EmbedResponse
+	if code, body := post(t, ts.URL+"/v1/embed", `{"nodes":[7],"layer":"sage1"}`, &first); code != 200 || first.Layer != 0 || first.LayerName != "sage1" {
+		t.Errorf("layer sage1: %d %s", code, body)
+	}
+	if code, body := post(t, ts.URL+"/v1/embed", `{"nodes":[7],"layer":"gcn1"}`, nil); code != 400 || !strings.Contains(body, `layer \"gcn1\": the model's layers are sage1, sage2`) {
+		t.Errorf("layer gcn1: %d %s", code, body)
+	}
 }
 
 // TestModelFileRefused checks the models the server cannot serve.

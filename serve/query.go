@@ -42,7 +42,7 @@ type prepared struct {
 
 // prepare validates a request against the graph and the model, naming the
 // first thing wrong.
-func (s *Server) prepare(req *PredictRequest, layer *int) (*prepared, error) {
+func (s *Server) prepare(req *PredictRequest, layer *LayerRef) (*prepared, error) {
 	if !s.Ready() {
 		select {
 		case <-s.stop:
@@ -67,10 +67,11 @@ func (s *Server) prepare(req *PredictRequest, layer *int) (*prepared, error) {
 		p.seed = *req.Seed
 	}
 	if layer != nil {
-		if *layer < 0 || *layer >= L {
-			return nil, badRequest("layer %d: the model has %d layers, numbered 0 to %d", *layer, L, L-1)
+		l, err := s.model.layerIndex(*layer)
+		if err != nil {
+			return nil, err
 		}
-		p.layer = *layer
+		p.layer = l
 	}
 	seen := make(map[int32]int, len(req.Nodes))
 	for i, v := range req.Nodes {
@@ -146,6 +147,9 @@ func (s *Server) Embed(ctx context.Context, req *EmbedRequest) (*EmbedResponse, 
 		return nil, err
 	}
 	resp := &EmbedResponse{Layer: p.layer, Embeddings: make([]Embedding, len(rows))}
+	if len(s.model.LayerNames) > 0 {
+		resp.LayerName = s.model.LayerNames[p.layer]
+	}
 	for i, r := range rows {
 		e := &resp.Embeddings[i]
 		e.Node, e.New = s.nodeID(p, i)

@@ -123,7 +123,7 @@ func TestEmbedLayer(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got EmbedResponse
-		if code, body := post(t, ts.URL+"/v1/embed", EmbedRequest{PredictRequest: PredictRequest{Nodes: []int64{5, 0, 39}}, Layer: &layer}, &got); code != 200 {
+		if code, body := post(t, ts.URL+"/v1/embed", EmbedRequest{PredictRequest: PredictRequest{Nodes: []int64{5, 0, 39}}, Layer: Layer(layer)}, &got); code != 200 {
 			t.Fatalf("layer %d: %d %s", layer, code, body)
 		}
 		for k, e := range got.Embeddings {
@@ -325,7 +325,7 @@ func TestWholeGraphSelfLoops(t *testing.T) {
 					t.Fatal(err)
 				}
 				var got EmbedResponse
-				req := EmbedRequest{PredictRequest: PredictRequest{Nodes: []int64{0, 44, 9}, NewNodes: newNodes}, Layer: &layer}
+				req := EmbedRequest{PredictRequest: PredictRequest{Nodes: []int64{0, 44, 9}, NewNodes: newNodes}, Layer: Layer(layer)}
 				if code, body := post(t, ts.URL+"/v1/embed", req, &got); code != 200 {
 					t.Fatalf("%d %s", code, body)
 				}

@@ -294,5 +294,9 @@ func (o *options) model(d *serve.Data, classes int) (*serve.Model, error) {
 			return nil, fmt.Errorf("-params: %w", err)
 		}
 	}
-	return &serve.Model{Stack: stack, Params: s, InFeatures: widths[0]}, nil
+	names := make([]string, o.Layers)
+	for l := range names {
+		names[l] = fmt.Sprintf("sage%d", l+1)
+	}
+	return &serve.Model{Stack: stack, Params: s, InFeatures: widths[0], LayerNames: names}, nil
 }
