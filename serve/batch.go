@@ -29,6 +29,10 @@ func (s *Server) run(ctx context.Context, nodes []int32, newNodes []NewNode, lay
 	if err != nil {
 		return nil, err
 	}
+	if len(h.inputs) > s.cfg.MaxInputs {
+		return nil, badRequest("the request's %d nodes reach %d nodes through their %d-layer neighbourhood, the limit is %d: ask for fewer nodes at a time",
+			h.seeds(), len(h.inputs), len(h.layers), s.cfg.MaxInputs)
+	}
 	j := &job{ctx: ctx, hood: h, newNodes: newNodes, done: make(chan result, 1)}
 	select {
 	case s.queue <- j:

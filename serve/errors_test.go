@@ -15,7 +15,7 @@ import (
 func TestBadRequests(t *testing.T) {
 	d := tinyData(t, 30, 4, 5)
 	m := sageModel(t, d, []int{4, 8, 3}, []int{2, 2})
-	_, ts := start(t, Config{MaxNodes: 10, MaxNewNodes: 2, MaxBodyBytes: 4096}, d, m)
+	_, ts := start(t, Config{MaxNodes: 10, MaxNewNodes: 2, MaxBodyBytes: 4096, MaxInputs: 12}, d, m)
 	long := `{"nodes":[` + strings.Repeat("1,", 3000) + `1]}`
 	for _, tc := range []struct {
 		name, path, method, body string
@@ -38,6 +38,7 @@ func TestBadRequests(t *testing.T) {
 		{"feature range", "/v1/predict", "POST", `{"new_nodes":[{"features":[1,2,3,1e300]}]}`, 400, "new_nodes[0].features[3] is 1e+300, not a finite float32"},
 		{"edge range", "/v1/predict", "POST", `{"new_nodes":[{"features":[1,2,3,4],"out_edges":[31]}]}`, 400, "new_nodes[0].out_edges[0] is node 31, which is neither in the graph (0 to 29) nor a new node of the request (30 to 30)"},
 		{"layer", "/v1/embed", "POST", `{"nodes":[1],"layer":2}`, 400, "layer 2: the model has 2 layers, numbered 0 to 1"},
+		{"neighbourhood", "/v1/predict", "POST", `{"nodes":[1,2,3,4,5,6,7,8]}`, 400, "reach"},
 		{"layer name", "/v1/embed", "POST", `{"nodes":[1],"layer":"gcn1"}`, 400, `layer "gcn1": the model's layers have no names; give a number from 0 to 1`},
 		{"layer type", "/v1/embed", "POST", `{"nodes":[1],"layer":true}`, 400, "layer true: want a layer's index"},
 		{"layer in predict", "/v1/predict", "POST", `{"nodes":[1],"layer":0}`, 400, `unknown field "layer"`},
@@ -67,7 +68,7 @@ func TestBadRequests(t *testing.T) {
 		})
 	}
 	var ok PredictResponse
-	if code, body := post(t, ts.URL+"/v1/predict", PredictRequest{Nodes: []int64{29}}, &ok); code != 200 || len(ok.Predictions) != 1 {
+	if code, body := post(t, ts.URL+"/v1/predict", PredictRequest{Nodes: []int64{29}, NewNodes: []NewNode{{Features: []float64{1, 2, 3, 4}}}}, &ok); code != 200 || len(ok.Predictions) != 2 {
 		t.Errorf("after the bad requests: %d %s", code, body)
 	}
 }

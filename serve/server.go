@@ -27,6 +27,10 @@ type Config struct {
 	// MaxNodes is the most nodes, listed or new, a request may name
 	// (10000); MaxNewNodes the most new nodes (1000).
 	MaxNodes, MaxNewNodes int
+	// MaxInputs is the most nodes a request's neighbourhood may reach
+	// (the input rows of its first layer, 1,000,000); a request reaching
+	// more is answered 400, so that no request can exhaust memory.
+	MaxInputs int
 	// MaxBodyBytes limits a request body (8 MiB); a longer one is answered
 	// 413.
 	MaxBodyBytes int64
@@ -60,6 +64,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxNewNodes <= 0 {
 		c.MaxNewNodes = 1000
+	}
+	if c.MaxInputs <= 0 {
+		c.MaxInputs = 1_000_000
 	}
 	if c.MaxBodyBytes <= 0 {
 		c.MaxBodyBytes = 8 << 20

@@ -37,6 +37,7 @@ type options struct {
 	Chunk                                  int
 	Window, Timeout, ShutdownTimeout       time.Duration
 	MaxBatch, MaxNodes, MaxNewNodes, Queue int
+	MaxInputs                              int
 	MaxBody                                int64
 	SampleSeed                             uint64
 
@@ -58,7 +59,7 @@ type options struct {
 func defaults() options {
 	return options{Nodes: 2708, Seed: 1, Arch: "sage", Aggregator: "mean", Layers: 2, Hidden: 256,
 		Addr: "127.0.0.1:8080", Fanouts: "model", Chunk: 4096, Timeout: 30 * time.Second, ShutdownTimeout: 30 * time.Second,
-		MaxBatch: 1024, MaxNodes: 10000, MaxNewNodes: 1000, Queue: 4096, MaxBody: 8 << 20,
+		MaxBatch: 1024, MaxNodes: 10000, MaxNewNodes: 1000, MaxInputs: 1_000_000, Queue: 4096, MaxBody: 8 << 20,
 		BenchRequests: 1000, BenchClients: 50, BenchNodes: 1, BenchEndpoint: "predict"}
 }
 
@@ -86,6 +87,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.MaxBatch, "max-batch", o.MaxBatch, "most nodes per batched forward pass")
 	fs.IntVar(&o.MaxNodes, "max-nodes", o.MaxNodes, "most nodes (listed and new) per request")
 	fs.IntVar(&o.MaxNewNodes, "max-new-nodes", o.MaxNewNodes, "most new nodes per request")
+	fs.IntVar(&o.MaxInputs, "max-inputs", o.MaxInputs, "most nodes a request's neighbourhood may reach (400 beyond)")
 	fs.Int64Var(&o.MaxBody, "max-body", o.MaxBody, "most bytes of a request body (413 beyond)")
 	fs.IntVar(&o.Queue, "queue", o.Queue, "most requests waiting for the batcher (503 beyond)")
 	fs.DurationVar(&o.Timeout, "timeout", o.Timeout, "most time a request may take (503 beyond)")
@@ -155,8 +157,8 @@ func (o *options) check() error {
 		return fmt.Errorf("-batch-window %v: want >= 0", o.Window)
 	case o.Timeout <= 0 || o.ShutdownTimeout <= 0:
 		return fmt.Errorf("-timeout and -shutdown-timeout: want positive durations")
-	case o.MaxBatch < 1 || o.MaxNodes < 1 || o.MaxNewNodes < 1 || o.Queue < 1 || o.MaxBody < 1:
-		return fmt.Errorf("-max-batch, -max-nodes, -max-new-nodes, -queue and -max-body: want positive numbers")
+	case o.MaxBatch < 1 || o.MaxNodes < 1 || o.MaxNewNodes < 1 || o.Queue < 1 || o.MaxBody < 1 || o.MaxInputs < 1:
+		return fmt.Errorf("-max-batch, -max-nodes, -max-new-nodes, -max-inputs, -queue and -max-body: want positive numbers")
 	case !o.Once && (o.IDs != "" || o.Out != ""):
 		return fmt.Errorf("-ids and -out apply to -once")
 	}
@@ -214,7 +216,7 @@ func (o *options) config() (serve.Config, error) {
 		return serve.Config{}, err
 	}
 	return serve.Config{Window: o.Window, MaxBatch: o.MaxBatch, MaxNodes: o.MaxNodes, MaxNewNodes: o.MaxNewNodes,
-		MaxBodyBytes: o.MaxBody, Timeout: o.Timeout, Queue: o.Queue, Cache: o.Cache, Chunk: o.Chunk,
+		MaxInputs: o.MaxInputs, MaxBodyBytes: o.MaxBody, Timeout: o.Timeout, Queue: o.Queue, Cache: o.Cache, Chunk: o.Chunk,
 		Fanouts: fanouts, Seed: o.SampleSeed}, nil
 }
 
