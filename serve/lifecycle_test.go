@@ -236,3 +236,33 @@ func TestRefreshWhileServing(t *testing.T) {
 		t.Errorf("cache generation %d after 3 refreshes, want 4", c.generation)
 	}
 }
+
+// TestStartClose checks Start twice, Start after Close, and Close racing
+// with Start (for the race detector), without goroutines left behind.
+func TestStartClose(t *testing.T) {
+	d := tinyData(t, 40, 4, 17)
+	m := sageModel(t, d, []int{4, 5, 3}, nil)
+	before := runtime.NumGoroutine()
+	s, _ := New(Config{})
+	if err := s.Start(d, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(d, m); err == nil || !strings.Contains(err.Error(), "Start called twice") {
+		t.Errorf("second Start: %v", err)
+	}
+	s.Close()
+	s2, _ := New(Config{})
+	s2.Close()
+	if err := s2.Start(d, m); err != errStopping {
+		t.Errorf("Start after Close: %v", err)
+	}
+	s3, _ := New(Config{Cache: true})
+	done := make(chan error, 1)
+	go func() { done <- s3.Start(d, m) }()
+	s3.Close()
+	if err := <-done; err != nil && err != errStopping {
+		t.Errorf("Start racing Close: %v", err)
+	}
+	s3.Close()
+	noLeak(t, before)
+}

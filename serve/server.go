@@ -111,7 +111,9 @@ type Server struct {
 	stop     chan struct{} // closed by Close
 	stopped  chan struct{} // closed when the batcher has exited
 	stopOnce sync.Once
-	started  bool
+	lifeMu   sync.Mutex // guards starting and started
+	starting bool       // Start is running
+	started  bool       // Start has succeeded: the batcher runs
 }
 
 // cached is the whole graph's last-layer outputs, and every layer's for a
@@ -142,24 +144,49 @@ func New(cfg Config) (*Server, error) {
 }
 
 // Start loads the model and the data: it checks them, switches the model
-// to evaluation, computes the cache when asked, runs one query to learn
-// the number of classes, and starts the batcher. It may be called once.
+// to evaluation, runs one query to learn the number of classes, computes
+// the cache when asked, and starts the batcher. After an error nothing is
+// kept and Start may be called again; after a success, never.
 func (s *Server) Start(d *Data, m *Model) error {
-	if s.started {
+	s.lifeMu.Lock()
+	if s.started || s.starting {
+		s.lifeMu.Unlock()
 		return fmt.Errorf("serve: Start called twice")
 	}
+	s.starting = true
+	s.lifeMu.Unlock()
+	defer func() {
+		s.lifeMu.Lock()
+		s.starting = false
+		s.lifeMu.Unlock()
+	}()
+	if err := s.load(d, m); err != nil {
+		s.model, s.data, s.features, s.graph, s.samplers, s.classes = nil, nil, nil, nil, nil, 0
+		s.cache.Store(nil)
+		return err
+	}
+	s.lifeMu.Lock()
+	defer s.lifeMu.Unlock()
 	select {
 	case <-s.stop:
 		return errStopping
 	default:
 	}
+	s.started = true
+	go s.loop()
+	s.ready.Store(true)
+	return nil
+}
+
+// load checks and installs the data and the model, and computes what
+// serving needs before the batcher starts.
+func (s *Server) load(d *Data, m *Model) error {
 	if err := m.check(); err != nil {
 		return err
 	}
 	mm := *m
 	if mm.WholeGraph {
 		mm.Fanouts = nil
-		s.cfg.Cache = true
 	} else if s.cfg.Fanouts != nil {
 		if len(s.cfg.Fanouts) != 0 && len(s.cfg.Fanouts) != mm.Stack.NumLayers() {
 			return fmt.Errorf("serve: %d fan-outs given for a model of %d layers", len(s.cfg.Fanouts), mm.Stack.NumLayers())
@@ -189,27 +216,31 @@ func (s *Server) Start(d *Data, m *Model) error {
 		}
 		s.samplers = append(s.samplers, smp)
 	}
-	s.started = true
-	go s.loop()
 	if !mm.WholeGraph {
-		// One query through the model: it must run on this data, and its
-		// output width is the number of classes.
-		out, err := s.run(context.Background(), []int32{0}, nil, mm.Stack.NumLayers()-1, s.cfg.Seed)
+		// One query through the model, directly (the batcher is not running
+		// yet): it must run on this data, and its output width is the
+		// number of classes.
+		h, err := s.neighbourhood([]int32{0}, nil, mm.Stack.NumLayers(), s.cfg.Seed)
 		if err != nil {
-			s.Close()
+			return err
+		}
+		out, err := s.forwardJobs([]*job{{ctx: context.Background(), hood: h}})
+		if err != nil {
 			return fmt.Errorf("serve: the model does not run on the data: %w", err)
 		}
-		s.classes = len(out[0])
+		s.classes = len(out[0][0])
 	}
-	if s.cfg.Cache {
-		if _, err := s.Refresh(context.Background()); err != nil {
-			s.Close()
+	if s.caching() {
+		if _, err := s.refresh(); err != nil {
 			return err
 		}
 	}
-	s.ready.Store(true)
 	return nil
 }
+
+// caching reports whether the server keeps a cache: asked for, or implied
+// by a WholeGraph model.
+func (s *Server) caching() bool { return s.cfg.Cache || s.model.WholeGraph }
 
 // Ready reports whether Start has succeeded and Close has not been called.
 func (s *Server) Ready() bool {
@@ -238,7 +269,7 @@ func (s *Server) mode() string {
 	switch {
 	case s.model.WholeGraph:
 		return "whole"
-	case s.cfg.Cache:
+	case s.caching():
 		return "cached"
 	case s.model.sampled():
 		return "sampled"
@@ -250,8 +281,11 @@ func (s *Server) mode() string {
 // flight in an http.Server should be drained first (http.Server.Shutdown).
 // Close waits for the batcher to exit and may be called more than once.
 func (s *Server) Close() error {
+	s.lifeMu.Lock()
 	s.stopOnce.Do(func() { close(s.stop) })
-	if s.started {
+	started := s.started
+	s.lifeMu.Unlock()
+	if started {
 		<-s.stopped
 	}
 	return nil
@@ -264,11 +298,11 @@ func (s *Server) Close() error {
 // layers) wait for it, as the model runs one pass at a time.
 // It fails on a server without Config.Cache.
 func (s *Server) Refresh(ctx context.Context) (RefreshResponse, error) {
-	if !s.cfg.Cache {
-		return RefreshResponse{}, badRequest("the server runs without a cache (-cache): there is nothing to refresh")
+	if !s.Ready() {
+		return RefreshResponse{}, s.notReady()
 	}
-	if s.model == nil {
-		return RefreshResponse{}, errLoading
+	if !s.caching() {
+		return RefreshResponse{}, badRequest("the server runs without a cache (-cache): there is nothing to refresh")
 	}
 	type result struct {
 		r   RefreshResponse
