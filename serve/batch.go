@@ -216,13 +216,21 @@ func (s *Server) forwardJobs(jobs []*job) ([][][]float64, error) {
 }
 
 // inputRows gathers the features of the merged input nodes: rows of the
-// graph's table, or of the requests' new nodes.
+// graph's table, or of the requests' new nodes, into s.inputs' memory,
+// which the previous forward pass no longer reads (forward passes run one
+// after the other, in the batcher or before it starts), grown when it is
+// too small.
 func (s *Server) inputRows(jobs []*job, mg *merged) *tensor.Dense {
 	n, f := s.data.Graph.NumDst(), s.model.InFeatures
 	rows := len(mg.inputReq)
 	switch table := s.features.Data().(type) {
 	case []float32:
-		x := make([]float32, rows*f)
+		x, _ := s.inputs.([]float32)
+		if cap(x) < rows*f {
+			x = make([]float32, rows*f, rows*f+rows*f/4)
+			s.inputs = x
+		}
+		x = x[:rows*f]
 		for i := range rows {
 			j := jobs[mg.inputReq[i]]
 			id := int(j.hood.inputs[mg.inputPos[i]])
@@ -237,7 +245,12 @@ func (s *Server) inputRows(jobs []*job, mg *merged) *tensor.Dense {
 		return tensor.New(tensor.WithShape(rows, f), tensor.WithBacking(x))
 	default:
 		table64 := table.([]float64)
-		x := make([]float64, rows*f)
+		x, _ := s.inputs.([]float64)
+		if cap(x) < rows*f {
+			x = make([]float64, rows*f, rows*f+rows*f/4)
+			s.inputs = x
+		}
+		x = x[:rows*f]
 		for i := range rows {
 			j := jobs[mg.inputReq[i]]
 			id := int(j.hood.inputs[mg.inputPos[i]])

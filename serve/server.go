@@ -100,6 +100,7 @@ type Server struct {
 	samplers []*sampling.MultiLayer // samplers[d-1] samples d layers
 	classes  int
 
+	inputs    any // the input rows' buffer of forward passes, []float32 or []float64
 	cache     atomic.Pointer[cached]
 	refreshMu sync.Mutex
 	// modelMu serialises the runs of the model: Gorgonia's machines write
