@@ -44,12 +44,10 @@ type prepared struct {
 // first thing wrong.
 func (s *Server) prepare(req *PredictRequest, layer *LayerRef) (*prepared, error) {
 	if !s.Ready() {
-		select {
-		case <-s.stop:
-			return nil, errStopping
-		default:
-			return nil, errLoading
-		}
+		return nil, s.notReady()
+	}
+	if req == nil {
+		return nil, badRequest("no request")
 	}
 	n := s.data.Graph.NumDst()
 	L := s.model.Stack.NumLayers()
@@ -138,6 +136,9 @@ func (s *Server) Predict(ctx context.Context, req *PredictRequest) (*PredictResp
 // layer asked for (the last by default) of every listed node, then of
 // every new node.
 func (s *Server) Embed(ctx context.Context, req *EmbedRequest) (*EmbedResponse, error) {
+	if req == nil {
+		return nil, badRequest("no request")
+	}
 	p, err := s.prepare(&req.PredictRequest, req.Layer)
 	if err != nil {
 		return nil, err
