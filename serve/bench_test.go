@@ -75,3 +75,40 @@ func BenchmarkPredict(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkForward runs one batched forward pass over batch single-node
+// requests (the model on a 20,000-node graph), neighbourhoods
+// sampled beforehand: the cost per node of the batcher's work as the
+// batch grows.
+func BenchmarkForward(b *testing.B) {
+	d := benchData(b, 20000)
+	m := sageModel(b, d, []int{100, 256, 256, 47}, []int{15, 10, 5})
+	s, err := New(Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Start(d, m); err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for _, batch := range []int{1, 4, 16, 64} {
+		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
+			jobs := make([]*job, batch)
+			for i := range jobs {
+				h, err := s.neighbourhood([]int32{int32(i * 97)}, nil, 3, uint64(i))
+				if err != nil {
+					b.Fatal(err)
+				}
+				jobs[i] = &job{ctx: context.Background(), hood: h}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := s.forwardJobs(jobs); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}
