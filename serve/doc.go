@@ -52,7 +52,11 @@
 //
 // The HTTP API (see Server.ServeHTTP): GET /healthz, POST /v1/predict,
 // POST /v1/embed, POST /v1/refresh and GET /metrics (Prometheus text
-// format); Client calls them from Go. Bad requests are answered 4xx with {"error": "..."} naming what
-// was wrong; bodies are limited to Config.MaxBodyBytes (413 beyond) and
-// requests to Config.Timeout.
+// format); Client calls them from Go. Bad requests are answered 4xx with
+// {"error": "..."} naming what was wrong; bodies are limited to
+// Config.MaxBodyBytes (413 beyond) and requests to Config.Timeout.
+//
+// Models from files: LoadModel and FromModel serve package model's
+// self-describing files, with the fan-outs, self-loops and layer names
+// their spec records.
 package serve
