@@ -10,10 +10,10 @@ import (
 
 // job is one request's neighbourhood waiting for a forward pass.
 type job struct {
-	ctx      context.Context
-	hood     *hood
-	newNodes []NewNode
-	done     chan result // buffered: the batcher never blocks on it
+	ctx  context.Context
+	hood *hood
+	x    any         // the input nodes' features, gathered: []float32 or []float64
+	done chan result // buffered: the batcher never blocks on it
 }
 
 // result is a job's output rows, one per seed, or its error.
@@ -33,7 +33,7 @@ func (s *Server) run(ctx context.Context, nodes []int32, newNodes []NewNode, lay
 		return nil, badRequest("the request's %d nodes reach %d nodes through their %d-layer neighbourhood, the limit is %d: ask for fewer nodes at a time",
 			h.seeds(), len(h.inputs), len(h.layers), s.cfg.MaxInputs)
 	}
-	j := &job{ctx: ctx, hood: h, newNodes: newNodes, done: make(chan result, 1)}
+	j := &job{ctx: ctx, hood: h, x: s.gather(h, newNodes), done: make(chan result, 1)}
 	select {
 	case s.queue <- j:
 	case <-s.stop:
@@ -176,6 +176,10 @@ func (s *Server) runBatch(batch []*job) {
 		t0 := time.Now()
 		outs, err := s.forwardJobs(jobs)
 		s.metrics.batch(jobs, time.Since(t0))
+		for _, j := range jobs {
+			s.rows.Put(j.x) // assembled into the batch's rows: free again
+			j.x = nil
+		}
 		for r, j := range jobs {
 			if err != nil {
 				j.done <- result{err: fmt.Errorf("serve: forward pass: %w", err)}
@@ -215,51 +219,71 @@ func (s *Server) forwardJobs(jobs []*job) ([][][]float64, error) {
 	return outs, nil
 }
 
-// inputRows gathers the features of the merged input nodes: rows of the
-// graph's table, or of the requests' new nodes, into s.inputs' memory,
-// which the previous forward pass no longer reads (forward passes run one
-// after the other, in the batcher or before it starts), grown when it is
-// too small.
-func (s *Server) inputRows(jobs []*job, mg *merged) *tensor.Dense {
+// gather returns the features of a neighbourhood's input nodes, rows of
+// the graph's table or of the request's new nodes, in a buffer from
+// s.rows: the random reads of the table happen in the request's goroutine,
+// concurrently with the batcher's forward passes.
+func (s *Server) gather(h *hood, newNodes []NewNode) any {
 	n, f := s.data.Graph.NumDst(), s.model.InFeatures
-	rows := len(mg.inputReq)
 	switch table := s.features.Data().(type) {
 	case []float32:
-		x, _ := s.inputs.([]float32)
-		if cap(x) < rows*f {
-			x = make([]float32, rows*f, rows*f+rows*f/4)
-			s.inputs = x
-		}
-		x = x[:rows*f]
-		for i := range rows {
-			j := jobs[mg.inputReq[i]]
-			id := int(j.hood.inputs[mg.inputPos[i]])
-			if id < n {
-				copy(x[i*f:(i+1)*f], table[id*f:])
-				continue
-			}
-			for c, v := range j.newNodes[id-n].Features {
-				x[i*f+c] = float32(v)
-			}
-		}
-		return tensor.New(tensor.WithShape(rows, f), tensor.WithBacking(x))
+		buf, _ := s.rows.Get().([]float32)
+		return gatherRows(table, f, n, h.inputs, newNodes, buf)
 	default:
-		table64 := table.([]float64)
-		x, _ := s.inputs.([]float64)
-		if cap(x) < rows*f {
-			x = make([]float64, rows*f, rows*f+rows*f/4)
-			s.inputs = x
+		buf, _ := s.rows.Get().([]float64)
+		return gatherRows(table.([]float64), f, n, h.inputs, newNodes, buf)
+	}
+}
+
+// gatherRows copies the rows ids of table (rows of f; ids from n on are
+// the new nodes) into buf, grown when too small.
+func gatherRows[T float32 | float64](table []T, f, n int, ids []int32, newNodes []NewNode, buf []T) []T {
+	if cap(buf) < len(ids)*f {
+		buf = make([]T, len(ids)*f, len(ids)*f+len(ids)*f/4)
+	}
+	buf = buf[:len(ids)*f]
+	for i, id := range ids {
+		if int(id) < n {
+			copy(buf[i*f:(i+1)*f], table[int(id)*f:])
+			continue
 		}
-		x = x[:rows*f]
-		for i := range rows {
-			j := jobs[mg.inputReq[i]]
-			id := int(j.hood.inputs[mg.inputPos[i]])
-			if id < n {
-				copy(x[i*f:(i+1)*f], table64[id*f:])
-				continue
-			}
-			copy(x[i*f:(i+1)*f], j.newNodes[id-n].Features)
+		for c, v := range newNodes[int(id)-n].Features {
+			buf[i*f+c] = T(v)
 		}
+	}
+	return buf
+}
+
+// inputRows assembles the merged input rows from the jobs' gathered rows
+// into s.inputs' memory, which the previous forward pass no longer reads
+// (forward passes run one after the other, in the batcher or before it
+// starts), grown when it is too small.
+func (s *Server) inputRows(jobs []*job, mg *merged) *tensor.Dense {
+	f, rows := s.model.InFeatures, len(mg.inputReq)
+	if s.features.Dtype() == tensor.Float32 {
+		x, _ := s.inputs.([]float32)
+		x = assemble(x, jobs, mg, f, func(j *job) []float32 { return j.x.([]float32) })
+		s.inputs = x
 		return tensor.New(tensor.WithShape(rows, f), tensor.WithBacking(x))
 	}
+	x, _ := s.inputs.([]float64)
+	x = assemble(x, jobs, mg, f, func(j *job) []float64 { return j.x.([]float64) })
+	s.inputs = x
+	return tensor.New(tensor.WithShape(rows, f), tensor.WithBacking(x))
+}
+
+// assemble copies merged input row i from its job's rows into x, grown
+// when too small, and returns it.
+func assemble[T float32 | float64](x []T, jobs []*job, mg *merged, f int, rowsOf func(*job) []T) []T {
+	n := len(mg.inputReq) * f
+	if cap(x) < n {
+		x = make([]T, n, n+n/4)
+	}
+	x = x[:n]
+	for i, r := range mg.inputReq {
+		src := rowsOf(jobs[r])
+		p := int(mg.inputPos[i])
+		copy(x[i*f:(i+1)*f], src[p*f:(p+1)*f])
+	}
+	return x
 }

@@ -99,7 +99,7 @@ func BenchmarkForward(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				jobs[i] = &job{ctx: context.Background(), hood: h}
+				jobs[i] = &job{ctx: context.Background(), hood: h, x: s.gather(h, nil)}
 			}
 			b.ReportAllocs()
 			b.ResetTimer()

@@ -101,6 +101,7 @@ func TestBatchEqualsAlone(t *testing.T) {
 	s, _ := start(t, Config{}, d, m)
 	newNodes := []NewNode{{Features: []float64{1, 0, 0.5, 0.25, 0}, InEdges: []int64{3, 4, 5, 6, 7}, OutEdges: []int64{3}}}
 	var jobs []*job
+	var nns [][]NewNode
 	for i, q := range []struct {
 		nodes []int32
 		nn    []NewNode
@@ -110,11 +111,13 @@ func TestBatchEqualsAlone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		jobs = append(jobs, &job{ctx: context.Background(), hood: h, newNodes: q.nn, done: make(chan result, 1)})
+		jobs = append(jobs, &job{ctx: context.Background(), hood: h, x: s.gather(h, q.nn), done: make(chan result, 1)})
+		nns = append(nns, q.nn)
 	}
 	s.runBatch(jobs)
 	for i, j := range jobs {
 		together := <-j.done
+		j.x = s.gather(j.hood, nns[i]) // runBatch released the rows
 		s.runBatch([]*job{j})
 		alone := <-j.done
 		if together.err != nil || alone.err != nil {

@@ -100,7 +100,8 @@ type Server struct {
 	samplers []*sampling.MultiLayer // samplers[d-1] samples d layers
 	classes  int
 
-	inputs    any // the input rows' buffer of forward passes, []float32 or []float64
+	inputs    any       // the input rows' buffer of forward passes, []float32 or []float64
+	rows      sync.Pool // jobs' gathered rows, []float32 or []float64
 	cache     atomic.Pointer[cached]
 	refreshMu sync.Mutex
 	// modelMu serialises the runs of the model: Gorgonia's machines write
@@ -225,7 +226,7 @@ func (s *Server) load(d *Data, m *Model) error {
 		if err != nil {
 			return err
 		}
-		out, err := s.forwardJobs([]*job{{ctx: context.Background(), hood: h}})
+		out, err := s.forwardJobs([]*job{{ctx: context.Background(), hood: h, x: s.gather(h, nil)}})
 		if err != nil {
 			return fmt.Errorf("serve: the model does not run on the data: %w", err)
 		}
