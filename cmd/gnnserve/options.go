@@ -59,7 +59,7 @@ type options struct {
 func defaults() options {
 	return options{Nodes: 2708, Seed: 1, Arch: "sage", Aggregator: "mean", Layers: 2, Hidden: 256,
 		Addr: "127.0.0.1:8080", Fanouts: "model", Chunk: 4096, Timeout: 30 * time.Second, ShutdownTimeout: 30 * time.Second,
-		MaxBatch: 1024, MaxNodes: 10000, MaxNewNodes: 1000, MaxInputs: 1_000_000, Queue: 4096, MaxBody: 8 << 20,
+		MaxBatch: 256, MaxNodes: 10000, MaxNewNodes: 1000, MaxInputs: 1_000_000, Queue: 4096, MaxBody: 8 << 20,
 		BenchRequests: 1000, BenchClients: 50, BenchNodes: 1, BenchEndpoint: "predict"}
 }
 
