@@ -11,9 +11,10 @@
 // (Planetoid text, OGB's raw layout; Planetoid features row-normalised as
 // the examples train on them), or, without -data, from a generated
 // planted-partition graph (-nodes, -degree, -features, -classes, -seed).
-// The model is a model file (-model) or, for parameter files written by
-// the examples' -save (nn.SaveParams), an architecture given by flags
-// (-arch sage, -layers, -hidden, -aggregator, -params).
+// The model is a model file (-model, as the examples' -save writes it) or,
+// for parameter files without an architecture (nn.SaveParams, as
+// examples/sage wrote them before model files), an architecture given by
+// flags (-arch sage, -layers, -hidden, -aggregator, -params).
 //
 // The server listens at once and answers GET /healthz with 503 until the
 // data and the model are loaded, then serves POST /v1/predict, /v1/embed,

@@ -76,7 +76,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.Aggregator, "aggregator", o.Aggregator, "-arch sage: mean, gcn or pool")
 	fs.IntVar(&o.Layers, "layers", o.Layers, "-arch: number of layers")
 	fs.IntVar(&o.Hidden, "hidden", o.Hidden, "-arch: hidden features")
-	fs.StringVar(&o.Params, "params", o.Params, "-arch: parameter `file` (nn.SaveParams, as examples/sage -save writes; names sage1.*, sage2.*, ...)")
+	fs.StringVar(&o.Params, "params", o.Params, "-arch: parameter `file` without an architecture (nn.SaveParams, as examples/sage -save wrote before model files; names sage1.*, sage2.*, ...)")
 	fs.BoolVar(&o.RandomWeights, "random-weights", o.RandomWeights, "-arch without -params: random weights, for load tests only")
 
 	fs.StringVar(&o.Addr, "addr", o.Addr, "listen `host:port`")
