@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/atomicfile"
 )
 
@@ -42,45 +43,18 @@ func WriteOGB(dir string, ds *Dataset, opts OGBWriteOptions) error {
 	if err := checkWritable(ds); err != nil {
 		return err
 	}
-	scheme := opts.Split
-	if scheme == "" {
-		scheme = "random"
+	l, err := newOGBLayout(dir, ds.Graph, opts.Split, opts.Undirected)
+	if err != nil {
+		return err
 	}
-	if scheme != filepath.Base(scheme) || scheme == "." || scheme == ".." {
-		return fmt.Errorf("dataset: ogb: split scheme %q is not a folder name", scheme)
-	}
-	src, dst := ds.Graph.COO()
-	keep := func(int) bool { return true }
-	rows := len(src)
-	if opts.Undirected {
-		if err := checkSymmetric(src, dst); err != nil {
-			return err
-		}
-		keep = func(e int) bool { return src[e] < dst[e] }
-		rows /= 2
-	}
-	raw := filepath.Join(dir, "raw")
-	splitDir := filepath.Join(dir, "split", scheme)
-	for _, d := range []string{raw, splitDir} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return fmt.Errorf("dataset: %w", err)
-		}
+	splitDir := filepath.Join(dir, "split", l.scheme)
+	if err := os.MkdirAll(splitDir, 0o755); err != nil {
+		return fmt.Errorf("dataset: %w", err)
 	}
 	n := ds.Graph.NumNodes()
-	files := []gzipRows{
-		{filepath.Join(raw, "num-node-list.csv.gz"), 1, func(b []byte, _ int) []byte { return strconv.AppendInt(b, int64(n), 10) }},
-		{filepath.Join(raw, "num-edge-list.csv.gz"), 1, func(b []byte, _ int) []byte { return strconv.AppendInt(b, int64(rows), 10) }},
-		{filepath.Join(raw, "edge.csv.gz"), len(src), func(b []byte, e int) []byte {
-			if !keep(e) {
-				return nil
-			}
-			b = strconv.AppendInt(b, int64(src[e]), 10)
-			b = append(b, ',')
-			return strconv.AppendInt(b, int64(dst[e]), 10)
-		}},
-		{filepath.Join(raw, "node-feat.csv.gz"), n, featureRowWriter(ds.Features)},
-		{filepath.Join(raw, "node-label.csv.gz"), n, func(b []byte, v int) []byte { return strconv.AppendInt(b, int64(ds.Labels[v]), 10) }},
-	}
+	files := append(l.graphFiles(),
+		gzipRows{filepath.Join(l.raw, "node-feat.csv.gz"), n, featureRowWriter(ds.Features)},
+		gzipRows{filepath.Join(l.raw, "node-label.csv.gz"), n, func(b []byte, v int) []byte { return strconv.AppendInt(b, int64(ds.Labels[v]), 10) }})
 	for k, ids := range [3][]int32{ds.Train, ds.Val, ds.Test} {
 		files = append(files, gzipRows{filepath.Join(splitDir, ogbSplitNames[k]+".csv.gz"), len(ids), func(b []byte, i int) []byte { return strconv.AppendInt(b, int64(ids[i]), 10) }})
 	}
@@ -90,6 +64,65 @@ func WriteOGB(dir string, ds *Dataset, opts OGBWriteOptions) error {
 		}
 	}
 	return nil
+}
+
+// ogbLayout is what WriteOGB and WriteOGBLink share: the split scheme's
+// folder name, the raw folder (created), and the graph's edges, each pair
+// once when written undirected (keep says which edge IDs are written, rows
+// how many).
+type ogbLayout struct {
+	scheme, raw string
+	n           int
+	src, dst    []int32
+	keep        func(e int) bool
+	rows        int
+}
+
+// newOGBLayout checks the split scheme (empty: "random") and, with
+// undirected, that g is symmetric, and creates dir/raw.
+func newOGBLayout(dir string, g *graph.Graph, split string, undirected bool) (*ogbLayout, error) {
+	l := &ogbLayout{scheme: split, raw: filepath.Join(dir, "raw"), n: g.NumNodes(), keep: func(int) bool { return true }}
+	if l.scheme == "" {
+		l.scheme = "random"
+	}
+	if l.scheme != filepath.Base(l.scheme) || l.scheme == "." || l.scheme == ".." {
+		return nil, fmt.Errorf("dataset: ogb: split scheme %q is not a folder name", l.scheme)
+	}
+	l.src, l.dst = g.COO()
+	l.rows = len(l.src)
+	if undirected {
+		if err := checkSymmetric(l.src, l.dst); err != nil {
+			return nil, err
+		}
+		src, dst := l.src, l.dst
+		l.keep = func(e int) bool { return src[e] < dst[e] }
+		l.rows /= 2
+	}
+	if err := os.MkdirAll(l.raw, 0o755); err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	return l, nil
+}
+
+// kept returns row for the edges the layout writes and nothing (no line)
+// for the others.
+func (l *ogbLayout) kept(row func(b []byte, e int) []byte) func(b []byte, e int) []byte {
+	return func(b []byte, e int) []byte {
+		if !l.keep(e) {
+			return nil
+		}
+		return row(b, e)
+	}
+}
+
+// graphFiles returns the files of the graph itself: the node and edge
+// counts and the edges.
+func (l *ogbLayout) graphFiles() []gzipRows {
+	return []gzipRows{
+		{filepath.Join(l.raw, "num-node-list.csv.gz"), 1, func(b []byte, _ int) []byte { return strconv.AppendInt(b, int64(l.n), 10) }},
+		{filepath.Join(l.raw, "num-edge-list.csv.gz"), 1, func(b []byte, _ int) []byte { return strconv.AppendInt(b, int64(l.rows), 10) }},
+		{filepath.Join(l.raw, "edge.csv.gz"), len(l.src), l.kept(pairRow(l.src, l.dst))},
+	}
 }
 
 // checkWritable returns an error unless ds is complete and consistent.

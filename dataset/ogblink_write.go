@@ -46,52 +46,24 @@ func WriteOGBLink(dir string, ds *LinkDataset, opts OGBLinkWriteOptions) error {
 	if err := checkLinkWritable(ds); err != nil {
 		return err
 	}
-	scheme := opts.Split
-	if scheme == "" {
-		scheme = "random"
-	}
-	if scheme != filepath.Base(scheme) || scheme == "." || scheme == ".." {
-		return fmt.Errorf("dataset: ogb: split scheme %q is not a folder name", scheme)
-	}
-	src, dst := ds.Graph.COO()
-	keep := func(int) bool { return true }
-	rows := len(src)
-	if opts.Undirected {
-		if err := checkSymmetric(src, dst); err != nil {
-			return err
-		}
-		keep = func(e int) bool { return src[e] < dst[e] }
-		rows /= 2
-	}
-	raw := filepath.Join(dir, "raw")
-	if err := os.MkdirAll(raw, 0o755); err != nil {
-		return fmt.Errorf("dataset: %w", err)
+	l, err := newOGBLayout(dir, ds.Graph, opts.Split, opts.Undirected)
+	if err != nil {
+		return err
 	}
 	n := ds.Graph.NumNodes()
-	kept := func(row func(b []byte, e int) []byte) func(b []byte, e int) []byte {
-		return func(b []byte, e int) []byte {
-			if !keep(e) {
-				return nil
-			}
-			return row(b, e)
-		}
-	}
-	files := []gzipRows{
-		{filepath.Join(raw, "num-node-list.csv.gz"), 1, func(b []byte, _ int) []byte { return strconv.AppendInt(b, int64(n), 10) }},
-		{filepath.Join(raw, "num-edge-list.csv.gz"), 1, func(b []byte, _ int) []byte { return strconv.AppendInt(b, int64(rows), 10) }},
-		{filepath.Join(raw, "edge.csv.gz"), len(src), kept(pairRow(src, dst))},
-	}
+	src := l.src
+	files := l.graphFiles()
 	if ds.Features != nil {
-		files = append(files, gzipRows{filepath.Join(raw, "node-feat.csv.gz"), n, featureRowWriter(ds.Features)})
+		files = append(files, gzipRows{filepath.Join(l.raw, "node-feat.csv.gz"), n, featureRowWriter(ds.Features)})
 	}
 	if ds.EdgeWeight != nil {
-		files = append(files, gzipRows{filepath.Join(raw, "edge_weight.csv.gz"), len(src), kept(floatRow(ds.EdgeWeight))})
+		files = append(files, gzipRows{filepath.Join(l.raw, "edge_weight.csv.gz"), len(src), l.kept(floatRow(ds.EdgeWeight))})
 	}
 	if ds.EdgeYear != nil {
-		files = append(files, gzipRows{filepath.Join(raw, "edge_year.csv.gz"), len(src), kept(intRow(ds.EdgeYear))})
+		files = append(files, gzipRows{filepath.Join(l.raw, "edge_year.csv.gz"), len(src), l.kept(intRow(ds.EdgeYear))})
 	}
 	for k, s := range []*LinkSplit{&ds.Train, &ds.Valid, &ds.Test} {
-		setDir := filepath.Join(dir, "split", scheme, ogbSplitNames[k])
+		setDir := filepath.Join(dir, "split", l.scheme, ogbSplitNames[k])
 		if err := os.MkdirAll(setDir, 0o755); err != nil {
 			return fmt.Errorf("dataset: %w", err)
 		}
