@@ -78,7 +78,7 @@ func TestMPICurve(t *testing.T) {
 	for _, np := range []int{2, 4} {
 		dir := writeParts(t, ds, np)
 		for _, model := range []string{"gcn", "gat"} {
-			o := options{model: model, mode: "sequential", epochs: epochs, heads: 4, weightDecay: 5e-4, seed: 1}
+			o := options{parts: dir, model: model, mode: "sequential", epochs: epochs, heads: 4, weightDecay: 5e-4, seed: 1}
 			if err := o.defaults(); err != nil {
 				t.Fatal(err)
 			}
