@@ -75,9 +75,13 @@ func newAlias(weight []float64) *aliasTable {
 	return t
 }
 
+// index returns the slot of a draw, the first of the two values a draw
+// takes from s.
+func (t *aliasTable) index(s *stream) uint64 { return s.below(uint64(len(t.slots))) }
+
 // draw returns an item.
 func (t *aliasTable) draw(s *stream) int32 {
-	j := s.below(uint64(len(t.slots)))
+	j := t.index(s)
 	if sl := t.slots[j]; uint32(s.p.Uint64()>>32) >= sl.keep {
 		return sl.alias
 	}

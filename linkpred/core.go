@@ -59,6 +59,18 @@ type core struct {
 	tries          int
 	inBatch        bool     // the spaces are the batch's other positives
 	spaces         [2]space // candidates for sideDst and sideSrc
+	group          int      // positives prepared together, 1..maxGroup
+}
+
+// rowOf returns the exclusion row of the kept endpoint fixed for a side.
+func (c *core) rowOf(side int, fixed int32) []int32 {
+	if side == sideDst && c.out != nil {
+		return c.out.row(fixed)
+	}
+	if side == sideSrc && c.in != nil {
+		return c.in.row(fixed)
+	}
+	return nil
 }
 
 // scanDistinct is the number of negatives per positive up to which
@@ -69,16 +81,22 @@ const scanDistinct = 32
 // time.
 const positiveGrain = 256
 
-// prefetch is the number of positives whose exclusion rows are touched
-// ahead of drawing their negatives.
-const prefetch = 8
+// group is the number of positives whose first reads (exclusion rows,
+// alias slots) prepare loads together before their negatives are drawn;
+// maxGroup bounds core.group.
+const (
+	group    = 32
+	maxGroup = 64
+)
 
 // worker is the scratch state of one goroutine.
 type worker struct {
-	s     stream
-	sink  int32 // keeps touch's loads
-	seen  map[uint64]struct{}
-	cache [2]candidates
+	s       stream
+	sink    int32 // keeps prepare's loads
+	streams [maxGroup]stream
+	lo, hi  [maxGroup]int64 // row bounds of a group
+	seen    map[uint64]struct{}
+	cache   [2]candidates
 }
 
 // candidates are the valid candidates of one side of one positive,
@@ -125,22 +143,23 @@ func (c *core) negatives(src, dst []int32, seed uint64) ([]int32, []int32, error
 			sp[sideDst].node, sp[sideSrc].node = dst, src
 			sp[sideDst].n, sp[sideSrc].n = n, n
 		}
-		for i := lo; i < hi; i++ {
-			if (i-lo)%prefetch == 0 {
-				c.touch(w, src[i:min(i+prefetch, hi)], dst[i:min(i+prefetch, hi)])
-			}
-			w.s.reset(seed, uint64(i))
-			sp[sideDst].skip, sp[sideSrc].skip = -1, -1
-			if c.inBatch {
-				sp[sideDst].skip, sp[sideSrc].skip = i, i
-			}
-			if err := c.fill(w, i, src[i], dst[i], &sp, ns[i*c.k:(i+1)*c.k], nd[i*c.k:(i+1)*c.k]); err != nil {
-				mu.Lock()
-				if i < errAt {
-					firstErr, errAt = err, i
+		for g0 := lo; g0 < hi; g0 += c.group {
+			g1 := min(g0+c.group, hi)
+			c.prepare(w, &sp, seed, g0, src[g0:g1], dst[g0:g1])
+			for i := g0; i < g1; i++ {
+				w.s = w.streams[i-g0]
+				sp[sideDst].skip, sp[sideSrc].skip = -1, -1
+				if c.inBatch {
+					sp[sideDst].skip, sp[sideSrc].skip = i, i
 				}
-				mu.Unlock()
-				return
+				if err := c.fill(w, i, src[i], dst[i], &sp, ns[i*c.k:(i+1)*c.k], nd[i*c.k:(i+1)*c.k]); err != nil {
+					mu.Lock()
+					if i < errAt {
+						firstErr, errAt = err, i
+					}
+					mu.Unlock()
+					return
+				}
 			}
 		}
 	})
@@ -150,28 +169,72 @@ func (c *core) negatives(src, dst []int32, seed uint64) ([]int32, []int32, error
 	return ns, nd, nil
 }
 
-// touch reads the first, middle and last neighbours of the exclusion rows of
-// a few positives before their negatives are drawn, so that the cache lines
-// a search reads are loaded. On a large graph each row costs cache misses
-// (its bounds, then its lines); the loads of a few independent rows overlap,
-// where drawing positive by positive would wait for each in turn.
-func (c *core) touch(w *worker, src, dst []int32) {
+// prepare keys the streams of the positives first..first+len(src)-1 and
+// loads, stage by stage over the whole group, what their draws will read
+// first: the bounds of their exclusion rows, then the rows' cache lines
+// (every line of a row of up to 64 neighbours; the lines a search reads
+// first in a longer one), then, for weighted spaces, the alias slot of
+// each first draw. On a large graph each of these is a cache miss that
+// depends on the one before; the group's loads of one stage are
+// independent, so they overlap in the out-of-order window, where drawing
+// positive by positive would wait for each miss in turn. The draws
+// themselves are made afterwards by fill, from the streams kept here, so
+// the negatives are those of positive-by-positive drawing.
+func (c *core) prepare(w *worker, sp *[2]space, seed uint64, first int, src, dst []int32) {
+	for j := range src {
+		w.streams[j].reset(seed, uint64(first+j))
+	}
 	var sum int32
 	if c.out != nil {
-		for _, u := range src {
-			if r := c.out.row(u); len(r) > 0 {
-				sum += r[0] + r[len(r)/2] + r[len(r)-1]
-			}
-		}
+		sum += w.touchRows(c.out, src)
 	}
 	if c.in != nil {
-		for _, v := range dst {
-			if r := c.in.row(v); len(r) > 0 {
-				sum += r[0] + r[len(r)/2] + r[len(r)-1]
+		sum += w.touchRows(c.in, dst)
+	}
+	// The first draw of a positive is its side's coin (CorruptEither),
+	// then a candidate; a copy of its stream makes it here without
+	// consuming it.
+	if sp[sideDst].alias != nil || sp[sideSrc].alias != nil {
+		for j := range src {
+			s := w.streams[j]
+			side := sideDst
+			switch c.corrupt {
+			case CorruptSrc:
+				side = sideSrc
+			case CorruptEither:
+				if s.coin() {
+					side = sideSrc
+				}
+			}
+			if t := sp[side].alias; t != nil {
+				sum += t.slots[t.index(&s)].alias
 			}
 		}
 	}
 	w.sink += sum
+}
+
+// touchRows loads the rows of nodes of a: their bounds for every node, then
+// the lines of every row, and returns a sum of what it read so that the
+// loads are kept.
+func (w *worker) touchRows(a *adjacency, nodes []int32) int32 {
+	ptr := a.indptr
+	for j, u := range nodes {
+		w.lo[j], w.hi[j] = ptr[u], ptr[u+1]
+	}
+	var sum int32
+	for j := range nodes {
+		lo, hi := w.lo[j], w.hi[j]
+		if lo == hi {
+			continue
+		}
+		// Its first, quarter, middle, three-quarter and last
+		// neighbour: at most 16 apart (a 64-byte line) up to 64.
+		n := hi - lo
+		r := a.idx[lo:hi]
+		sum += r[0] + r[n/4] + r[n/2] + r[n-n/4-1] + r[n-1]
+	}
+	return sum
 }
 
 // fill draws the k negatives of positive i, (u, v), into ns and nd.
@@ -183,16 +246,16 @@ func (c *core) fill(w *worker, i int, u, v int32, sp *[2]space, ns, nd []int32) 
 		}
 		clear(w.seen)
 	}
+	kept := [2]int32{u, v}
+	if c.corrupt != CorruptEither && !c.distinct {
+		return c.fillOneSide(w, i, u, v, sp, ns, nd, kept)
+	}
 	var rows [2][]int32
 	if c.out != nil {
 		rows[sideDst] = c.out.row(u)
 	}
 	if c.in != nil {
 		rows[sideSrc] = c.in.row(v)
-	}
-	kept := [2]int32{u, v}
-	if c.corrupt != CorruptEither && !c.distinct {
-		return c.fillOneSide(w, i, u, v, sp, ns, nd, rows, kept)
 	}
 	for j := range ns {
 		side := sideDst
@@ -228,12 +291,13 @@ func (c *core) fill(w *worker, i int, u, v int32, sp *[2]space, ns, nd []int32) 
 // fillOneSide is fill for one corrupted side without Distinct: all k first
 // draws are made before any is checked, so that their memory reads (alias
 // slots, on a large graph) overlap rather than wait for one another.
-func (c *core) fillOneSide(w *worker, i int, u, v int32, sp *[2]space, ns, nd []int32, rows [2][]int32, kept [2]int32) error {
+func (c *core) fillOneSide(w *worker, i int, u, v int32, sp *[2]space, ns, nd []int32, kept [2]int32) error {
 	side, out, other := sideDst, nd, ns
 	if c.corrupt == CorruptSrc {
 		side, out, other = sideSrc, ns, nd
 	}
-	fixed, row, space := kept[side], rows[side], &sp[side]
+	fixed, space := kept[side], &sp[side]
+	row := c.rowOf(side, fixed)
 	for j := range out {
 		out[j] = space.draw(&w.s)
 	}

@@ -34,7 +34,7 @@ func NewInBatch(k int, opts ...Option) (*InBatch, error) {
 	if cfg.powerSet {
 		return nil, fmt.Errorf("linkpred: Power applies to DegreeWeighted, not InBatch")
 	}
-	c := core{k: k, corrupt: cfg.corrupt, numSrc: math.MaxInt32, numDst: math.MaxInt32,
+	c := core{k: k, corrupt: cfg.corrupt, numSrc: math.MaxInt32, numDst: math.MaxInt32, group: group,
 		noSelfLoops: cfg.noSelfLoops, distinct: cfg.distinct, tries: cfg.tries, inBatch: true}
 	if ex := cfg.exclude; ex != nil {
 		c.numSrc, c.numDst = ex.NumSrc(), ex.NumDst()

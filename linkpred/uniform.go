@@ -70,7 +70,7 @@ func newCore(g *graph.Graph, k int, opts []Option) (*core, config, error) {
 	if k <= 0 {
 		return nil, cfg, fmt.Errorf("linkpred: k = %d negatives per positive, need at least 1", k)
 	}
-	c := &core{k: k, corrupt: cfg.corrupt, numSrc: g.NumSrc(), numDst: g.NumDst(),
+	c := &core{k: k, corrupt: cfg.corrupt, numSrc: g.NumSrc(), numDst: g.NumDst(), group: group,
 		noSelfLoops: cfg.noSelfLoops, distinct: cfg.distinct, tries: cfg.tries}
 	if err := c.setExclusion(cfg.exclude, g.NumSrc(), g.NumDst()); err != nil {
 		return nil, cfg, err
