@@ -25,6 +25,7 @@ type APIError struct {
 	Message string
 }
 
+// Error returns the status and the server's message.
 func (e *APIError) Error() string {
 	return fmt.Sprintf("gnnserve: %d %s: %s", e.Status, http.StatusText(e.Status), e.Message)
 }

@@ -71,6 +71,7 @@ type statusWriter struct {
 	code int
 }
 
+// WriteHeader records code and writes it.
 func (w *statusWriter) WriteHeader(code int) {
 	w.code = code
 	w.ResponseWriter.WriteHeader(code)

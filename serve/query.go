@@ -19,6 +19,7 @@ type requestError struct {
 	msg    string
 }
 
+// Error returns the message.
 func (e *requestError) Error() string { return e.msg }
 
 // badRequest returns a 400 error with a formatted message.
