@@ -99,22 +99,11 @@ func LoadOGB(dir string, opts OGBOptions) (*Dataset, error) {
 		return nil, fmt.Errorf("dataset: ogb: NumClasses %d outside [0, %d]", opts.NumClasses, math.MaxInt32)
 	}
 	raw := filepath.Join(dir, "raw")
-	n, err := readOGBCount(filepath.Join(raw, "num-node-list.csv.gz"), graph.MaxNodes)
+	g, err := readOGBGraph(raw, opts.AddInverseEdges)
 	if err != nil {
 		return nil, err
 	}
-	e, err := readOGBCount(filepath.Join(raw, "num-edge-list.csv.gz"), graph.MaxEdges)
-	if err != nil {
-		return nil, err
-	}
-	if opts.AddInverseEdges && 2*e > graph.MaxEdges {
-		return nil, fmt.Errorf("dataset: %s: %d rows with inverse edges exceed %d edges",
-			filepath.Join(raw, "num-edge-list.csv.gz"), e, graph.MaxEdges)
-	}
-	g, err := readOGBEdges(filepath.Join(raw, "edge.csv.gz"), n, e, opts.AddInverseEdges)
-	if err != nil {
-		return nil, err
-	}
+	n := g.NumNodes()
 	feat, err := readOGBFeatures(filepath.Join(raw, "node-feat.csv.gz"), n)
 	if err != nil {
 		return nil, err
@@ -516,4 +505,23 @@ func shorten(b []byte) string {
 		return string(b[:40]) + "..."
 	}
 	return string(b)
+}
+
+// readOGBGraph reads the graph of OGB's raw folder: the node and edge
+// counts, then edge.csv.gz, each row also as its inverse with
+// addInverse (checked against MaxEdges first).
+func readOGBGraph(raw string, addInverse bool) (*graph.Graph, error) {
+	n, err := readOGBCount(filepath.Join(raw, "num-node-list.csv.gz"), graph.MaxNodes)
+	if err != nil {
+		return nil, err
+	}
+	e, err := readOGBCount(filepath.Join(raw, "num-edge-list.csv.gz"), graph.MaxEdges)
+	if err != nil {
+		return nil, err
+	}
+	if addInverse && 2*e > graph.MaxEdges {
+		return nil, fmt.Errorf("dataset: %s: %d rows with inverse edges exceed %d edges",
+			filepath.Join(raw, "num-edge-list.csv.gz"), e, graph.MaxEdges)
+	}
+	return readOGBEdges(filepath.Join(raw, "edge.csv.gz"), n, e, addInverse)
 }

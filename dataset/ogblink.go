@@ -151,21 +151,13 @@ func OGBLinkOptionsFor(dir string) (OGBLinkOptions, bool) {
 // from OGBLinkOptionsFor(dir).
 func LoadOGBLink(dir string, opts OGBLinkOptions) (*LinkDataset, error) {
 	raw := filepath.Join(dir, "raw")
-	n, err := readOGBCount(filepath.Join(raw, "num-node-list.csv.gz"), graph.MaxNodes)
+	g, err := readOGBGraph(raw, opts.AddInverseEdges)
 	if err != nil {
 		return nil, err
 	}
-	e, err := readOGBCount(filepath.Join(raw, "num-edge-list.csv.gz"), graph.MaxEdges)
-	if err != nil {
-		return nil, err
-	}
-	if opts.AddInverseEdges && 2*e > graph.MaxEdges {
-		return nil, fmt.Errorf("dataset: %s: %d rows with inverse edges exceed %d edges",
-			filepath.Join(raw, "num-edge-list.csv.gz"), e, graph.MaxEdges)
-	}
-	g, err := readOGBEdges(filepath.Join(raw, "edge.csv.gz"), n, e, opts.AddInverseEdges)
-	if err != nil {
-		return nil, err
+	n, e := g.NumNodes(), g.NumEdges() // e: rows of edge.csv.gz
+	if opts.AddInverseEdges {
+		e /= 2
 	}
 	ds := &LinkDataset{Name: opts.Name, Graph: g}
 	if ds.Name == "" {
