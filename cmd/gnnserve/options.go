@@ -4,8 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gnngo/gnn/dataset"
@@ -188,13 +186,9 @@ func (o *options) fanouts() ([]int, error) {
 	case "full":
 		return []int{}, nil
 	}
-	var fs []int
-	for _, s := range strings.Split(o.Fanouts, ",") {
-		k, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || k < -1 {
-			return nil, fmt.Errorf("-fanouts %q: want model, full, or comma-separated numbers, each -1 (all) or at least 0", o.Fanouts)
-		}
-		fs = append(fs, k)
+	fs, err := sampling.ParseFanouts(o.Fanouts)
+	if err != nil {
+		return nil, fmt.Errorf("-fanouts %q: want model, full, or comma-separated numbers, each -1 (all) or at least 0", o.Fanouts)
 	}
 	return fs, nil
 }

@@ -36,11 +36,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/examples/internal/setup"
+	"github.com/gnngo/gnn/sampling"
 )
 
 // options are linkpred's flags, next to the shared ones.
@@ -164,13 +163,9 @@ func (o *options) check() ([]int, error) {
 	if o.Given("layers") {
 		return nil, fmt.Errorf("-layers does not apply to -minibatch: it takes one layer per -fanouts entry")
 	}
-	var fanouts []int
-	for _, s := range strings.Split(o.Fanouts, ",") {
-		k, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || k < -1 || k == 0 {
-			return nil, fmt.Errorf("-fanouts %q: want comma-separated numbers, each -1 (all) or at least 1", o.Fanouts)
-		}
-		fanouts = append(fanouts, k)
+	fanouts, err := sampling.ParseFanouts(o.Fanouts)
+	if err != nil {
+		return nil, fmt.Errorf("-fanouts %w", err)
 	}
 	return fanouts, nil
 }

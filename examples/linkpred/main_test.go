@@ -230,7 +230,6 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"-test", "0"}, "-test"},
 		{[]string{"-val", "0.5", "-test", "0.5"}, "-val"},
 		{[]string{"-minibatch", "-fanouts", "10,x"}, "-fanouts"},
-		{[]string{"-minibatch", "-fanouts", "0"}, "-fanouts"},
 		{[]string{"-minibatch", "-batch", "0"}, "-batch"},
 		{[]string{"-minibatch", "-neg", "0"}, "-neg"},
 		{[]string{"-minibatch", "-eval-neg", "-1"}, "-eval-neg"},

@@ -25,8 +25,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"strconv"
-	"strings"
 
 	"gorgonia.org/tensor"
 
@@ -91,13 +89,9 @@ func (o *options) check() ([]int, error) {
 			return nil, fmt.Errorf("-%s does not apply to mini-batch training", name)
 		}
 	}
-	var fanouts []int
-	for _, s := range strings.Split(o.Fanouts, ",") {
-		k, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || k < -1 {
-			return nil, fmt.Errorf("-fanouts %q: want comma-separated numbers, each -1 (all) or at least 0", o.Fanouts)
-		}
-		fanouts = append(fanouts, k)
+	fanouts, err := sampling.ParseFanouts(o.Fanouts)
+	if err != nil {
+		return nil, fmt.Errorf("-fanouts %w", err)
 	}
 	switch {
 	case o.Batch <= 0:
