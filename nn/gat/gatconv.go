@@ -36,93 +36,41 @@ func (l *GATConv) dstIn() int {
 // head to eg. Weights are Glorot-uniform initialised with gain sqrt(2), as
 // DGL does; the bias starts at 0.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) {
-	if eg == nil {
-		return nil, fmt.Errorf("gat: nil expression graph")
-	}
 	if in <= 0 || out <= 0 {
 		return nil, fmt.Errorf("gat: feature sizes must be positive, got in %d, out %d", in, out)
 	}
-	c := config{heads: 1, slope: 0.2, bias: true, dtype: tensor.Float32}
-	for _, o := range opts {
-		if err := o(&c); err != nil {
-			return nil, err
-		}
-	}
-	if (c.featDrop > 0 || c.attnDrop > 0) && c.mode == nil {
-		return nil, fmt.Errorf("gat: dropout needs WithMode")
-	}
-	if c.name == "" {
-		c.name = nn.UniqueName(eg, "gat")
-	}
-	if !c.seedSet {
-		c.seed = nn.SeedOf(c.name)
-	}
-	h := c.heads
-	gain := math.Sqrt2
-	l := &GATConv{in: in, out: out, cfg: c}
-	param := func(suffix string, seed uint64, shape ...int) (*gorgonia.Node, error) {
-		v, err := nn.Initial(c.values, c.name+"."+suffix, c.dtype, shape, func() (*tensor.Dense, error) {
-			return nn.Glorot(c.dtype, seed, gain, shape...)
-		})
-		if err != nil {
-			return nil, err
-		}
-		return nn.Param(eg, c.name+"."+suffix, v), nil
-	}
-	var err error
-	if l.w, err = param("weight", nn.ParamSeed(c.seed, 0), in, h*out); err != nil {
+	c := config{heads: 1, slope: 0.2, bias: true}
+	if err := kit.Setup(eg, &c, opts, func(c *config) float64 { return c.attnDrop }); err != nil {
 		return nil, err
 	}
+	h, gain := c.heads, math.Sqrt2
+	l := &GATConv{in: in, out: out, cfg: c}
+	ps := c.Params(eg)
+	l.w = ps.Glorot("weight", 0, gain, in, h*out)
 	// Attention vectors are initialised as (H, out) matrices (fans H and
 	// out), then given their broadcast shape (1, H, out). PyTorch's
 	// xavier init of DGL's (1, H, out) tensor takes fans H*out and out
 	// instead, a bound smaller by sqrt(out*(H+1)/(H+out)) (2.1 for 8 heads
 	// of 8 features).
-	for i, p := range []**gorgonia.Node{&l.al, &l.ar} {
-		if *p, err = attention(eg, c, out, []string{".attn_l", ".attn_r"}[i], uint64(i)+1); err != nil {
-			return nil, err
-		}
-	}
+	l.al = ps.GlorotAs("attn_l", 1, gain, []int{h, out}, 1, h, out)
+	l.ar = ps.GlorotAs("attn_r", 2, gain, []int{h, out}, 1, h, out)
 	if c.dstIn > 0 {
-		if l.wDst, err = param("dst_weight", nn.ParamSeed(c.seed, 6), c.dstIn, h*out); err != nil {
-			return nil, err
-		}
+		l.wDst = ps.Glorot("dst_weight", 6, gain, c.dstIn, h*out)
 	}
 	if resIn := l.dstIn(); c.residual && resIn != h*out {
-		if l.res, err = param("res_weight", nn.ParamSeed(c.seed, 3), resIn, h*out); err != nil {
-			return nil, err
-		}
+		l.res = ps.Glorot("res_weight", 3, gain, resIn, h*out)
 	}
 	if c.bias {
-		b, _ := nn.Initial(c.values, c.name+".bias", c.dtype, []int{h * out}, func() (*tensor.Dense, error) { return nn.Zeros(c.dtype, h*out), nil })
-		l.b = nn.Param(eg, c.name+".bias", b)
+		l.b = ps.Zeros("bias", h*out)
 	}
 	if c.edgeDim > 0 {
-		if l.we, err = param("edge_weight", nn.ParamSeed(c.seed, 4), c.edgeDim, h*out); err != nil {
-			return nil, err
-		}
-		if l.ae, err = attention(eg, c, out, ".attn_e", 5); err != nil {
-			return nil, err
-		}
+		l.we = ps.Glorot("edge_weight", 4, gain, c.edgeDim, h*out)
+		l.ae = ps.GlorotAs("attn_e", 5, gain, []int{h, out}, 1, h, out)
 	}
-	return l, nil
-}
-
-// attention returns the attention vector named c.name+suffix, of shape
-// (1, H, out), from c.values or drawn from the layer's seed stream k.
-func attention(eg *gorgonia.ExprGraph, c config, out int, suffix string, k uint64) (*gorgonia.Node, error) {
-	h := c.heads
-	v, err := nn.Initial(c.values, c.name+suffix, c.dtype, []int{1, h, out}, func() (*tensor.Dense, error) {
-		v, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, k), math.Sqrt2, h, out)
-		if err != nil {
-			return nil, err
-		}
-		return v, v.Reshape(1, h, out)
-	})
-	if err != nil {
+	if err := ps.Err(); err != nil {
 		return nil, err
 	}
-	return nn.Param(eg, c.name+suffix, v), nil
+	return l, nil
 }
 
 // Learnables returns the layer's parameters for a Gorgonia solver.
@@ -153,7 +101,7 @@ func (l *GATConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) 
 // here: the attention would be empty.
 func (l *GATConv) ForwardWithAttention(g *graph.Graph, x *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
 	if g != nil && g.NumEdges() == 0 {
-		return nil, nil, fmt.Errorf("gat: %s: the graph has no edges, so there is no attention to return", l.cfg.name)
+		return nil, nil, fmt.Errorf("gat: %s: the graph has no edges, so there is no attention to return", l.cfg.Name)
 	}
 	return l.forward(g, x, nil, nil, nil)
 }
@@ -165,10 +113,10 @@ func (l *GATConv) ForwardWithAttention(g *graph.Graph, x *gorgonia.Node) (out, a
 // formed (PyG projects every edge to H x F features first).
 func (l *GATConv) ForwardEdges(g *graph.Graph, x, ef *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
 	if ef == nil {
-		return nil, nil, fmt.Errorf("gat: %s: nil edge features", l.cfg.name)
+		return nil, nil, fmt.Errorf("gat: %s: nil edge features", l.cfg.Name)
 	}
 	if g != nil && g.NumEdges() == 0 {
-		return nil, nil, fmt.Errorf("gat: %s: the graph has no edges, so it can have no edge features", l.cfg.name)
+		return nil, nil, fmt.Errorf("gat: %s: the graph has no edges, so it can have no edge features", l.cfg.Name)
 	}
 	return l.forward(g, x, nil, nil, ef)
 }
@@ -193,10 +141,10 @@ func (l *GATConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*go
 // how HeteroGraphConv runs the layer on a relation between two node types.
 func (l *GATConv) ForwardBipartite(g nn.Graph, src, dst *gorgonia.Node) (*gorgonia.Node, error) {
 	if dst == nil {
-		return nil, fmt.Errorf("gat: %s: nil destination features", l.cfg.name)
+		return nil, fmt.Errorf("gat: %s: nil destination features", l.cfg.Name)
 	}
 	if _, ok := g.(nn.Sharded); ok {
-		return nil, fmt.Errorf("gat: %s: ForwardBipartite on a sharded graph is not supported", l.cfg.name)
+		return nil, fmt.Errorf("gat: %s: ForwardBipartite on a sharded graph is not supported", l.cfg.Name)
 	}
 	out, _, err := l.forward(g, src, dst, nil, nil)
 	return out, err
@@ -204,7 +152,7 @@ func (l *GATConv) ForwardBipartite(g nn.Graph, src, dst *gorgonia.Node) (*gorgon
 
 // forward runs the layer; xDst is nil for the first NumDst rows of x.
 func (l *GATConv) forward(g nn.Graph, x, xDst, ew, ef *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
-	name := l.cfg.name
+	name := l.cfg.Name
 	if nn.IsNil(g) || x == nil {
 		return nil, nil, fmt.Errorf("gat: %s: Forward needs a graph and features", name)
 	}
@@ -212,8 +160,8 @@ func (l *GATConv) forward(g nn.Graph, x, xDst, ew, ef *gorgonia.Node) (out, attn
 		if s := xDst.Shape(); len(s) != 2 || s[0] != g.NumDst() || s[1] != l.dstIn() {
 			return nil, nil, fmt.Errorf("gat: %s: destination features %q have shape %v, want (%d, %d)", name, xDst.Name(), s, g.NumDst(), l.dstIn())
 		}
-		if xDst.Dtype() != l.cfg.dtype {
-			return nil, nil, fmt.Errorf("gat: %s: destination features have dtype %v, the layer %v", name, xDst.Dtype(), l.cfg.dtype)
+		if xDst.Dtype() != l.cfg.Dtype {
+			return nil, nil, fmt.Errorf("gat: %s: destination features have dtype %v, the layer %v", name, xDst.Dtype(), l.cfg.Dtype)
 		}
 	} else if l.wDst != nil {
 		return nil, nil, fmt.Errorf("gat: %s: the layer takes %d-wide destination features (WithDstIn); use ForwardBipartite", name, l.cfg.dstIn)
@@ -225,8 +173,8 @@ func (l *GATConv) forward(g nn.Graph, x, xDst, ew, ef *gorgonia.Node) (out, attn
 	if s := x.Shape(); len(s) != 2 || s[0] != n || s[1] != l.in {
 		return nil, nil, fmt.Errorf("gat: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, n, l.in)
 	}
-	if x.Dtype() != l.cfg.dtype {
-		return nil, nil, fmt.Errorf("gat: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
+	if x.Dtype() != l.cfg.Dtype {
+		return nil, nil, fmt.Errorf("gat: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.Dtype)
 	}
 	if err := l.checkGraph(g); err != nil {
 		return nil, nil, err
@@ -235,8 +183,8 @@ func (l *GATConv) forward(g nn.Graph, x, xDst, ew, ef *gorgonia.Node) (out, attn
 		return nil, nil, err
 	}
 	h0 := x
-	if l.cfg.featDrop > 0 {
-		if h0, err = nn.DropoutOn(g, x, l.cfg.featDrop, l.dropSeed(1), l.cfg.mode); err != nil {
+	if l.cfg.Dropout > 0 {
+		if h0, err = nn.DropoutOn(g, x, l.cfg.Dropout, l.dropSeed(1), l.cfg.Mode); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -247,8 +195,8 @@ func (l *GATConv) forward(g nn.Graph, x, xDst, ew, ef *gorgonia.Node) (out, attn
 	var flatDst, res *gorgonia.Node
 	hDst := xDst
 	if xDst != nil {
-		if l.cfg.featDrop > 0 {
-			if hDst, err = nn.Dropout(xDst, l.cfg.featDrop, l.dropSeed(3), l.cfg.mode); err != nil {
+		if l.cfg.Dropout > 0 {
+			if hDst, err = nn.Dropout(xDst, l.cfg.Dropout, l.dropSeed(3), l.cfg.Mode); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -278,7 +226,7 @@ func (l *GATConv) forward(g nn.Graph, x, xDst, ew, ef *gorgonia.Node) (out, attn
 // checkEdges checks that edge features are given exactly when the layer
 // has an edge term, and their shape and dtype.
 func (l *GATConv) checkEdges(g nn.Graph, ef *gorgonia.Node) error {
-	name, d := l.cfg.name, l.cfg.edgeDim
+	name, d := l.cfg.Name, l.cfg.edgeDim
 	switch {
 	case ef == nil && d > 0:
 		return fmt.Errorf("gat: %s: the layer takes edge features of size %d; use ForwardEdges", name, d)
@@ -290,25 +238,25 @@ func (l *GATConv) checkEdges(g nn.Graph, ef *gorgonia.Node) error {
 	if s := ef.Shape(); len(s) != 2 || s[0] != g.NumEdges() || s[1] != d {
 		return fmt.Errorf("gat: %s: edge features %q have shape %v, want (%d, %d)", name, ef.Name(), s, g.NumEdges(), d)
 	}
-	if ef.Dtype() != l.cfg.dtype {
-		return fmt.Errorf("gat: %s: edge features have dtype %v, the layer %v", name, ef.Dtype(), l.cfg.dtype)
+	if ef.Dtype() != l.cfg.Dtype {
+		return fmt.Errorf("gat: %s: edge features have dtype %v, the layer %v", name, ef.Dtype(), l.cfg.Dtype)
 	}
 	return nil
 }
 
 // dropSeed returns the seed of dropout site k of the layer.
-func (l *GATConv) dropSeed(k uint64) uint64 { return nn.ParamSeed(l.cfg.seed, 100+k) }
+func (l *GATConv) dropSeed(k uint64) uint64 { return nn.ParamSeed(l.cfg.Seed, 100+k) }
 
 // checkGraph applies the zero in-degree rule and rejects a graph without
 // nodes (the output would be empty). A graph with nodes but no edges, when
 // zero in-degrees are allowed, aggregates zeros (see attend).
 func (l *GATConv) checkGraph(g nn.Graph) error {
 	if g.NumDst() == 0 {
-		return fmt.Errorf("gat: %s: the graph has no destination nodes, so the output would be empty", l.cfg.name)
+		return fmt.Errorf("gat: %s: the graph has no destination nodes, so the output would be empty", l.cfg.Name)
 	}
 	if !l.cfg.allowZeroIn {
 		if z := g.ZeroInDegree(); len(z) > 0 {
-			return fmt.Errorf("gat: %s: %d of %d nodes have no in-edges (node %d first); add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.name, len(z), g.NumDst(), z[0])
+			return fmt.Errorf("gat: %s: %d of %d nodes have no in-edges (node %d first); add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.Name, len(z), g.NumDst(), z[0])
 		}
 	}
 	return nil
@@ -323,16 +271,16 @@ func (l *GATConv) attend(sg nn.Graph, flat, flatDst, res, ew, ef *gorgonia.Node)
 	if s, ok := sg.(nn.Sharded); ok {
 		b, err := s.OneShotBlock()
 		if err != nil {
-			return nil, nil, fmt.Errorf("gat: %s: %w", l.cfg.name, err)
+			return nil, nil, fmt.Errorf("gat: %s: %w", l.cfg.Name, err)
 		}
 		if b != nil {
 			// One-shot mode: the single-process ops on the worker's block,
 			// with the projected rows of its remote sources fetched at once.
 			if flat, err = s.Halo(flat); err != nil {
-				return nil, nil, fmt.Errorf("gat: %s: %w", l.cfg.name, err)
+				return nil, nil, fmt.Errorf("gat: %s: %w", l.cfg.Name, err)
 			}
 			if eids = s.EdgeIDs(); eids == nil && l.cfg.attnDrop > 0 {
-				return nil, nil, fmt.Errorf("gat: %s: attention dropout on a sharded graph needs the partition's global edge IDs", l.cfg.name)
+				return nil, nil, fmt.Errorf("gat: %s: attention dropout on a sharded graph needs the partition's global edge IDs", l.cfg.Name)
 			}
 			sg = b
 		}
@@ -347,7 +295,7 @@ func (l *GATConv) attend(sg nn.Graph, flat, flatDst, res, ew, ef *gorgonia.Node)
 		// attention vectors: the scores and their (N, H, F) gradients are
 		// no nodes here, and attention is computed and consumed shard by
 		// shard, never returned.
-		drop := nn.DropoutSpec{P: l.cfg.attnDrop, Seed: l.dropSeed(2), Mode: l.cfg.mode}
+		drop := nn.DropoutSpec{P: l.cfg.attnDrop, Seed: l.dropSeed(2), Mode: l.cfg.Mode}
 		rst, err := s.GATAggregate(z, l.al, l.ar, ew, l.cfg.slope, drop)
 		if err != nil {
 			return nil, nil, err
@@ -381,7 +329,7 @@ func (l *GATConv) attend(sg nn.Graph, flat, flatDst, res, ew, ef *gorgonia.Node)
 	}
 	g, err := nn.Local(sg, "edge weights or features")
 	if err != nil {
-		return nil, nil, fmt.Errorf("gat: %s: %w", l.cfg.name, err)
+		return nil, nil, fmt.Errorf("gat: %s: %w", l.cfg.Name, err)
 	}
 	if g.NumEdges() == 0 {
 		out, err := l.isolated(g, z, el, erSrc, er, res, ew)
@@ -398,9 +346,9 @@ func (l *GATConv) attend(sg nn.Graph, flat, flatDst, res, ew, ef *gorgonia.Node)
 	if l.cfg.attnDrop > 0 {
 		if eids != nil {
 			// The masks of one process on the whole graph, by edge ID.
-			attn, err = nn.DropoutRows(attn, l.cfg.attnDrop, l.dropSeed(2), l.cfg.mode, eids)
+			attn, err = nn.DropoutRows(attn, l.cfg.attnDrop, l.dropSeed(2), l.cfg.Mode, eids)
 		} else {
-			attn, err = nn.Dropout(attn, l.cfg.attnDrop, l.dropSeed(2), l.cfg.mode)
+			attn, err = nn.Dropout(attn, l.cfg.attnDrop, l.dropSeed(2), l.cfg.Mode)
 		}
 		if err != nil {
 			return nil, nil, err
@@ -408,7 +356,7 @@ func (l *GATConv) attend(sg nn.Graph, flat, flatDst, res, ew, ef *gorgonia.Node)
 	}
 	if ew != nil {
 		if attn, err = ops.EMulE(g, attn, ew); err != nil {
-			return nil, nil, fmt.Errorf("gat: %s: edge weight: %w", l.cfg.name, err)
+			return nil, nil, fmt.Errorf("gat: %s: edge weight: %w", l.cfg.Name, err)
 		}
 	}
 	rst, err := ops.UMulESum(g, z, attn) // (N, H, F)
@@ -467,7 +415,7 @@ func (l *GATConv) edgeAttention(g *graph.Graph, el, er, ef *gorgonia.Node) (*gor
 // reach the output through a sum over the reversed graph's no in-edges.
 func (l *GATConv) isolated(g *graph.Graph, z, el, er, erDst, res, ew *gorgonia.Node) (*gorgonia.Node, error) {
 	if ew != nil && ew.Shape().TotalSize() != 0 {
-		return nil, fmt.Errorf("gat: %s: edge weight %q has shape %v but the graph has no edges", l.cfg.name, ew.Name(), ew.Shape())
+		return nil, fmt.Errorf("gat: %s: edge weight %q has shape %v but the graph has no edges", l.cfg.Name, ew.Name(), ew.Shape())
 	}
 	rst, err := ops.CopyUSum(g, z) // (N, H, F) zeros
 	if err != nil {
