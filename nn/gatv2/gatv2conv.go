@@ -126,18 +126,11 @@ func (l *GATv2Conv) ForwardEdges(g *graph.Graph, x, ef *gorgonia.Node) (out, att
 }
 
 func (l *GATv2Conv) forward(g *graph.Graph, x, ew, ef *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
-	name := l.cfg.Name
-	if g == nil || x == nil {
-		return nil, nil, fmt.Errorf("gatv2: %s: Forward needs a graph and features", name)
+	if err := l.cfg.CheckInput(g, x, l.in); err != nil {
+		return nil, nil, err
 	}
-	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
-		return nil, nil, fmt.Errorf("gatv2: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, g.NumSrc(), l.in)
-	}
-	if x.Dtype() != l.cfg.Dtype {
-		return nil, nil, fmt.Errorf("gatv2: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.Dtype)
-	}
-	if g.NumDst() > g.NumSrc() {
-		return nil, nil, fmt.Errorf("gatv2: %s: graph has %d destination nodes but %d sources; the destinations must be the first NumDst sources", name, g.NumDst(), g.NumSrc())
+	if err := l.cfg.CheckDstFirst(g); err != nil {
+		return nil, nil, err
 	}
 	if err := l.checkEdges(g, ef); err != nil {
 		return nil, nil, err

@@ -77,17 +77,11 @@ func (l *GINConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*go
 
 func (l *GINConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
 	name := l.cfg.Name
-	if nn.IsNil(g) || x == nil {
-		return nil, fmt.Errorf("gin: %s: Forward needs a graph and features", name)
+	if err := l.cfg.CheckInput(g, x, l.in); err != nil {
+		return nil, err
 	}
-	if g.NumDst() > g.NumSrc() {
-		return nil, fmt.Errorf("gin: %s: graph has %d destination nodes but %d sources; the destinations must be the first NumDst sources", name, g.NumDst(), g.NumSrc())
-	}
-	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
-		return nil, fmt.Errorf("gin: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, g.NumSrc(), l.in)
-	}
-	if x.Dtype() != l.cfg.Dtype {
-		return nil, fmt.Errorf("gin: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.Dtype)
+	if err := l.cfg.CheckDstFirst(g); err != nil {
+		return nil, err
 	}
 	red := [...]ops.Reducer{Sum: ops.Sum, Mean: ops.Mean, Max: ops.Max}[l.cfg.agg]
 	neigh, err := nn.Aggregate(g, red, x, ew)

@@ -103,27 +103,20 @@ func (l *SAGEConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*g
 // forward runs the layer; xDst is nil for the first NumDst rows of x.
 func (l *SAGEConv) forward(g nn.Graph, x, xDst, ew *gorgonia.Node) (*gorgonia.Node, error) {
 	name := l.cfg.Name
-	if nn.IsNil(g) || x == nil {
-		return nil, fmt.Errorf("sage: %s: Forward needs a graph and features", name)
+	if err := l.cfg.CheckInput(g, x, l.in); err != nil {
+		return nil, err
 	}
-	if xDst != nil {
-		if s := xDst.Shape(); len(s) != 2 || s[0] != g.NumDst() || s[1] != l.cfg.dstIn {
-			return nil, fmt.Errorf("sage: %s: destination features %q have shape %v, want (%d, %d)", name, xDst.Name(), s, g.NumDst(), l.cfg.dstIn)
+	switch {
+	case xDst != nil:
+		if err := l.cfg.CheckDst(g, xDst, l.cfg.dstIn); err != nil {
+			return nil, err
 		}
-		if xDst.Dtype() != l.cfg.Dtype {
-			return nil, fmt.Errorf("sage: %s: destination features have dtype %v, the layer %v", name, xDst.Dtype(), l.cfg.Dtype)
-		}
-	} else if l.cfg.dstIn != l.in {
+	case l.cfg.dstIn != l.in:
 		return nil, fmt.Errorf("sage: %s: the layer takes %d-wide destination features (WithDstIn); use ForwardBipartite", name, l.cfg.dstIn)
-	}
-	if xDst == nil && g.NumDst() > g.NumSrc() {
-		return nil, fmt.Errorf("sage: %s: graph has %d destination nodes but %d sources; the destinations must be the first NumDst sources", name, g.NumDst(), g.NumSrc())
-	}
-	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
-		return nil, fmt.Errorf("sage: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, g.NumSrc(), l.in)
-	}
-	if x.Dtype() != l.cfg.Dtype {
-		return nil, fmt.Errorf("sage: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.Dtype)
+	default:
+		if err := l.cfg.CheckDstFirst(g); err != nil {
+			return nil, err
+		}
 	}
 	h, hDst := x, xDst
 	var err error

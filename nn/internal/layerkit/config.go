@@ -42,19 +42,14 @@ func (c *Config) Kit() *Config { return c }
 
 // Finish gives c what the options left unset: a name unique in eg (prefix
 // followed by the smallest free number, nn.UniqueName) and a seed derived
-// from the name (nn.SeedOf). It checks that the dropout probabilities
-// (Dropout and any others of the layer's) have a Mode to follow.
-func (c *Config) Finish(eg *gorgonia.ExprGraph, prefix string, dropouts ...float64) error {
-	if err := c.NeedMode(dropouts...); err != nil {
-		return err
-	}
+// from the name (nn.SeedOf).
+func (c *Config) Finish(eg *gorgonia.ExprGraph, prefix string) {
 	if c.Name == "" {
 		c.Name = nn.UniqueName(eg, prefix)
 	}
 	if !c.seedSet {
-		c.Seed = nn.SeedOf(c.Name)
+		c.Seed, c.seedSet = nn.SeedOf(c.Name), true
 	}
-	return nil
 }
 
 // NeedMode returns an error when Dropout or one of the other probabilities

@@ -29,3 +29,24 @@ func (c *Config) CheckHomogeneous(g nn.Graph, x *gorgonia.Node, in int, kind str
 	}
 	return c.CheckInput(g, x, in)
 }
+
+// CheckDst is the check of destination features given apart (a
+// bipartite Forward): NumDst rows, width columns and the layer's dtype.
+func (c *Config) CheckDst(g nn.Graph, xDst *gorgonia.Node, width int) error {
+	if s := xDst.Shape(); len(s) != 2 || s[0] != g.NumDst() || s[1] != width {
+		return c.Errorf("destination features %q have shape %v, want (%d, %d)", xDst.Name(), s, g.NumDst(), width)
+	}
+	if xDst.Dtype() != c.Dtype {
+		return c.Errorf("destination features have dtype %v, the layer %v", xDst.Dtype(), c.Dtype)
+	}
+	return nil
+}
+
+// CheckDstFirst is the check of a layer that reads the destination nodes'
+// features as the first NumDst rows of the source features (DGL's blocks).
+func (c *Config) CheckDstFirst(g nn.Graph) error {
+	if g.NumDst() > g.NumSrc() {
+		return c.Errorf("graph has %d destination nodes but %d sources; the destinations must be the first NumDst sources", g.NumDst(), g.NumSrc())
+	}
+	return nil
+}

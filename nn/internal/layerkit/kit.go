@@ -25,9 +25,10 @@ type Kit[C Configured, O ~func(C) error] struct {
 	Pkg string
 }
 
-// Setup is a constructor's prologue: it checks eg, applies opts to c and
-// finishes it (Config.Finish, with the package name as the name's prefix
-// and the layer's other dropout probabilities, read after the options).
+// Setup is a constructor's prologue: it checks eg, applies opts to c,
+// checks that the dropouts (Config.Dropout and the layer's others, read
+// after the options) have a Mode, and finishes c (Config.Finish, with the
+// package name as the name's prefix).
 func (k Kit[C, O]) Setup(eg *gorgonia.ExprGraph, c C, opts []O, dropouts ...func(C) float64) error {
 	if eg == nil {
 		return fmt.Errorf("%s: nil expression graph", k.Pkg)
@@ -39,7 +40,20 @@ func (k Kit[C, O]) Setup(eg *gorgonia.ExprGraph, c C, opts []O, dropouts ...func
 	for i, p := range dropouts {
 		ps[i] = p(c)
 	}
-	return c.Kit().Finish(eg, k.Pkg, ps...)
+	if err := c.Kit().NeedMode(ps...); err != nil {
+		return err
+	}
+	c.Kit().Finish(eg, k.Pkg)
+	return nil
+}
+
+// Sizes is the constructor check of a layer's feature sizes: both
+// positive.
+func (k Kit[C, O]) Sizes(in, out int) error {
+	if in <= 0 || out <= 0 {
+		return fmt.Errorf("%s: feature sizes must be positive, got in %d, out %d", k.Pkg, in, out)
+	}
+	return nil
 }
 
 // Apply sets c's defaults (float32), then applies opts in order; it
