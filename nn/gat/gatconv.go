@@ -479,3 +479,8 @@ var (
 	_ nn.WeightedLayer  = (*GATConv)(nil)
 	_ nn.BipartiteLayer = (*GATConv)(nil)
 )
+
+var (
+	_ nn.WeightedLayer  = (*GATConv)(nil)
+	_ nn.BipartiteLayer = (*GATConv)(nil)
+)
