@@ -36,24 +36,12 @@ var kit = layerkit.Kit[*config, Option]{Pkg: "gat"}
 // columns. With WithResidual the residual reads the destination features
 // (projected when n != H*out).
 func WithDstIn(n int) Option {
-	return func(c *config) error {
-		if n <= 0 {
-			return fmt.Errorf("gat: destination width %d; want at least 1", n)
-		}
-		c.dstIn = n
-		return nil
-	}
+	return kit.AtLeast("destination width", n, 1, func(c *config) *int { return &c.dstIn })
 }
 
 // WithHeads sets the number of attention heads (default 1).
 func WithHeads(h int) Option {
-	return func(c *config) error {
-		if h < 1 {
-			return fmt.Errorf("gat: heads must be positive, got %d", h)
-		}
-		c.heads = h
-		return nil
-	}
+	return kit.AtLeast("heads", h, 1, func(c *config) *int { return &c.heads })
 }
 
 // WithFeatDropout sets the dropout probability on the input features
@@ -93,13 +81,7 @@ func WithMeanHeads(on bool) Option { return func(c *config) error { c.meanHeads 
 // the logit before the LeakyReLU. The layer then runs with ForwardEdges.
 // 0, the default, means none.
 func WithEdgeFeatures(d int) Option {
-	return func(c *config) error {
-		if d < 0 {
-			return fmt.Errorf("gat: edge feature size %d is negative", d)
-		}
-		c.edgeDim = d
-		return nil
-	}
+	return kit.AtLeast("edge feature size", d, 0, func(c *config) *int { return &c.edgeDim })
 }
 
 // WithActivation sets the output activation (default none).

@@ -30,13 +30,7 @@ var kit = layerkit.Kit[*config, Option]{Pkg: "gatv2"}
 
 // WithHeads sets the number of attention heads (default 1).
 func WithHeads(h int) Option {
-	return func(c *config) error {
-		if h < 1 {
-			return fmt.Errorf("gatv2: heads must be positive, got %d", h)
-		}
-		c.heads = h
-		return nil
-	}
+	return kit.AtLeast("heads", h, 1, func(c *config) *int { return &c.heads })
 }
 
 // WithFeatDropout sets the dropout probability on the input features
@@ -80,13 +74,7 @@ func WithMeanHeads(on bool) Option { return func(c *config) error { c.meanHeads 
 // features into the attention (PyG's edge_dim, no bias); the layer then
 // runs with ForwardEdges. 0, the default, means none.
 func WithEdgeFeatures(d int) Option {
-	return func(c *config) error {
-		if d < 0 {
-			return fmt.Errorf("gatv2: edge feature size %d is negative", d)
-		}
-		c.edgeDim = d
-		return nil
-	}
+	return kit.AtLeast("edge feature size", d, 0, func(c *config) *int { return &c.edgeDim })
 }
 
 // WithActivation sets the output activation (default none).

@@ -82,11 +82,5 @@ func WithCombine(m Combine) Option {
 // WithEdgeFeatures gives an EdgeHead d features per edge, concatenated to
 // the endpoints' rows (default 0: none). The MLP decoder takes none.
 func WithEdgeFeatures(d int) Option {
-	return func(c *config) error {
-		if d < 0 {
-			return fmt.Errorf("link: %d edge features", d)
-		}
-		c.edgeFeat = d
-		return nil
-	}
+	return kit.AtLeast("edge features", d, 0, func(c *config) *int { return &c.edgeFeat })
 }

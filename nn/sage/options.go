@@ -50,13 +50,7 @@ var kit = layerkit.Kit[*config, Option]{Pkg: "sage"}
 // types; the default is in. The self weight fc_self is then (n, out). The
 // gcn aggregator adds destination and source features, so it needs n = in.
 func WithDstIn(n int) Option {
-	return func(c *config) error {
-		if n <= 0 {
-			return fmt.Errorf("sage: destination width %d; want at least 1", n)
-		}
-		c.dstIn = n
-		return nil
-	}
+	return kit.AtLeast("destination width", n, 1, func(c *config) *int { return &c.dstIn })
 }
 
 // WithAggregator sets the aggregator (default Mean).

@@ -1,8 +1,6 @@
 package sgc
 
 import (
-	"fmt"
-
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
@@ -25,13 +23,7 @@ var kit = layerkit.Kit[*config, Option]{Pkg: "sgc"}
 
 // WithK sets the number of propagation steps (default 1).
 func WithK(k int) Option {
-	return func(c *config) error {
-		if k < 1 {
-			return fmt.Errorf("sgc: %d propagation steps, want at least 1", k)
-		}
-		c.k = k
-		return nil
-	}
+	return kit.AtLeast("propagation steps", k, 1, func(c *config) *int { return &c.k })
 }
 
 // WithCached propagates the features once, at Forward, and reuses the

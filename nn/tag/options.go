@@ -1,8 +1,6 @@
 package tag
 
 import (
-	"fmt"
-
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
@@ -23,13 +21,7 @@ var kit = layerkit.Kit[*config, Option]{Pkg: "tag"}
 
 // WithK sets the number of hops K (default 2, as DGL).
 func WithK(k int) Option {
-	return func(c *config) error {
-		if k < 0 {
-			return fmt.Errorf("tag: %d hops, want at least 0", k)
-		}
-		c.k = k
-		return nil
-	}
+	return kit.AtLeast("hops", k, 0, func(c *config) *int { return &c.k })
 }
 
 // WithBias sets whether the layer adds a learnable bias (default true).

@@ -134,3 +134,15 @@ func (k Kit[C, O]) Probability(what string, p float64, field func(C) *float64) O
 		return nil
 	}
 }
+
+// AtLeast is an option setting the count *field(c) of the layer's own
+// configuration (what names it in errors: "heads") to n >= least.
+func (k Kit[C, O]) AtLeast(what string, n, least int, field func(C) *int) O {
+	return func(c C) error {
+		if n < least {
+			return fmt.Errorf("%s: %s %d, want at least %d", k.Pkg, what, n, least)
+		}
+		*field(c) = n
+		return nil
+	}
+}
