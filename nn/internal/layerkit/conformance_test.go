@@ -14,6 +14,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
+	"github.com/gnngo/gnn/internal/testkit/layertest"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/cheb"
 	"github.com/gnngo/gnn/nn/gat"
@@ -215,6 +216,18 @@ func conform(t *testing.T, name string, c conformer) {
 	}
 	if c.params {
 		rebuild(t, c)
+		layertest.Values(t, func(eg *gorgonia.ExprGraph, values nn.Values) (ps gorgonia.Nodes, err error) {
+			// The builds panic with their error (must): turn it back.
+			defer func() {
+				if r := recover(); r != nil {
+					if err, _ = r.(error); err == nil {
+						panic(r)
+					}
+				}
+			}()
+			ps, _ = c.build(t, eg, 1, values)
+			return ps, nil
+		})
 	}
 }
 
