@@ -36,8 +36,8 @@ func (l *GATConv) dstIn() int {
 // head to eg. Weights are Glorot-uniform initialised with gain sqrt(2), as
 // DGL does; the bias starts at 0.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) {
-	if in <= 0 || out <= 0 {
-		return nil, fmt.Errorf("gat: feature sizes must be positive, got in %d, out %d", in, out)
+	if err := kit.Sizes(in, out); err != nil {
+		return nil, err
 	}
 	c := config{heads: 1, slope: 0.2, bias: true}
 	if err := kit.Setup(eg, &c, opts, func(c *config) float64 { return c.attnDrop }); err != nil {

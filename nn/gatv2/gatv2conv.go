@@ -28,8 +28,8 @@ type GATv2Conv struct {
 // draws them from the Glorot normal distribution of the same variance);
 // biases start at 0.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATv2Conv, error) {
-	if in <= 0 || out <= 0 {
-		return nil, fmt.Errorf("gatv2: feature sizes must be positive, got in %d, out %d", in, out)
+	if err := kit.Sizes(in, out); err != nil {
+		return nil, err
 	}
 	c := config{heads: 1, slope: 0.2, bias: true}
 	if err := kit.Setup(eg, &c, opts, func(c *config) float64 { return c.attnDrop }); err != nil {

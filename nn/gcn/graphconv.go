@@ -20,8 +20,8 @@ type GraphConv struct {
 // New adds a GraphConv with in input and out output features to eg. The
 // weight is Glorot-uniform initialised from the seed; the bias starts at 0.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GraphConv, error) {
-	if in <= 0 || out <= 0 {
-		return nil, fmt.Errorf("gcn: feature sizes must be positive, got in %d, out %d", in, out)
+	if err := kit.Sizes(in, out); err != nil {
+		return nil, err
 	}
 	c := config{weight: true, bias: true}
 	if err := kit.Setup(eg, &c, opts); err != nil {

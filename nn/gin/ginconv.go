@@ -21,8 +21,8 @@ type GINConv struct {
 // apply function's output, and must equal in when there is none. A learned ε
 // starts at WithEps's value; there is nothing random to seed.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GINConv, error) {
-	if in <= 0 || out <= 0 {
-		return nil, fmt.Errorf("gin: feature sizes must be positive, got in %d, out %d", in, out)
+	if err := kit.Sizes(in, out); err != nil {
+		return nil, err
 	}
 	var c config
 	if err := kit.Setup(eg, &c, opts); err != nil {

@@ -25,8 +25,8 @@ type SAGEConv struct {
 // are Glorot-uniform initialised from the seed with gain sqrt(2), as DGL
 // does; biases start at 0. Feature dropout needs WithMode.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error) {
-	if in <= 0 || out <= 0 {
-		return nil, fmt.Errorf("sage: feature sizes must be positive, got in %d, out %d", in, out)
+	if err := kit.Sizes(in, out); err != nil {
+		return nil, err
 	}
 	c := config{bias: true}
 	if err := kit.Setup(eg, &c, opts); err != nil {
