@@ -5,6 +5,6 @@
 // initial values, and the checks at the top of every Forward.
 //
 // Its tests hold the layers to one contract: checkpoints written by
-// earlier versions load and give the same outputs (testdata/v1), and every
+// earlier versions load and give the same outputs (testdata/v1-*), and every
 // layer package under nn/ passes the conformance test.
 package layerkit

@@ -27,11 +27,11 @@ import (
 	"github.com/gnngo/gnn/nn/tag"
 )
 
-// writeGolden rewrites testdata/v1. The files there were written by the
+// writeGolden rewrites testdata/v1-*. The files were written by the
 // layers as they were before package layerkit existed (commit "layerkit:
 // golden checkpoints"); rewriting them would defeat their purpose, so the
 // flag is for adding a new case only.
-var writeGolden = flag.Bool("write-golden", false, "write testdata/v1 instead of checking it")
+var writeGolden = flag.Bool("write-golden", false, "write testdata/v1-* instead of checking them")
 
 // goldenGraph is a 6-node graph with a self-loop on every node, a ring and
 // a few chords.
@@ -197,11 +197,10 @@ func run(t *testing.T, c goldenCase, train bool, before func(gorgonia.Nodes)) bu
 // the same, draw the same initial values bit for bit from the same seeds
 // (dropout masks included), and give the outputs recorded then.
 func TestGoldenCheckpoints(t *testing.T) {
-	dir := filepath.Join("testdata", "v1")
 	for _, c := range goldenCases {
 		t.Run(c.name, func(t *testing.T) {
-			params := filepath.Join(dir, c.name+".params")
-			outs := filepath.Join(dir, c.name+".out")
+			params := filepath.Join("testdata", "v1-"+c.name+".params")
+			outs := filepath.Join("testdata", "v1-"+c.name+".outputs.params")
 			var drawn []*tensor.Dense
 			eval := run(t, c, false, func(ps gorgonia.Nodes) {
 				for _, p := range ps {
