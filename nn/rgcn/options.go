@@ -89,20 +89,24 @@ func WithActivation(f nn.Activation) Option {
 	}
 }
 
-// WithDropout sets the dropout probability of the output, in [0, 1), and
-// the Mode that switches it between training and evaluation.
+// WithDropout sets the dropout probability of the output, in [0, 1), and,
+// when m is not nil, the Mode that switches it between training and
+// evaluation (as WithMode, the other layers' shape, does).
 func WithDropout(p float64, m *nn.Mode) Option {
-	prob, mode := kit.Probability("dropout", p, func(c *config) *float64 { return &c.dropout }), kit.Mode(m)
+	prob := kit.Probability("dropout", p, func(c *config) *float64 { return &c.dropout })
 	return func(c *config) error {
-		if err := prob(c); err != nil {
-			return err
+		if m != nil {
+			c.Mode = m
 		}
-		return mode(c)
+		return prob(c)
 	}
 }
 
+// WithMode sets the training/evaluation switch the dropout follows.
+func WithMode(m *nn.Mode) Option { return kit.Mode(m) }
+
 // WithName sets the prefix of the parameters' names (default a unique
-// "rgcn", "rgcn_1", ...).
+// "rgcn<k>": rgcn1, rgcn2, ...).
 func WithName(name string) Option { return kit.Name(name) }
 
 // WithSeed sets the seed of the initialisation and dropout (default derived
