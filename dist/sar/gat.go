@@ -85,7 +85,7 @@ func (g *Graph) GATAggregate(z, al, ar, ew *gorgonia.Node, slope float64, drop n
 	if len(zr) != 2 {
 		return nil, fmt.Errorf("sar: GATAggregate: projected features %q have shape %v, want (%d, heads, features)", z.Name(), z.Shape(), g.n)
 	}
-	op := &gatOp{g: g, heads: zr[0], feat: zr[1], slope: slope, drop: drop, tag: g.nextTags()}
+	op := &gatOp{g: g, heads: zr[0], feat: zr[1], slope: slope, drop: drop, tag: g.nextTags(), back: new(opkit.Handover[gorgonia.Value, gorgonia.Value])}
 	for i, a := range []*gorgonia.Node{al, ar} {
 		if a == nil {
 			return nil, fmt.Errorf("sar: GATAggregate: nil attention vector")
@@ -126,9 +126,10 @@ type gatOp struct {
 	slope       float64
 	drop        nn.DropoutSpec
 	tag         int
-	// vecGrads holds the gradients of al and ar from the backward's
-	// gatGradOp until the two vecGradOps hand them on.
-	vecGrads [2]gorgonia.Value
+	// back hands the gradients of al and ar from a run of the backward's
+	// gatGradOp to the two vecGradOps that give them, keyed by the
+	// gatGradOp's result, their input.
+	back *opkit.Handover[gorgonia.Value, gorgonia.Value]
 }
 
 // Tags of the sweeps of a gatOp, after its base tag (each fetching sweep
@@ -195,7 +196,7 @@ func (op *gatOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgo
 		return nil, err
 	}
 	ds := gorgonia.Nodes{dz}
-	for i := range op.vecGrads {
+	for i := range 2 {
 		d, err := apply(&vecGradOp{fwd: op, which: i}, dz)
 		if err != nil {
 			return nil, err
@@ -210,7 +211,8 @@ func (op *gatOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgo
 
 // gatGradOp is the backward of fwd, taking (z, al, ar, out, dout), then ew
 // with edge weights, and
-// giving the gradient of z; it leaves those of al and ar in fwd.vecGrads.
+// giving the gradient of z; it hands those of al and ar to the vecGradOps
+// through fwd.back.
 type gatGradOp struct{ fwd *gatOp }
 
 func (op *gatGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fwd.shapes(true) }
@@ -538,7 +540,11 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 	if err := p.runIn(g, Sequential); err != nil {
 		return nil, err
 	}
-	s.op.vecGrads = s.fold(res, resL, resR)
+	for i, v := range s.fold(res, resL, resR) {
+		if err := s.op.back.Put(t, i, v); err != nil {
+			return nil, fmt.Errorf("sar: %s: %w", s.op.Name(), err)
+		}
+	}
 	return t, nil
 }
 
@@ -579,8 +585,8 @@ func (s *gatState[T]) fold(dz, del, der []T) [2]gorgonia.Value {
 }
 
 // vecGradOp hands on the gradient of al (which 0) or ar (which 1) that
-// fwd's gatGradOp, its input, left: it takes that op's output only to run
-// after it.
+// fwd's gatGradOp, its input, computed: it takes that op's result, the key
+// of the run in fwd.back, and runs after it.
 type vecGradOp struct {
 	fwd   *gatOp
 	which int
@@ -596,12 +602,11 @@ func (op *vecGradOp) Name() string {
 
 func (op *vecGradOp) Key() string { return op.fwd.Key() }
 
-func (op *vecGradOp) Do([]gorgonia.Value) (gorgonia.Value, error) {
-	v := op.fwd.vecGrads[op.which]
-	if v == nil {
-		return nil, fmt.Errorf("sar: %s ran before the backward it comes from", op.Name())
+func (op *vecGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	v, ok := op.fwd.back.Take(vals[0], op.which)
+	if !ok {
+		return nil, fmt.Errorf("sar: %s: no gradient from this run of the backward it comes from", op.Name())
 	}
-	op.fwd.vecGrads[op.which] = nil
 	return v, nil
 }
 
