@@ -15,6 +15,7 @@ import (
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/ops/heads"
 	"github.com/gnngo/gnn/ops/spmm"
 )
 
@@ -59,8 +60,15 @@ import (
 // over its input (Gorgonia's arithmetic) through a reshaped view, whose
 // register Gorgonia would take as free (GATConv uses it as (N, H*F)).
 //
-// GATAggregate runs shard by shard in either mode; in OneShot mode GATConv
-// does not call it, but runs its single-process ops on OneShotBlock.
+// The head scores and the gradients of al and ar are package heads'
+// kernels, the ones GATConv's single-process op runs, so they give the
+// same bits; the edge softmax and its backward are written here, because
+// they normalise over all the shards at once (the online merge above),
+// where ops/edgesoftmax's kernels normalise within one graph.
+//
+// GATAggregate runs shard by shard in either mode; in OneShot mode
+// Aggregate does not call it for gat.Attention, but runs the layer's
+// single-process ops on Block.
 func (g *Graph) GATAggregate(z, al, ar, ew *gorgonia.Node, slope float64, drop nn.DropoutSpec) (*gorgonia.Node, error) {
 	if math.IsNaN(slope) || math.IsInf(slope, 0) {
 		return nil, fmt.Errorf("sar: GATAggregate: slope %v is not finite", slope)
@@ -313,18 +321,8 @@ func leaky[T num.Float](x T, slope float64) T {
 // scores returns, for every node and head, the dot product of its z row
 // with the head's row of the attention vector a: el (a = al) or er.
 func (s *gatState[T]) scores(a []T) []T {
-	h, f := s.op.heads, s.op.feat
-	out := make([]T, s.op.g.n*h)
-	parallel.For(s.op.g.n, 256, func(lo, hi int) {
-		for i := lo * h; i < hi*h; i++ {
-			row, av := s.z[i*f:(i+1)*f], a[(i%h)*f:(i%h+1)*f]
-			var d T
-			for j, v := range row {
-				d += v * av[j]
-			}
-			out[i] = d
-		}
-	})
+	out := make([]T, s.op.g.n*s.op.heads)
+	heads.Dot(out, s.z, a, s.op.g.n, s.op.heads, s.op.feat)
 	return out
 }
 
@@ -563,22 +561,10 @@ func (s *gatState[T]) fold(dz, del, der []T) [2]gorgonia.Value {
 			}
 		}
 	})
-	hf := h * f
-	both := make([]T, 2*hf)
-	parallel.Sum(both, s.op.g.n, 1024, func(acc []T, lo, hi int) {
-		for i := lo * h; i < hi*h; i++ {
-			k := i % h
-			row, l, r := s.z[i*f:(i+1)*f], acc[k*f:(k+1)*f], acc[hf+k*f:hf+(k+1)*f]
-			for j, v := range row {
-				l[j] += del[i] * v
-				r[j] += der[i] * v
-			}
-		}
-	})
 	var grads [2]gorgonia.Value
-	for i := range grads {
-		t, d := values.Alloc[T](s.op.vShape[i])
-		copy(d, both[i*hf:(i+1)*hf])
+	for i, d := range [2][]T{del, der} {
+		t, da := values.Alloc[T](s.op.vShape[i])
+		heads.Sum(da, s.z, d, s.op.g.n, h, f)
 		grads[i] = t
 	}
 	return grads
