@@ -107,4 +107,15 @@ func TestOn(t *testing.T) {
 	if _, err := nn.On(g, nn.NormSum{SrcIn: true}, x, ew); err == nil {
 		t.Error("in-degree source scaling with edge weights gave no error")
 	}
+
+	// InDegrees: of the graph, of a sharded graph's nodes, or an error.
+	for _, h := range []nn.Graph{g, s} {
+		if d, err := nn.InDegrees(h, "test"); err != nil || !slices.Equal(d, g.InDegrees()) {
+			t.Errorf("InDegrees(%T) = %v, %v, want %v", h, d, err, g.InDegrees())
+		}
+	}
+	var none *graph.Graph
+	if _, err := nn.InDegrees(none, "the test"); err == nil || !strings.Contains(err.Error(), "the test needs a *graph.Graph") {
+		t.Errorf("InDegrees of a nil graph: %v", err)
+	}
 }
