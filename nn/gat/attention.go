@@ -29,6 +29,7 @@ import (
 // aggregation, where the edge weights are constants and the attention
 // dropout masks are those of one process on the whole graph.
 type Attention struct {
+	Name  string // the layer's, in error messages; may be empty
 	Slope float64
 	Drop  nn.DropoutSpec // attention dropout; P 0 for none
 	// EdgeIDs, when not nil, holds the global ID of every edge of the graph
@@ -41,7 +42,7 @@ type Attention struct {
 // Local builds the aggregation on g.
 func (a Attention) Local(g *graph.Graph, in ...*gorgonia.Node) (*gorgonia.Node, error) {
 	if len(in) != 4 || in[0] == nil || in[1] == nil || in[2] == nil {
-		return nil, fmt.Errorf("gat: Attention takes (z, al, ar, edge weights or nil), got %d inputs", len(in))
+		return nil, fmt.Errorf("%sAttention takes (z, al, ar, edge weights or nil), got %d inputs", a.prefix(), len(in))
 	}
 	rst, _, err := a.on(g, in[0], nil, in[1], in[2], in[3], nil)
 	return rst, err
@@ -55,7 +56,7 @@ func (a Attention) Local(g *graph.Graph, in ...*gorgonia.Node) (*gorgonia.Node, 
 func (a Attention) on(g *graph.Graph, z, zDst, al, ar, ew, ee *gorgonia.Node) (rst, attn *gorgonia.Node, err error) {
 	s := z.Shape()
 	if len(s) != 3 {
-		return nil, nil, fmt.Errorf("gat: Attention: projected features %q have shape %v, want (N, heads, features)", z.Name(), s)
+		return nil, nil, fmt.Errorf("%sprojected features %q have shape %v, want (N, heads, features)", a.prefix(), z.Name(), s)
 	}
 	n, h, f := s[0], s[1], s[2]
 	el, err := headScores(z, al, n, h)
@@ -78,7 +79,7 @@ func (a Attention) on(g *graph.Graph, z, zDst, al, ar, ew, ee *gorgonia.Node) (r
 		}
 	}
 	if g.NumEdges() == 0 {
-		rst, err := isolated(g, z, el, erSrc, er, ew)
+		rst, err := a.isolated(g, z, el, erSrc, er, ew)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -101,7 +102,7 @@ func (a Attention) on(g *graph.Graph, z, zDst, al, ar, ew, ee *gorgonia.Node) (r
 	}
 	if ew != nil {
 		if attn, err = ops.EMulE(g, attn, ew); err != nil {
-			return nil, nil, fmt.Errorf("gat: edge weight: %w", err)
+			return nil, nil, fmt.Errorf("%sedge weight: %w", a.prefix(), err)
 		}
 	}
 	if rst, err = ops.UMulESum(g, z, attn); err != nil { // (NumDst, H, F)
@@ -140,9 +141,9 @@ func (a Attention) scores(g *graph.Graph, el, er, ee *gorgonia.Node) (*gorgonia.
 // er holds the destination scores of all sources; on a relation between
 // two node sets it is nil and erDst holds the destinations' own, which
 // reach the output through a sum over the reversed graph's no in-edges.
-func isolated(g *graph.Graph, z, el, er, erDst, ew *gorgonia.Node) (*gorgonia.Node, error) {
+func (a Attention) isolated(g *graph.Graph, z, el, er, erDst, ew *gorgonia.Node) (*gorgonia.Node, error) {
 	if ew != nil && ew.Shape().TotalSize() != 0 {
-		return nil, fmt.Errorf("gat: edge weight %q has shape %v but the graph has no edges", ew.Name(), ew.Shape())
+		return nil, fmt.Errorf("%sedge weight %q has shape %v but the graph has no edges", a.prefix(), ew.Name(), ew.Shape())
 	}
 	rst, err := ops.CopyUSum(g, z) // (N, H, F) zeros
 	if err != nil {
@@ -161,6 +162,15 @@ func isolated(g *graph.Graph, z, el, er, erDst, ew *gorgonia.Node) (*gorgonia.No
 		return nil, err
 	}
 	return gorgonia.BroadcastAdd(rst, s, nil, []byte{2})
+}
+
+// prefix starts the aggregation's error messages: "gat: NAME: ", or
+// "gat: " without a name.
+func (a Attention) prefix() string {
+	if a.Name == "" {
+		return "gat: "
+	}
+	return "gat: " + a.Name + ": "
 }
 
 var _ nn.Aggregation = Attention{}

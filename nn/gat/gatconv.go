@@ -341,7 +341,7 @@ func (l *GATConv) attend(g nn.Graph, flat, flatDst, res, ew, ef *gorgonia.Node, 
 
 // attention is the layer's Attention.
 func (l *GATConv) attention() Attention {
-	return Attention{Slope: l.cfg.slope, Drop: nn.DropoutSpec{P: l.cfg.attnDrop, Seed: l.dropSeed(2), Mode: l.cfg.mode}}
+	return Attention{Name: l.cfg.name, Slope: l.cfg.slope, Drop: nn.DropoutSpec{P: l.cfg.attnDrop, Seed: l.dropSeed(2), Mode: l.cfg.mode}}
 }
 
 // split gives projected features (rows, H*F) their heads: (rows, H, F).
