@@ -24,17 +24,18 @@ type Aggregation interface {
 // On builds a on g, a *graph.Graph or a Sharded graph: the one place where
 // a layer's aggregation is dispatched by placement.
 func On(g Graph, a Aggregation, in ...*gorgonia.Node) (*gorgonia.Node, error) {
-	if s, ok := g.(Sharded); ok {
-		return s.Aggregate(a, in...)
+	switch g := g.(type) {
+	case Sharded:
+		return g.Aggregate(a, in...)
+	case *graph.Graph:
+		if g != nil {
+			return a.Local(g, in...)
+		}
+	case nil:
+	default:
+		return nil, fmt.Errorf("nn: the %T aggregation needs a *graph.Graph or an nn.Sharded graph, got %T", a, g)
 	}
-	pg, err := Local(g, fmt.Sprintf("the %T aggregation", a))
-	if err != nil {
-		return nil, fmt.Errorf("nn: %w", err)
-	}
-	if pg == nil {
-		return nil, fmt.Errorf("nn: %T aggregation on a nil graph", a)
-	}
-	return a.Local(pg, in...)
+	return nil, fmt.Errorf("nn: %T aggregation on a nil graph", a)
 }
 
 // NormSum is the normalised sum over in-edges, optionally weighted: with

@@ -28,6 +28,9 @@ func (f *fakeSharded) Aggregate(a nn.Aggregation, in ...*gorgonia.Node) (*gorgon
 func (f *fakeSharded) NodeIDs() []int64 { return nil }
 func (f *fakeSharded) EdgeIDs() []int64 { return nil }
 
+// plainGraph is a Graph that is neither a *graph.Graph nor Sharded.
+type plainGraph struct{ *graph.Graph }
+
 // TestOn checks the dispatch of nn.On: a Sharded graph gets the
 // aggregation value itself (also through NormalizedSum and Aggregate), a
 // *graph.Graph its Local, which gives the ops' own results; a nil graph
@@ -97,6 +100,8 @@ func TestOn(t *testing.T) {
 		want string
 	}{
 		{nil, []*gorgonia.Node{x}, "nn.NormSum aggregation on a nil graph"},
+		{(*graph.Graph)(nil), []*gorgonia.Node{x}, "nn.NormSum aggregation on a nil graph"},
+		{plainGraph{g}, []*gorgonia.Node{x}, "needs a *graph.Graph or an nn.Sharded graph, got nn_test.plainGraph"},
 		{g, []*gorgonia.Node{x, ew, ew}, "NormSum takes features and optional edge weights, got 3 inputs"},
 		{g, []*gorgonia.Node{}, "NormSum takes features and optional edge weights, got 0 inputs"},
 	} {
