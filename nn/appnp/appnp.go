@@ -66,8 +66,10 @@ func (l *APPNPConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, e
 	}
 	l.settle(x.Graph())
 	name := l.cfg.Name
-	if _, ok := g.(nn.Sharded); ok && l.cfg.edgeDrop > 0 {
-		return nil, fmt.Errorf("appnp: %s: edge dropout is not supported on a sharded graph", name)
+	if l.cfg.edgeDrop > 0 {
+		if _, err := nn.Local(g, "edge dropout"); err != nil {
+			return nil, fmt.Errorf("appnp: %s: %w", name, err)
+		}
 	}
 	if g.NumSrc() != g.NumDst() {
 		return nil, fmt.Errorf("appnp: %s: graph has %d source and %d destination nodes; APPNP needs a homogeneous graph", name, g.NumSrc(), g.NumDst())

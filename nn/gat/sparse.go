@@ -47,6 +47,6 @@ func (l *GATConv) ForwardSparse(g nn.Graph, x *nn.Sparse) (*gorgonia.Node, error
 			return nil, err
 		}
 	}
-	out, _, err := l.attend(g, flat, nil, res, nil, nil)
+	out, _, err := l.attend(g, flat, nil, res, nil, nil, false)
 	return out, err
 }

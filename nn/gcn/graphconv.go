@@ -141,26 +141,8 @@ func (l *GraphConv) propagate(g nn.Graph, h, ew *gorgonia.Node, multiplied bool)
 // weightedSum is the normalised aggregation with a weight per edge: the
 // source rows scaled by out-degree^src, summed with the edge weights ew,
 // scaled by in-degree^dst.
-func (l *GraphConv) weightedSum(sg nn.Graph, h, ew *gorgonia.Node, src, dst float64) (*gorgonia.Node, error) {
-	if s, ok := sg.(nn.Sharded); ok {
-		return s.WeightedSum(h, ew, src, dst)
-	}
-	g, err := nn.Local(sg, "edge weights")
-	if err != nil {
-		return nil, err
-	}
-	if src != 0 {
-		if h, err = ops.ScaleByDegree(g, h, ops.OutDegree, src); err != nil {
-			return nil, err
-		}
-	}
-	if h, err = ops.UMulESum(g, h, ew); err != nil {
-		return nil, err
-	}
-	if dst != 0 {
-		h, err = ops.ScaleByDegree(g, h, ops.InDegree, dst)
-	}
-	return h, err
+func (l *GraphConv) weightedSum(g nn.Graph, h, ew *gorgonia.Node, src, dst float64) (*gorgonia.Node, error) {
+	return nn.On(g, nn.NormSum{Src: src, Dst: dst}, h, ew)
 }
 
 // copyUSum is ops.CopyUSum on a *graph.Graph, the plain sum of a sharded

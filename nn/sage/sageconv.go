@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/ops"
 )
@@ -283,17 +284,13 @@ func (a aggregation) reduce(red ops.Reducer, u *gorgonia.Node) (*gorgonia.Node, 
 // in like's dtype, named after the graph so that layers sharing the graph
 // share the node. On a Sharded graph the degrees are the whole graph's.
 func invDegreePlusOne(g nn.Graph, like *gorgonia.Node) (*gorgonia.Node, error) {
-	var deg []int64
-	var name string
-	switch g := g.(type) {
-	case nn.Sharded:
-		deg, name = g.InDegrees(), fmt.Sprintf("sage.inv_in_degree_plus_1.sharded%p", g)
-	default:
-		pg, err := nn.Local(g, "the gcn aggregator")
-		if err != nil {
-			return nil, err
-		}
-		deg, name = pg.InDegrees(), fmt.Sprintf("sage.inv_in_degree_plus_1.g%d", pg.ID())
+	deg, err := nn.InDegrees(g, "the gcn aggregator")
+	if err != nil {
+		return nil, err
+	}
+	name := fmt.Sprintf("sage.inv_in_degree_plus_1.%p", g)
+	if pg, ok := g.(*graph.Graph); ok {
+		name = fmt.Sprintf("sage.inv_in_degree_plus_1.g%d", pg.ID())
 	}
 	var backing any
 	if like.Dtype() == tensor.Float32 {
