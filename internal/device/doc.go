@@ -13,8 +13,8 @@
 // Gorgonia itself touches device values in a few places, found by running
 // its TapeMachine and Grad over values in memory that faults when read from
 // the host (package gpu's emulator, whose device memory is a PROT_NONE
-// mapping; gpu's TestFitCora trains that way): every output gets the
-// machine's engine (flags are kept), Reshape makes a shallow clone, and
+// mapping; nn/train's TestDeviceFitCora trains that way): every output gets
+// the machine's engine (flags are kept), Reshape makes a shallow clone, and
 // gradient sums (ReduceAdd) run Gorgonia's Add through the first operand's
 // engine, with the output register's previous value as a reuse target.
 // Bind installs Engine, whose Add runs on the device, as a machine's
