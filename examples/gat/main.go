@@ -50,6 +50,7 @@ func main() {
 // flagSet adds the shared flags and the heads to fs and returns it.
 func flagSet(fs *flag.FlagSet, f *setup.Flags, h *heads) *flag.FlagSet {
 	f.Register(fs)
+	f.RegisterSplit(fs)
 	fs.IntVar(&h.hidden, "heads", h.hidden, "attention heads of the hidden layer (concatenated)")
 	fs.IntVar(&h.out, "out-heads", h.out, "attention heads of the output layer (averaged; 8 on PubMed unless given)")
 	return fs
@@ -65,7 +66,7 @@ func run(w io.Writer, f *setup.Flags, h heads) error {
 	if h.out <= 0 {
 		return fmt.Errorf("-out-heads %d: want at least 1 attention head", h.out)
 	}
-	ds, err := setup.Load(f.Data, f.Seed)
+	ds, err := f.LoadData()
 	if err != nil {
 		return err
 	}

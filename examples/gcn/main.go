@@ -27,6 +27,7 @@ func main() {
 	// The hyper-parameters of the paper.
 	f := setup.Flags{Epochs: 200, LR: 0.01, Hidden: 16, Dropout: 0.5, WeightDecay: 5e-4, Seed: 1}
 	f.Register(flag.CommandLine)
+	f.RegisterSplit(flag.CommandLine)
 	setup.Main("gcn", func() error {
 		if err := f.Parse(flag.CommandLine, os.Args[1:]); err != nil {
 			return err
@@ -39,7 +40,7 @@ func run(w io.Writer, f *setup.Flags) error {
 	if err := f.Check(); err != nil {
 		return err
 	}
-	ds, err := setup.Load(f.Data, f.Seed)
+	ds, err := f.LoadData()
 	if err != nil {
 		return err
 	}
