@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/seeded"
 )
 
 // ExcludeMode selects the edges that an EdgeLoader keeps out of a batch's
@@ -169,7 +170,7 @@ func (l *EdgeLoader) Order(epoch int) []int64 {
 	order := slices.Clone(l.edges)
 	if l.opts.Shuffle {
 		s := derive(l.opts.Seed, uint64(epoch))
-		rand.New(rand.NewPCG(s, mix64(s))).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		rand.New(rand.NewPCG(s, seeded.Mix64(s))).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	}
 	return order
 }

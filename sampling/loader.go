@@ -5,6 +5,8 @@ import (
 	"iter"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/gnngo/gnn/internal/seeded"
 )
 
 // LoaderOptions configures a Loader.
@@ -65,7 +67,7 @@ func (l *Loader) Order(epoch int) []int32 {
 	order := slices.Clone(l.seeds)
 	if l.opts.Shuffle {
 		s := derive(l.opts.Seed, uint64(epoch))
-		rand.New(rand.NewPCG(s, mix64(s))).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		rand.New(rand.NewPCG(s, seeded.Mix64(s))).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	}
 	return order
 }
