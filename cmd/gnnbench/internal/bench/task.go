@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/gnngo/gnn/internal/device"
+	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
 )
@@ -130,19 +131,9 @@ func scalar(v gorgonia.Value) float64 {
 	if v == nil {
 		return math.NaN()
 	}
-	switch d := v.Data().(type) {
-	case float32:
-		return float64(d)
-	case float64:
-		return d
-	case []float32:
-		if len(d) == 1 {
-			return float64(d[0])
-		}
-	case []float64:
-		if len(d) == 1 {
-			return d[0]
-		}
+	s, err := values.Scalar(v)
+	if err != nil {
+		return math.NaN()
 	}
-	return math.NaN()
+	return s
 }
