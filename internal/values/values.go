@@ -45,6 +45,20 @@ func Data[T num.Float](v gorgonia.Value) ([]T, error) {
 	return d[:t.Shape().TotalSize()], nil
 }
 
+// DataAll returns the elements of every value of vals as []T, as Data
+// does for one.
+func DataAll[T num.Float](vals []gorgonia.Value) ([][]T, error) {
+	out := make([][]T, len(vals))
+	for i, v := range vals {
+		x, err := Data[T](v)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
 // Scalar returns the value of a scalar or a one-element tensor v (a loss,
 // a loss gradient), or an error naming what v holds instead. It reads
 // host memory: a device value (package internal/device) must not reach it.
