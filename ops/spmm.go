@@ -145,20 +145,24 @@ func (op *spmmOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Va
 	if err != nil {
 		return nil, err
 	}
-	var u, e *tensor.Dense
-	switch op.op {
-	case spmm.CopyU:
-		u = in[0]
-	case spmm.CopyE:
-		e = in[0]
-	default:
-		u, e = in[0], in[1]
-	}
+	u, e := spmmOperands(op.op, in)
 	out, err := b.Alloc(in[0].Dtype(), withRows(op.g.NumDst(), op.plan.Out))
 	if err != nil {
 		return nil, err
 	}
 	return out, b.SpMM(out, op.g, op.op, op.red, u, e, op.plan)
+}
+
+// spmmOperands splits the inputs of an SpMM of operator op into its node
+// and edge operands, nil for the one a copy does not read.
+func spmmOperands(op spmm.Op, in []*tensor.Dense) (u, e *tensor.Dense) {
+	switch op {
+	case spmm.CopyU:
+		return in[0], nil
+	case spmm.CopyE:
+		return nil, in[0]
+	}
+	return in[0], in[1]
 }
 
 // operands splits the op's input values into u and e.

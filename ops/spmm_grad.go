@@ -180,15 +180,7 @@ func (op *spmmArgGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorg
 		return nil, err
 	}
 	f := op.fwd
-	var u, e *tensor.Dense
-	switch f.op {
-	case spmm.CopyU:
-		u = in[0]
-	case spmm.CopyE:
-		e = in[0]
-	default:
-		u, e = in[0], in[1]
-	}
+	u, e := spmmOperands(f.op, in)
 	_, shape := op.Shapes()
 	d, err := b.Alloc(in[0].Dtype(), shape)
 	if err != nil {
