@@ -64,17 +64,7 @@ func run(w io.Writer, f *setup.Flags) error {
 	if err != nil {
 		return err
 	}
-	var h *gorgonia.Node
-	var p1 gorgonia.Nodes
-	if in.Sparse != nil {
-		h, p1, err = m.LayerSparse(eg, 0, g, in.Sparse)
-	} else {
-		h, p1, err = m.Layer(eg, 0, g, in.Dense)
-	}
-	if err != nil {
-		return err
-	}
-	logits, p2, err := m.Layer(eg, 1, g, h)
+	logits, p1, p2, err := setup.TwoLayers(eg, m, g, in)
 	if err != nil {
 		return err
 	}
