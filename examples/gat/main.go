@@ -23,11 +23,9 @@ import (
 	"strings"
 
 	"gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/examples/internal/setup"
 	"github.com/gnngo/gnn/model"
-	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
 )
 
@@ -81,31 +79,10 @@ func run(w io.Writer, f *setup.Flags, h heads) error {
 	if err != nil {
 		return err
 	}
-	eg := gorgonia.NewGraph()
-	in, err := setup.Features(eg, ds, f.Dense)
-	if err != nil {
-		return err
-	}
-	if err := f.Place(in); err != nil {
-		return err
-	}
-	m, err := model.New(Spec(ds.Features.Cols, f.Hidden, h, ds.NumClasses, f.Dropout, f.Seed), tensor.Float32, f.Seed)
-	if err != nil {
-		return err
-	}
-	logits, p1, p2, err := setup.TwoLayers(eg, m, g, in)
-	if err != nil {
-		return err
-	}
-	loss, err := nn.CrossEntropy(logits, ds.Labels, ds.Train)
-	if err != nil {
-		return err
-	}
-	return f.FinishModel(w, "GAT on "+ds.Name, &train.Task{
-		Logits: logits, Loss: loss, Mode: m.Mode(),
-		Groups: []train.Group{{Params: append(p1, p2...), WeightDecay: f.WeightDecay}},
-		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test,
-	}, m)
+	return f.TrainTwoLayers(w, "GAT on "+ds.Name, ds, g, Spec(ds.Features.Cols, f.Hidden, h, ds.NumClasses, f.Dropout, f.Seed), f.Seed,
+		func(p1, p2 gorgonia.Nodes) []train.Group {
+			return []train.Group{{Params: append(p1, p2...), WeightDecay: f.WeightDecay}}
+		})
 }
 
 // Spec is the model of the paper: a GATConv of h.hidden concatenated heads

@@ -15,11 +15,9 @@ import (
 	"os"
 
 	"gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/examples/internal/setup"
 	"github.com/gnngo/gnn/model"
-	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
 )
 
@@ -52,32 +50,11 @@ func run(w io.Writer, f *setup.Flags) error {
 	if err != nil {
 		return err
 	}
-	eg := gorgonia.NewGraph()
-	in, err := setup.Features(eg, ds, f.Dense)
-	if err != nil {
-		return err
-	}
-	if err := f.Place(in); err != nil {
-		return err
-	}
-	m, err := model.New(Spec(ds.Features.Cols, f.Hidden, ds.NumClasses, f.Dropout, f.Seed), tensor.Float32, f.Seed)
-	if err != nil {
-		return err
-	}
-	logits, p1, p2, err := setup.TwoLayers(eg, m, g, in)
-	if err != nil {
-		return err
-	}
-	loss, err := nn.CrossEntropy(logits, ds.Labels, ds.Train)
-	if err != nil {
-		return err
-	}
 	// Weight decay on the first layer only, as in the paper.
-	return f.FinishModel(w, "GCN on "+ds.Name, &train.Task{
-		Logits: logits, Loss: loss, Mode: m.Mode(),
-		Groups: []train.Group{{Params: p1, WeightDecay: f.WeightDecay}, {Params: p2}},
-		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test,
-	}, m)
+	return f.TrainTwoLayers(w, "GCN on "+ds.Name, ds, g, Spec(ds.Features.Cols, f.Hidden, ds.NumClasses, f.Dropout, f.Seed), f.Seed,
+		func(p1, p2 gorgonia.Nodes) []train.Group {
+			return []train.Group{{Params: p1, WeightDecay: f.WeightDecay}, {Params: p2}}
+		})
 }
 
 // Spec is the model: two GraphConv layers of the paper (in -> hidden with
