@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/gnngo/gnn/dataset"
-	"github.com/gnngo/gnn/internal/testkit/testdata"
+	"github.com/gnngo/gnn/internal/testkit/testsets"
 )
 
 // tinyPlanetoid is a valid four-node dataset in the Planetoid text format;
@@ -229,7 +229,7 @@ func TestLoadPlanetoidCorruptGzip(t *testing.T) {
 
 func TestLoadPlanetoidCora(t *testing.T) {
 	t.Parallel()
-	d, err := dataset.LoadPlanetoid(testdata.PlanetoidDir(t, "cora"))
+	d, err := dataset.LoadPlanetoid(testsets.PlanetoidDir(t, "cora"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestLoadPlanetoidCiteSeerPubMed(t *testing.T) {
 	} {
 		t.Run(want.name, func(t *testing.T) {
 			t.Parallel()
-			d, err := dataset.LoadPlanetoid(testdata.PlanetoidDir(t, want.name))
+			d, err := dataset.LoadPlanetoid(testsets.PlanetoidDir(t, want.name))
 			if err != nil {
 				t.Fatal(err)
 			}

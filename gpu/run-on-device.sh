@@ -12,19 +12,19 @@
 #   gpu/bin/run.sh            # tests (10M-edge checks included), then benchmarks
 #   BENCH=0 gpu/bin/run.sh    # tests only
 #
-# With the device tool: carry gpu/bin (about 40 MB), and run gpu/bin/run.sh.
+# With the device tool: carry gpu/bin (about 60 MB, stripped), and run gpu/bin/run.sh.
 # Extra packages to build can be named in GNN_GPU_PKGS (space-separated).
-# Package gpu's Cora training tests look for ../../shared/data relative to
-# gpu/bin and skip where the data is not there.
+# nn/train's Cora training test (TestDeviceFitCora) reads $GNN_CORA and
+# skips where the data is not there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-gpu/bin}
 mkdir -p "$out"
-pkgs=(./gpu/internal/cuda ./gpu/internal/cusparse ./gpu/internal/sparse ./gpu ${GNN_GPU_PKGS:-})
+pkgs=(./gpu/internal/cuda ./gpu/internal/cusparse ./gpu/internal/sparse ./gpu ./nn ./nn/train ${GNN_GPU_PKGS:-})
 names=()
 for p in "${pkgs[@]}"; do
 	name=$(echo "${p#./}" | tr / _).test
-	go test -c -tags gnncuda -o "$out/$name" "$p"
+	go test -c -tags gnncuda -ldflags=-s -o "$out/$name" "$p"
 	names+=("$name")
 done
 cat >"$out/run.sh" <<SCRIPT
@@ -37,7 +37,9 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>/dev/null
 status=0
 for t in ${names[*]}; do
 	echo "== \$t"
-	./\$t -test.v -test.count=1 2>&1 | grep -v '^=== RUN' || status=1
+	run=.
+	case \$t in nn.test | nn_train.test) run='^TestDevice' ;; esac # their device tests only
+	./\$t -test.v -test.count=1 -test.run "\$run" 2>&1 | grep -v '^=== RUN' || status=1
 done
 if [ "\${BENCH:-1}" != 0 ]; then
 	echo "== benchmarks"

@@ -13,6 +13,7 @@ import (
 	"github.com/gnngo/gnn/gpu"
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/device"
+	"github.com/gnngo/gnn/internal/testkit/devicetest"
 	"github.com/gnngo/gnn/ops"
 )
 
@@ -37,7 +38,7 @@ func fixture(t *testing.T, n, e int, seed uint64) *graph.Graph {
 // TestGraphOps runs the graph ops GCN and GAT use, forward and backward,
 // on the emulator against the CPU.
 func TestGraphOps(t *testing.T) {
-	forDevices(t, func(t *testing.T, dev *gpu.Device) {
+	devicetest.ForDevices(t, func(t *testing.T, dev *gpu.Device) {
 		const n, e, h, f = 23, 80, 3, 5
 		g := fixture(t, n, e, 4)
 		nodes := func(shape ...int) []int { return append([]int{n}, shape...) }
@@ -120,14 +121,14 @@ func TestGraphOps(t *testing.T) {
 				return ops.GATAttention(g, in[0], in[1], 0.2)
 			}},
 		}
-		for _, dt := range dtypes {
+		for _, dt := range devicetest.Dtypes {
 			for ci, c := range cases {
 				t.Run(fmt.Sprintf("%s/%v", c.name, dt), func(t *testing.T) {
 					inputs := make([]*tensor.Dense, len(c.shapes))
 					for i, s := range c.shapes {
-						inputs[i] = random(dt, uint64(100+10*ci+i), s...)
+						inputs[i] = devicetest.Random(dt, uint64(100+10*ci+i), s...)
 					}
-					compare(t, dev, inputs, c.dev, c.build)
+					devicetest.Compare(t, dev, inputs, c.dev, c.build)
 				})
 			}
 		}
@@ -137,7 +138,7 @@ func TestGraphOps(t *testing.T) {
 // TestBroadcastKernels checks the backend's GatherCols (a broadcast) and
 // SumCols (its gradient) against a host loop, on float32 and float64.
 func TestBroadcastKernels(t *testing.T) {
-	forDevices(t, func(t *testing.T, dev *gpu.Device) {
+	devicetest.ForDevices(t, func(t *testing.T, dev *gpu.Device) {
 		b := device.Current()
 		if b == nil {
 			t.Fatal("no backend registered")
@@ -155,9 +156,9 @@ func TestBroadcastKernels(t *testing.T) {
 			}
 			return d
 		}
-		for _, dt := range dtypes {
+		for _, dt := range devicetest.Dtypes {
 			t.Run(fmt.Sprint(dt), func(t *testing.T) {
-				narrow, wide := random(dt, 1, rows, n), random(dt, 2, rows, w)
+				narrow, wide := devicetest.Random(dt, 1, rows, n), devicetest.Random(dt, 2, rows, w)
 				nd, err := dev.Place(narrow)
 				if err != nil {
 					t.Fatal(err)
@@ -184,7 +185,7 @@ func TestBroadcastKernels(t *testing.T) {
 				if dev.Stats().Sub(before).Launches < 2 {
 					t.Fatal("the kernels did not run")
 				}
-				xn, xw := floats(t, narrow), floats(t, wide)
+				xn, xw := devicetest.Floats(t, narrow), devicetest.Floats(t, wide)
 				wantE, wantS := make([]float64, rows*w), make([]float64, rows*n)
 				for r := range rows {
 					for k := range w {
@@ -197,10 +198,10 @@ func TestBroadcastKernels(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					return floats(t, h)
+					return devicetest.Floats(t, h)
 				}
-				near(t, "GatherCols", host(expanded), wantE, tol(dt))
-				near(t, "SumCols", host(summed), wantS, tol(dt))
+				devicetest.Near(t, "GatherCols", host(expanded), wantE, devicetest.Tol(dt))
+				devicetest.Near(t, "SumCols", host(summed), wantS, devicetest.Tol(dt))
 				if err := b.SumCols(summed, wd, ints(ptr), ints(inv), rows+1, w); err == nil {
 					t.Error("SumCols with too many rows: no error")
 				}

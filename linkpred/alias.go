@@ -1,6 +1,10 @@
 package linkpred
 
-import "math"
+import (
+	"math"
+
+	"github.com/gnngo/gnn/internal/seeded"
+)
 
 // aliasTable draws item i of a discrete distribution with probability
 // weight[i]/sum(weight) in O(1) (Walker's alias method, Vose's
@@ -77,12 +81,12 @@ func newAlias(weight []float64) *aliasTable {
 
 // index returns the slot of a draw, the first of the two values a draw
 // takes from s.
-func (t *aliasTable) index(s *stream) uint64 { return s.below(uint64(len(t.slots))) }
+func (t *aliasTable) index(s *seeded.Stream) uint64 { return s.Below(uint64(len(t.slots))) }
 
 // draw returns an item.
-func (t *aliasTable) draw(s *stream) int32 {
+func (t *aliasTable) draw(s *seeded.Stream) int32 {
 	j := t.index(s)
-	if sl := t.slots[j]; uint32(s.p.Uint64()>>32) >= sl.keep {
+	if sl := t.slots[j]; s.Uint32() >= sl.keep {
 		return sl.alias
 	}
 	return int32(j)

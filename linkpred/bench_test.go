@@ -7,6 +7,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/generate"
+	"github.com/gnngo/gnn/internal/seeded"
 )
 
 // benchGraph is a uniform random graph of the benchmarks, built once.
@@ -70,10 +71,10 @@ func BenchmarkNegatives(b *testing.B) {
 					}
 					gs, gd := g.COO()
 					src, dst := make([]int32, batch), make([]int32, batch)
-					var r stream
-					r.reset(7, 7)
+					var r seeded.Stream
+					r.Reset(7, 7)
 					for i := range src {
-						e := r.below(uint64(len(gs)))
+						e := r.Below(uint64(len(gs)))
 						src[i], dst[i] = gs[e], gd[e]
 					}
 					b.ReportAllocs()

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/gnngo/gnn/internal/parallel"
+	"github.com/gnngo/gnn/internal/seeded"
 )
 
 // space is the set of candidates a corrupted endpoint is drawn from.
@@ -26,11 +27,11 @@ func (sp *space) size() int {
 }
 
 // draw returns a candidate's node, drawn from the space's distribution.
-func (sp *space) draw(s *stream) int32 {
+func (sp *space) draw(s *seeded.Stream) int32 {
 	if sp.alias != nil {
 		return sp.alias.draw(s)
 	}
-	c := int(s.below(uint64(sp.size())))
+	c := int(s.Below(uint64(sp.size())))
 	if sp.skip >= 0 && c >= sp.skip {
 		c++
 	}
@@ -91,9 +92,9 @@ const (
 
 // worker is the scratch state of one goroutine.
 type worker struct {
-	s       stream
+	s       seeded.Stream
 	sink    int32 // keeps prepare's loads
-	streams [maxGroup]stream
+	streams [maxGroup]seeded.Stream
 	lo, hi  [maxGroup]int64 // row bounds of a group
 	seen    map[uint64]struct{}
 	cache   [2]candidates
@@ -182,7 +183,7 @@ func (c *core) negatives(src, dst []int32, seed uint64) ([]int32, []int32, error
 // the negatives are those of positive-by-positive drawing.
 func (c *core) prepare(w *worker, sp *[2]space, seed uint64, first int, src, dst []int32) {
 	for j := range src {
-		w.streams[j].reset(seed, uint64(first+j))
+		w.streams[j].Reset(seed, uint64(first+j))
 	}
 	var sum int32
 	if c.out != nil {
@@ -202,7 +203,7 @@ func (c *core) prepare(w *worker, sp *[2]space, seed uint64, first int, src, dst
 			case CorruptSrc:
 				side = sideSrc
 			case CorruptEither:
-				if s.coin() {
+				if s.Coin() {
 					side = sideSrc
 				}
 			}
@@ -263,7 +264,7 @@ func (c *core) fill(w *worker, i int, u, v int32, sp *[2]space, ns, nd []int32) 
 		case CorruptSrc:
 			side = sideSrc
 		case CorruptEither:
-			if w.s.coin() {
+			if w.s.Coin() {
 				side = sideSrc
 			}
 		}
@@ -414,15 +415,15 @@ func (c *core) enumerate(cs *candidates, w *worker, side int, fixed int32, row [
 
 // choose returns the index of a candidate drawn with probability
 // proportional to its weight (uniform without weights).
-func (c *core) choose(cs *candidates, s *stream) int {
+func (c *core) choose(cs *candidates, s *seeded.Stream) int {
 	if cs.weights == nil {
-		return int(s.below(uint64(len(cs.nodes))))
+		return int(s.Below(uint64(len(cs.nodes))))
 	}
 	var total float64
 	for _, w := range cs.weights {
 		total += w
 	}
-	r := s.float() * total
+	r := s.Float() * total
 	for j, w := range cs.weights {
 		if r < w {
 			return j

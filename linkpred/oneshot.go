@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/seeded"
 )
 
 // NegativeEdges returns num distinct pairs (src[i], dst[i]) that are not
@@ -61,15 +62,15 @@ func NegativeEdges(g *graph.Graph, num int, seed uint64, opts ...Option) (src, d
 		return nil, nil, fmt.Errorf("linkpred: %d negative edges requested but %v has only %d non-edges%s", num, g, available, what)
 	}
 	src, dst = make([]int32, 0, num), make([]int32, 0, num)
-	var s stream
-	s.reset(seed, 0)
+	var s seeded.Stream
+	s.Reset(seed, 0)
 	valid := func(u, v int32) bool {
 		return !(cfg.noSelfLoops && u == v) && !contains(adj.row(u), v)
 	}
 	if 4*available >= total && 2*int64(num) <= available {
 		chosen := make(map[uint64]struct{}, num)
 		for len(src) < num {
-			u, v := int32(s.below(uint64(ns))), int32(s.below(uint64(nd)))
+			u, v := int32(s.Below(uint64(ns))), int32(s.Below(uint64(nd)))
 			if _, dup := chosen[pack(u, v)]; dup || !valid(u, v) {
 				continue
 			}
@@ -88,7 +89,7 @@ func NegativeEdges(g *graph.Graph, num int, seed uint64, opts ...Option) (src, d
 			if (len(row) > 0 && row[0] == v) || (cfg.noSelfLoops && u == v) {
 				continue
 			}
-			if int64(s.below(uint64(left))) < need {
+			if int64(s.Below(uint64(left))) < need {
 				src, dst = append(src, u), append(dst, v)
 				need--
 			}
@@ -96,7 +97,7 @@ func NegativeEdges(g *graph.Graph, num int, seed uint64, opts ...Option) (src, d
 		}
 	}
 	for i := len(src) - 1; i > 0; i-- {
-		j := int(s.below(uint64(i + 1)))
+		j := int(s.Below(uint64(i + 1)))
 		src[i], src[j] = src[j], src[i]
 		dst[i], dst[j] = dst[j], dst[i]
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/seeded"
 )
 
 // SplitConfig configures SplitEdges and SplitRelation, as the arguments of
@@ -130,10 +131,10 @@ func assign(g *graph.Graph, cfg SplitConfig) (groups []uint8, partner []int64, s
 		}
 	}
 	reps := representatives(g, partner)
-	var s stream
-	s.reset(cfg.Seed, math.MaxUint64)
+	var s seeded.Stream
+	s.Reset(cfg.Seed, math.MaxUint64)
 	for i := len(reps) - 1; i > 0; i-- {
-		j := int(s.below(uint64(i + 1)))
+		j := int(s.Below(uint64(i + 1)))
 		reps[i], reps[j] = reps[j], reps[i]
 	}
 	n := len(reps)

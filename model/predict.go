@@ -149,18 +149,13 @@ func (m *Model) PredictHetero(h *hetero.Graph, x map[string]*tensor.Dense) (map[
 	if len(outs) == 0 {
 		return map[string]*tensor.Dense{}, nil
 	}
-	vm := gorgonia.NewTapeMachine(e.eg.SubgraphRoots(outs...))
-	defer nn.CloseVM(vm)
-	if err := vm.RunAll(); err != nil {
-		return nil, fmt.Errorf("model: %w", err)
+	vals, err := evaluate(e.eg, outs...)
+	if err != nil {
+		return nil, err
 	}
 	res := make(map[string]*tensor.Dense, len(hs))
-	for t, n := range hs {
-		v, ok := n.Value().(*tensor.Dense)
-		if !ok {
-			return nil, fmt.Errorf("model: node type %q: output %T", t, n.Value())
-		}
-		res[t] = v
+	for i, t := range sortedKeys(hs) {
+		res[t] = vals[i]
 	}
 	return res, nil
 }
@@ -254,16 +249,29 @@ func (m *Model) run(f func(e env, x *gorgonia.Node) (*gorgonia.Node, error), row
 		}
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	vm := gorgonia.NewTapeMachine(e.eg.SubgraphRoots(out))
+	vals, err := evaluate(e.eg, out)
+	if err != nil {
+		return nil, err
+	}
+	return vals[0], nil
+}
+
+// evaluate runs what outs need of eg and returns their values.
+func evaluate(eg *gorgonia.ExprGraph, outs ...*gorgonia.Node) ([]*tensor.Dense, error) {
+	vm := gorgonia.NewTapeMachine(eg.SubgraphRoots(outs...))
 	defer nn.CloseVM(vm)
 	if err := vm.RunAll(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	v, ok := out.Value().(*tensor.Dense)
-	if !ok {
-		return nil, fmt.Errorf("model: output %T", out.Value())
+	vals := make([]*tensor.Dense, len(outs))
+	for i, n := range outs {
+		v, ok := n.Value().(*tensor.Dense)
+		if !ok {
+			return nil, fmt.Errorf("model: output %s is a %T", n.Name(), n.Value())
+		}
+		vals[i] = v
 	}
-	return v, nil
+	return vals, nil
 }
 
 // checkFeatures checks that x is a (rows x cols) matrix of the model's

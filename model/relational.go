@@ -8,7 +8,6 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph/hetero"
-	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/rgcn"
 )
 
@@ -36,16 +35,11 @@ func (m *Model) PredictRelational(h *hetero.Graph, x map[string]*tensor.Dense) (
 	if err != nil {
 		return nil, err
 	}
-	vm := gorgonia.NewTapeMachine(e.eg.SubgraphRoots(out))
-	defer nn.CloseVM(vm)
-	if err := vm.RunAll(); err != nil {
-		return nil, fmt.Errorf("model: %w", err)
+	vals, err := evaluate(e.eg, out)
+	if err != nil {
+		return nil, err
 	}
-	v, ok := out.Value().(*tensor.Dense)
-	if !ok {
-		return nil, fmt.Errorf("model: output %T", out.Value())
-	}
-	return v, nil
+	return vals[0], nil
 }
 
 // ForwardRelational adds a RelGraphConv model with node-type inputs to eg

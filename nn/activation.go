@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
@@ -63,6 +64,24 @@ func (op *activationOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return activationDo[float64](op, vals) })
 }
 
+// device returns the backend's code of a.
+func (a activation) device() device.Activation {
+	if a == relu {
+		return device.ReLU
+	}
+	return device.ELU
+}
+
+// DeviceDo applies the activation on the device. It runs when an input is on the device
+// (see package internal/device); host inputs are uploaded for the call.
+func (op *activationOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, y, err := device.Prepare(b, vals, op.shape.Clone())
+	if err != nil {
+		return nil, err
+	}
+	return y, b.Activate(op.fn.device(), y, in[0])
+}
+
 func activationDo[T num.Float](op *activationOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
@@ -113,6 +132,16 @@ func (op *activationGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return activationGradDo[float64](op.fwd, vals) })
 }
 
+// DeviceDo computes the activation's gradient on the device. It runs when an input is on the device
+// (see package internal/device); host inputs are uploaded for the call.
+func (op *activationGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, dx, err := device.Prepare(b, vals, op.fwd.shape.Clone())
+	if err != nil {
+		return nil, err
+	}
+	return dx, b.ActivateGrad(op.fwd.fn.device(), dx, in[0], in[1])
+}
+
 func activationGradDo[T num.Float](op *activationOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
@@ -141,5 +170,7 @@ func activationGradDo[T num.Float](op *activationOp, vals []gorgonia.Value) (gor
 
 var (
 	_ opkit.Forward = (*activationOp)(nil)
+	_ device.Spec   = (*activationOp)(nil)
 	_ opkit.Spec    = (*activationGradOp)(nil)
+	_ device.Spec   = (*activationGradOp)(nil)
 )

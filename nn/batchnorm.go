@@ -116,13 +116,9 @@ func (op *batchNormGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 }
 
 func batchNormDo[T num.Float](op *batchNormOp, kind int, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in := make([][]T, len(vals))
-	for i, v := range vals {
-		d, err := values.Data[T](v)
-		if err != nil {
-			return nil, err
-		}
-		in[i] = d
+	in, err := values.DataAll[T](vals)
+	if err != nil {
+		return nil, err
 	}
 	x, n, f := in[0], op.n, op.f
 	mean, inv := columnStats(x, n, f, op.eps)

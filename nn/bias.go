@@ -6,6 +6,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
@@ -58,6 +59,16 @@ func (op *biasOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return biasDo[float64](op, vals) })
 }
 
+// DeviceDo adds the bias to every row on the device. It runs when an input is on the device
+// (see package internal/device); host inputs are uploaded for the call.
+func (op *biasOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, y, err := device.Prepare(b, vals, op.shape.Clone())
+	if err != nil {
+		return nil, err
+	}
+	return y, b.AddRows(y, in[0], in[1], op.shape[0], op.shape[1:].TotalSize())
+}
+
 func biasDo[T num.Float](op *biasOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
@@ -106,6 +117,17 @@ func (op *biasGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return biasGradDo[float64](op.fwd.shape, vals) })
 }
 
+// DeviceDo sums the output gradient's rows on the device. It runs when an input is on the device
+// (see package internal/device); host inputs are uploaded for the call.
+func (op *biasGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	s := op.fwd.shape
+	in, db, err := device.Prepare(b, vals, s[1:].Clone())
+	if err != nil {
+		return nil, err
+	}
+	return db, b.SumRows(db, in[0], s[0], s[1:].TotalSize())
+}
+
 func biasGradDo[T num.Float](shape tensor.Shape, vals []gorgonia.Value) (gorgonia.Value, error) {
 	dy, err := values.Data[T](vals[0])
 	if err != nil {
@@ -125,5 +147,7 @@ func biasGradDo[T num.Float](shape tensor.Shape, vals []gorgonia.Value) (gorgoni
 
 var (
 	_ opkit.Forward = (*biasOp)(nil)
+	_ device.Spec   = (*biasOp)(nil)
 	_ opkit.Spec    = (*biasGradOp)(nil)
+	_ device.Spec   = (*biasGradOp)(nil)
 )

@@ -66,13 +66,9 @@ func (op *combineOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 }
 
 func combineDo[T num.Float](op *combineOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	xs := make([][]T, len(vals))
-	for i, v := range vals {
-		x, err := values.Data[T](v)
-		if err != nil {
-			return nil, err
-		}
-		xs[i] = x
+	xs, err := values.DataAll[T](vals)
+	if err != nil {
+		return nil, err
 	}
 	t, out := values.Alloc[T](op.shape)
 	parallel.For(len(out), 1<<14, func(lo, hi int) {

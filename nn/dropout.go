@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
@@ -87,6 +88,16 @@ func (op *dropoutOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return out, nil
 }
 
+// DeviceDo draws the same masks as Do, on the device. It runs when an input is on the device
+// (see package internal/device); host inputs are uploaded for the call.
+func (op *dropoutOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, y, err := device.Prepare(b, vals, op.shape.Clone())
+	if err != nil {
+		return nil, err
+	}
+	return y, b.Dropout(y, in[0], op.p, op.seed, op.mode.Step(), op.mode.Training())
+}
+
 // applyMask writes dropout of x (of max(x, 0) when relu is set, the op
 // ReLUDropout) into y: the mask of seed and step while training, x itself
 // otherwise.
@@ -156,4 +167,7 @@ func (op *dropoutOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.No
 	return gorgonia.Nodes{d}, err
 }
 
-var _ opkit.Forward = (*dropoutOp)(nil)
+var (
+	_ opkit.Forward = (*dropoutOp)(nil)
+	_ device.Spec   = (*dropoutOp)(nil)
+)

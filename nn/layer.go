@@ -8,11 +8,15 @@ import "gorgonia.org/gorgonia"
 type Activation func(*gorgonia.Node) (*gorgonia.Node, error)
 
 // Layer is a graph layer: it maps the node features x of a graph g to new
-// node features, with the learnable parameters Learnables returns. g is a
-// *graph.Graph, or a worker's share of a distributed graph (Sharded) for
-// the layers that support one (GraphConv, GATConv, SAGEConv). The
-// layers of nn/gcn, nn/gat, nn/sage and nn/gin are Layers, so a model can
-// hold a stack of them.
+// node features, with the learnable parameters Learnables returns, so a
+// model can hold a stack of them. The convolutions of nn's layer packages
+// are Layers: GraphConv (nn/gcn), GATConv (nn/gat), GATv2Conv (nn/gatv2),
+// SAGEConv (nn/sage), GINConv (nn/gin), SGConv (nn/sgc), TAGConv (nn/tag),
+// APPNPConv (nn/appnp), ChebConv (nn/cheb) and RelGraphConv (nn/rgcn,
+// whose g is the *rgcn.Relations of a graph). g is a *graph.Graph, or a
+// worker's share of a distributed graph (Sharded) for the layers that
+// support one: GraphConv, GATConv, SAGEConv, GINConv, TAGConv and
+// APPNPConv.
 type Layer interface {
 	Forward(g Graph, x *gorgonia.Node) (*gorgonia.Node, error)
 	Learnables() gorgonia.Nodes

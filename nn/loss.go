@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
@@ -76,6 +77,44 @@ func (op *xentOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 
 func (op *xentOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return xentDo(op, vals, false) }
 
+// xentConsts returns op's labels and listed nodes on the device, uploaded
+// once per op.
+func xentConsts(b device.Backend, op *xentOp) (labels, nodes *tensor.Dense, err error) {
+	if labels, err = b.Cached(fmt.Sprintf("nn.xent/%d/labels", op.id), tensor.Shape{op.n}, func() any { return op.labels }); err != nil {
+		return nil, nil, err
+	}
+	nodes, err = b.Cached(fmt.Sprintf("nn.xent/%d/nodes", op.id), tensor.Shape{len(op.nodes)}, func() any { return op.nodes })
+	return labels, nodes, err
+}
+
+// DeviceDo computes the loss on the device and returns it as a host scalar:
+// the one value of the forward pass that crosses to the host.
+func (op *xentOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	labels, nodes, err := xentConsts(b, op)
+	if err != nil {
+		return nil, err
+	}
+	terms, err := b.Alloc(tensor.Float64, tensor.Shape{len(op.nodes)})
+	if err != nil {
+		return nil, err
+	}
+	if err := b.CrossEntropy(terms, in[0], labels, nodes, op.c, 1/float64(len(op.nodes))); err != nil {
+		return nil, err
+	}
+	s, err := b.Sum(terms)
+	if err != nil {
+		return nil, err
+	}
+	if in[0].Dtype() == tensor.Float32 {
+		return gorgonia.NewF32(float32(-s)), nil
+	}
+	return gorgonia.NewF64(-s), nil
+}
+
 // Grad is one op of (logits, dloss).
 func (op *xentOp) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	d, err := apply(&xentGradOp{fwd: op}, inputs[0], grad)
@@ -96,6 +135,29 @@ func (op *xentGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 
 func (op *xentGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return xentDo(op.fwd, vals, true)
+}
+
+// DeviceDo computes the loss gradient on the device. It runs when an input is on the device
+// (see package internal/device); host inputs are uploaded for the call.
+func (op *xentGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	scale, err := device.HostScalar(vals[1])
+	if err != nil {
+		return nil, err
+	}
+	in, err := device.Inputs(b, vals[:1])
+	if err != nil {
+		return nil, err
+	}
+	labels, nodes, err := xentConsts(b, op.fwd)
+	if err != nil {
+		return nil, err
+	}
+	g, err := b.Zeros(in[0].Dtype(), tensor.Shape{op.fwd.n, op.fwd.c})
+	if err != nil {
+		return nil, err
+	}
+	inv := 1 / float64(len(op.fwd.nodes))
+	return g, b.CrossEntropyGrad(g, in[0], labels, nodes, op.fwd.c, inv*scale, !op.fwd.unique)
 }
 
 // xentDo computes op's loss of (logits), or with grad its gradient from
@@ -206,7 +268,9 @@ func xentNodes[T float32 | float64](terms []float64, x, g []T, op *xentOp, nodes
 
 var (
 	_ opkit.Forward = (*xentOp)(nil)
+	_ device.Spec   = (*xentOp)(nil)
 	_ opkit.Spec    = (*xentGradOp)(nil)
+	_ device.Spec   = (*xentGradOp)(nil)
 )
 
 // Accuracy returns the fraction of the listed rows of logits (an N x C

@@ -6,6 +6,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
@@ -52,6 +53,32 @@ func (op *matMulOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 func (op *matMulOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return matMulDo[float32](op, product, vals) },
 		func() (gorgonia.Value, error) { return matMulDo[float64](op, product, vals) })
+}
+
+// DeviceDo runs the product with the backend's dense kernel. It runs when an input is on the device
+// (see package internal/device); host inputs are uploaded for the call.
+func (op *matMulOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return matMulDevice(b, op, product, vals)
+}
+
+// matMulDevice is the device product of op in mode.
+func matMulDevice(b device.Backend, op *matMulOp, mode matMulMode, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	shape, dm := tensor.Shape{op.n, op.m}, device.Product
+	switch mode {
+	case transB:
+		shape, dm = tensor.Shape{op.n, op.k}, device.TransB
+	case transA:
+		shape, dm = tensor.Shape{op.k, op.m}, device.TransA
+	}
+	c, err := b.Alloc(in[0].Dtype(), shape)
+	if err != nil {
+		return nil, err
+	}
+	return c, b.MatMul(c, in[0], in[1], op.n, op.k, op.m, dm)
 }
 
 // Grad gives x dY times w transposed and w x transposed times dY.
@@ -102,6 +129,12 @@ func (op *matMulGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return matMulDo[float64](op.fwd, op.mode, vals) })
 }
 
+// DeviceDo runs the gradient's transposed product on the device. It runs when an input is on the device
+// (see package internal/device); host inputs are uploaded for the call.
+func (op *matMulGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return matMulDevice(b, op.fwd, op.mode, vals)
+}
+
 // matMulDo computes the product of mode of op's sizes.
 func matMulDo[T num.Float](op *matMulOp, mode matMulMode, vals []gorgonia.Value) (gorgonia.Value, error) {
 	a, err := values.Data[T](vals[0])
@@ -133,5 +166,7 @@ func matMulDo[T num.Float](op *matMulOp, mode matMulMode, vals []gorgonia.Value)
 
 var (
 	_ opkit.Forward = (*matMulOp)(nil)
+	_ device.Spec   = (*matMulOp)(nil)
 	_ opkit.Spec    = (*matMulGradOp)(nil)
+	_ device.Spec   = (*matMulGradOp)(nil)
 )

@@ -6,6 +6,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
@@ -52,6 +53,16 @@ func (op *meanHeadsOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 func (op *meanHeadsOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return meanHeadsDo[float32](op, vals[0]) },
 		func() (gorgonia.Value, error) { return meanHeadsDo[float64](op, vals[0]) })
+}
+
+// DeviceDo averages the heads on the device. It runs when an input is on the device
+// (see package internal/device); host inputs are uploaded for the call.
+func (op *meanHeadsOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, y, err := device.Prepare(b, vals, tensor.Shape{op.n, op.f})
+	if err != nil {
+		return nil, err
+	}
+	return y, b.MeanHeads(y, in[0], op.n, op.h, op.f, false)
 }
 
 func meanHeadsDo[T num.Float](op *meanHeadsOp, v gorgonia.Value) (gorgonia.Value, error) {
@@ -104,6 +115,16 @@ func (op *meanHeadsGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return meanHeadsGradDo[float64](op, vals[0]) })
 }
 
+// DeviceDo spreads the gradient over the heads on the device. It runs when an input is on the device
+// (see package internal/device); host inputs are uploaded for the call.
+func (op *meanHeadsGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, dx, err := device.Prepare(b, vals, tensor.Shape{op.n, op.h * op.f})
+	if err != nil {
+		return nil, err
+	}
+	return dx, b.MeanHeads(in[0], dx, op.n, op.h, op.f, true)
+}
+
 func meanHeadsGradDo[T num.Float](op *meanHeadsGradOp, v gorgonia.Value) (gorgonia.Value, error) {
 	dy, err := values.Data[T](v)
 	if err != nil {
@@ -126,5 +147,7 @@ func meanHeadsGradDo[T num.Float](op *meanHeadsGradOp, v gorgonia.Value) (gorgon
 
 var (
 	_ opkit.Forward = (*meanHeadsOp)(nil)
+	_ device.Spec   = (*meanHeadsOp)(nil)
 	_ opkit.Spec    = (*meanHeadsGradOp)(nil)
+	_ device.Spec   = (*meanHeadsGradOp)(nil)
 )

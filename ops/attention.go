@@ -10,6 +10,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
@@ -75,6 +76,17 @@ func (op *attentionOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return attentionDo[float64](op, vals, false) })
 }
 
+// DeviceDo computes the fused attention scores on the device, as Do. It runs when an input is on the device
+// (see package internal/device).
+func (op *attentionOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	_, shape := op.Shapes()
+	in, out, err := device.Prepare(b, vals, shape)
+	if err != nil {
+		return nil, err
+	}
+	return out, b.Attention(out, op.g, in[0], in[1], op.slope, bcast.Prod(op.feat))
+}
+
 // Grad gives el the sum of the score gradients over each source's
 // out-edges (a copy_e SpMM on the reversed graph) and er their sum over
 // each destination's in-edges.
@@ -112,6 +124,18 @@ func (op *attentionGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return attentionDo[float64](op.fwd, vals, true) })
 }
 
+// DeviceDo computes the fused attention's gradients on the device, as Do. It runs when an input is on the device
+// (see package internal/device).
+func (op *attentionGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	_, shape := op.Shapes()
+	in, ds, err := device.Prepare(b, vals, shape)
+	if err != nil {
+		return nil, err
+	}
+	f := op.fwd
+	return ds, b.AttentionBackward(ds, f.g, in[0], in[1], f.slope, in[2], in[3], bcast.Prod(f.feat))
+}
+
 // attentionDo runs op's forward on (el, er), or with grad its backward on
 // (el, er, y, dy).
 func attentionDo[T num.Float](op *attentionOp, vals []gorgonia.Value, grad bool) (gorgonia.Value, error) {
@@ -136,5 +160,7 @@ func attentionDo[T num.Float](op *attentionOp, vals []gorgonia.Value, grad bool)
 
 var (
 	_ opkit.Forward = (*attentionOp)(nil)
+	_ device.Spec   = (*attentionOp)(nil)
 	_ opkit.Spec    = (*attentionGradOp)(nil)
+	_ device.Spec   = (*attentionGradOp)(nil)
 )

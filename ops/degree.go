@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
@@ -87,6 +88,46 @@ func (op *degreeScaleOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return degreeScaleDo[float64](op, vals[0]) })
 }
 
+// degreeKey names the device copy of g's degree factors max(deg, 1)^power
+// of one side (in-degrees for dst, out-degrees otherwise) and dtype: the
+// ops that scale by degrees share it.
+func degreeKey(g *graph.Graph, dst bool, power float64, dt tensor.Dtype) string {
+	side := "src"
+	if dst {
+		side = "dst"
+	}
+	return fmt.Sprintf("ops.degree/g=%d/%s/%v/%v", g.ID(), side, power, dt)
+}
+
+// DeviceDo scales the rows by the degree factors (uploaded once per graph,
+// side, power and dtype, shared with NormalizedSum's), as Do.
+func (op *degreeScaleOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	x, dt, dst := in[0], in[0].Dtype(), op.deg == InDegree
+	c := op.g.CSR()
+	if dst {
+		c = op.g.CSC()
+	}
+	n := c.NumRows()
+	f, err := b.Cached(degreeKey(op.g, dst, op.power, dt), tensor.Shape{n}, func() any {
+		if dt == tensor.Float32 {
+			return degreeFactors[float32](c, op.power)
+		}
+		return degreeFactors[float64](c, op.power)
+	})
+	if err != nil {
+		return nil, err
+	}
+	y, err := b.Alloc(dt, op.shape.Clone())
+	if err != nil {
+		return nil, err
+	}
+	return y, b.ScaleRows(y, x, f, op.shape.TotalSize()/n)
+}
+
 func degreeScaleDo[T num.Float](op *degreeScaleOp, v gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](v)
 	if err != nil {
@@ -134,4 +175,7 @@ func (op *degreeScaleOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgoni
 	return gorgonia.Nodes{d}, err
 }
 
-var _ opkit.Forward = (*degreeScaleOp)(nil)
+var (
+	_ opkit.Forward = (*degreeScaleOp)(nil)
+	_ device.Spec   = (*degreeScaleOp)(nil)
+)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
@@ -57,6 +58,16 @@ func (op *edgeSoftmaxOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return edgeSoftmaxDo[float64](op, vals, false) })
 }
 
+// DeviceDo normalises the edge scores on the device, as Do. It runs when an input is on the device
+// (see package internal/device).
+func (op *edgeSoftmaxOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, out, err := device.Prepare(b, vals, op.shape.Clone())
+	if err != nil {
+		return nil, err
+	}
+	return out, b.EdgeSoftmax(out, op.g, op.norm, in[0], bcast.Prod(op.shape[1:]))
+}
+
 // Grad is the fused backward, one op of (y, dy).
 func (op *edgeSoftmaxOp) Grad(_ gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	d, err := apply(&edgeSoftmaxGradOp{fwd: op}, output, grad)
@@ -78,6 +89,17 @@ func (op *edgeSoftmaxGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 func (op *edgeSoftmaxGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return edgeSoftmaxDo[float32](op.fwd, vals, true) },
 		func() (gorgonia.Value, error) { return edgeSoftmaxDo[float64](op.fwd, vals, true) })
+}
+
+// DeviceDo computes the softmax's gradient on the device, as Do. It runs when an input is on the device
+// (see package internal/device).
+func (op *edgeSoftmaxGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	f := op.fwd
+	in, ds, err := device.Prepare(b, vals, f.shape.Clone())
+	if err != nil {
+		return nil, err
+	}
+	return ds, b.EdgeSoftmaxBackward(ds, f.g, f.norm, in[0], in[1], bcast.Prod(f.shape[1:]))
 }
 
 // edgeSoftmaxDo runs op's forward on (x), or with grad its backward on
@@ -103,5 +125,7 @@ func edgeSoftmaxDo[T num.Float](op *edgeSoftmaxOp, vals []gorgonia.Value, grad b
 
 var (
 	_ opkit.Forward = (*edgeSoftmaxOp)(nil)
+	_ device.Spec   = (*edgeSoftmaxOp)(nil)
 	_ opkit.Spec    = (*edgeSoftmaxGradOp)(nil)
+	_ device.Spec   = (*edgeSoftmaxGradOp)(nil)
 )

@@ -166,13 +166,9 @@ func (op *gatv2GradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 // gatv2Do computes op's scores (wrt -1) or the gradient with respect to
 // input wrt, whose values end with the gradient of the scores.
 func gatv2Do[T num.Float](op *gatv2Op, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in := make([][]T, len(vals))
-	for i, v := range vals {
-		x, err := values.Data[T](v)
-		if err != nil {
-			return nil, err
-		}
-		in[i] = x
+	in, err := values.DataAll[T](vals)
+	if err != nil {
+		return nil, err
 	}
 	k := sddmm.GATv2[T]{G: op.g, Heads: op.h, Feat: op.f, Slope: T(op.slope), ZL: in[0], ZR: in[1], A: in[2], EDim: op.d}
 	if op.d > 0 {

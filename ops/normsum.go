@@ -10,6 +10,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
@@ -99,6 +100,67 @@ func (op *normSumOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return normSumDo[float64](op, vals[0]) })
 }
 
+// deviceFactors returns op's degree factors (the destination side's when
+// dst is set) on the device, uploaded once per graph, side, power and dtype.
+func (op *normSumOp) deviceFactors(b device.Backend, dt tensor.Dtype, dst bool) (*tensor.Dense, error) {
+	rows, power := op.g.NumSrc(), op.src
+	if dst {
+		rows, power = op.g.NumDst(), op.dst
+	}
+	return b.Cached(degreeKey(op.g, dst, power, dt), tensor.Shape{rows}, func() any {
+		if dt == tensor.Float32 {
+			if dst {
+				return cachedFactors[float32](op.factors, true, op.g.CSC(), op.dst)
+			}
+			return cachedFactors[float32](op.factors, false, op.g.CSR(), op.src)
+		}
+		if dst {
+			return cachedFactors[float64](op.factors, true, op.g.CSC(), op.dst)
+		}
+		return cachedFactors[float64](op.factors, false, op.g.CSR(), op.src)
+	})
+}
+
+// DeviceDo scales the source rows, sums them over in-edges and scales the
+// sums, as Do.
+func (op *normSumOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	x, dt, w := in[0], in[0].Dtype(), bcast.Prod(op.row)
+	u := x
+	if op.src != 0 {
+		f, err := op.deviceFactors(b, dt, false)
+		if err != nil {
+			return nil, err
+		}
+		if u, err = b.Alloc(dt, x.Shape().Clone()); err != nil {
+			return nil, err
+		}
+		if err := b.ScaleRows(u, x, f, w); err != nil {
+			return nil, err
+		}
+	}
+	out, err := b.Alloc(dt, withRows(op.g.NumDst(), op.row))
+	if err != nil {
+		return nil, err
+	}
+	if err := b.SpMM(out, op.g, spmm.CopyU, spmm.Sum, u, nil, bcast.Same(op.row)); err != nil {
+		return nil, err
+	}
+	if op.dst != 0 {
+		f, err := op.deviceFactors(b, dt, true)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.ScaleRows(out, out, f, w); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 func normSumDo[T num.Float](op *normSumOp, v gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](v)
 	if err != nil {
@@ -127,4 +189,7 @@ func (op *normSumOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.No
 	return gorgonia.Nodes{d}, err
 }
 
-var _ opkit.Forward = (*normSumOp)(nil)
+var (
+	_ opkit.Forward = (*normSumOp)(nil)
+	_ device.Spec   = (*normSumOp)(nil)
+)

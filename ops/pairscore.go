@@ -154,7 +154,7 @@ func (op *cosGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 // cosDo computes the scores (wrt -1) or the gradient with respect to input
 // wrt, whose values end with the scores and their gradient.
 func cosDo[T num.Float](op *cosOp, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := floatData[T](vals)
+	in, err := values.DataAll[T](vals)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +224,7 @@ func (op *distMultGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 // distMultDo computes the scores (wrt -1) or the gradient with respect to
 // input wrt, whose values end with the gradient of the scores.
 func distMultDo[T num.Float](op *distMultOp, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := floatData[T](vals)
+	in, err := values.DataAll[T](vals)
 	if err != nil {
 		return nil, err
 	}
@@ -262,19 +262,6 @@ func pairGrads(fwd opkit.Spec, inputs gorgonia.Nodes, grad *gorgonia.Node, back 
 		grads[i] = d
 	}
 	return grads, nil
-}
-
-// floatData returns the element slices of vals.
-func floatData[T num.Float](vals []gorgonia.Value) ([][]T, error) {
-	in := make([][]T, len(vals))
-	for i, v := range vals {
-		x, err := values.Data[T](v)
-		if err != nil {
-			return nil, err
-		}
-		in[i] = x
-	}
-	return in, nil
 }
 
 var (

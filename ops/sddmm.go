@@ -8,6 +8,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
@@ -124,6 +125,25 @@ func (op *sddmmOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return sddmmDo[float64](op, vals) })
 }
 
+// DeviceDo runs the SDDMM with the backend's sparse kernel, on the same graph,
+// shapes and broadcasting plan as Do. It runs when an input is on the device
+// (see package internal/device).
+func (op *sddmmOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	var rhs *tensor.Dense
+	if len(in) > 1 {
+		rhs = in[1]
+	}
+	out, err := b.Alloc(in[0].Dtype(), withRows(op.g.NumEdges(), op.outShape()))
+	if err != nil {
+		return nil, err
+	}
+	return out, b.SDDMM(out, op.g, op.op, in[0], op.lt, rhs, op.rt, op.plan)
+}
+
 func sddmmDo[T num.Float](op *sddmmOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	lhs, err := values.Data[T](vals[0])
 	if err != nil {
@@ -199,4 +219,7 @@ func (op *sddmmOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gor
 	return gorgonia.Nodes{dl, dr}, nil
 }
 
-var _ opkit.Forward = (*sddmmOp)(nil)
+var (
+	_ opkit.Forward = (*sddmmOp)(nil)
+	_ device.Spec   = (*sddmmOp)(nil)
+)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
@@ -136,6 +137,34 @@ func (op *spmmOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return spmmDo[float64](op, vals) })
 }
 
+// DeviceDo runs the SpMM with the backend's sparse kernel, on the same graph,
+// shapes and broadcasting plan as Do. It runs when an input is on the device
+// (see package internal/device).
+func (op *spmmOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	u, e := spmmOperands(op.op, in)
+	out, err := b.Alloc(in[0].Dtype(), withRows(op.g.NumDst(), op.plan.Out))
+	if err != nil {
+		return nil, err
+	}
+	return out, b.SpMM(out, op.g, op.op, op.red, u, e, op.plan)
+}
+
+// spmmOperands splits the inputs of an SpMM of operator op into its node
+// and edge operands, nil for the one a copy does not read.
+func spmmOperands(op spmm.Op, in []*tensor.Dense) (u, e *tensor.Dense) {
+	switch op {
+	case spmm.CopyU:
+		return in[0], nil
+	case spmm.CopyE:
+		return nil, in[0]
+	}
+	return in[0], in[1]
+}
+
 // operands splits the op's input values into u and e.
 func operands[T num.Float](op spmm.Op, vals []gorgonia.Value) (u, e []T, err error) {
 	var x []T
@@ -164,4 +193,7 @@ func spmmDo[T num.Float](op *spmmOp, vals []gorgonia.Value) (gorgonia.Value, err
 	return t, nil
 }
 
-var _ opkit.Forward = (*spmmOp)(nil)
+var (
+	_ opkit.Forward = (*spmmOp)(nil)
+	_ device.Spec   = (*spmmOp)(nil)
+)

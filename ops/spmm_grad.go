@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/values"
@@ -171,6 +172,29 @@ func (op *spmmArgGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return spmmArgGradDo[float64](op, vals) })
 }
 
+// DeviceDo recomputes the winning edges of the Max or Min forward on the
+// device and routes the output gradient through them, as Do.
+func (op *spmmArgGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	f := op.fwd
+	u, e := spmmOperands(f.op, in)
+	_, shape := op.Shapes()
+	d, err := b.Alloc(in[0].Dtype(), shape)
+	if err != nil {
+		return nil, err
+	}
+	var du, de *tensor.Dense
+	if op.wrt == 0 && f.op != spmm.CopyE {
+		du = d
+	} else {
+		de = d
+	}
+	return d, b.SpMMArgBackward(du, de, f.g, f.op, f.red, u, e, f.plan, in[len(in)-1])
+}
+
 func spmmArgGradDo[T num.Float](op *spmmArgGradOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	f := op.fwd
 	u, e, err := operands[T](f.op, vals[:len(vals)-1])
@@ -198,4 +222,7 @@ func spmmArgGradDo[T num.Float](op *spmmArgGradOp, vals []gorgonia.Value) (gorgo
 	return t, nil
 }
 
-var _ opkit.Spec = (*spmmArgGradOp)(nil)
+var (
+	_ opkit.Spec  = (*spmmArgGradOp)(nil)
+	_ device.Spec = (*spmmArgGradOp)(nil)
+)

@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
@@ -77,6 +78,63 @@ func (op *broadcastOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return broadcastDo[float64](op, vals) })
 }
 
+// DeviceDo expands or sums rows on the device, as Do: the expansion
+// gathers the narrow element of every wide one (op.off, uploaded once per
+// pair of shapes); the sum adds, for every narrow element, the wide ones
+// that read it, in increasing order as Do does (their lists uploaded once).
+func (op *broadcastOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
+	in, err := device.Inputs(b, vals)
+	if err != nil {
+		return nil, err
+	}
+	x, dt := in[0], in[0].Dtype()
+	w, n := bcast.Prod(op.wide), bcast.Prod(op.narrow)
+	key := fmt.Sprintf("ops.broadcast/wide=%v/narrow=%v", op.wide, op.narrow)
+	y, err := b.Alloc(dt, op.out())
+	if err != nil {
+		return nil, err
+	}
+	if !op.sum {
+		idx, err := b.Cached(key+"/gather", tensor.Shape{w}, func() any {
+			idx := make([]int32, w)
+			for k, o := range op.off {
+				idx[k] = int32(o)
+			}
+			return idx
+		})
+		if err != nil {
+			return nil, err
+		}
+		return y, b.GatherCols(y, x, idx, op.rows, n)
+	}
+	// The wide elements of each narrow one, in increasing order: a CSR
+	// of the inverse of op.off.
+	inverse := func() (ptr, idx []int32) {
+		ptr, idx = make([]int32, n+1), make([]int32, w)
+		for _, o := range op.off {
+			ptr[o+1]++
+		}
+		for j := range n {
+			ptr[j+1] += ptr[j]
+		}
+		next := append([]int32{}, ptr[:n]...)
+		for k, o := range op.off {
+			idx[next[o]] = int32(k)
+			next[o]++
+		}
+		return ptr, idx
+	}
+	ptr, err := b.Cached(key+"/ptr", tensor.Shape{n + 1}, func() any { p, _ := inverse(); return p })
+	if err != nil {
+		return nil, err
+	}
+	idx, err := b.Cached(key+"/idx", tensor.Shape{w}, func() any { _, i := inverse(); return i })
+	if err != nil {
+		return nil, err
+	}
+	return y, b.SumCols(y, x, ptr, idx, op.rows, w)
+}
+
 func broadcastDo[T num.Float](op *broadcastOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
@@ -110,4 +168,7 @@ func (op *broadcastOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.
 	return gorgonia.Nodes{d}, err
 }
 
-var _ opkit.Forward = (*broadcastOp)(nil)
+var (
+	_ opkit.Forward = (*broadcastOp)(nil)
+	_ device.Spec   = (*broadcastOp)(nil)
+)

@@ -3,7 +3,6 @@ package sampling
 import (
 	"fmt"
 	"iter"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/gnngo/gnn/graph"
@@ -156,22 +155,13 @@ func NewEdgeLoader(m *MultiLayer, seedEdges []int64, opts EdgeLoaderOptions) (*E
 
 // NumBatches returns the number of batches of an epoch.
 func (l *EdgeLoader) NumBatches() int {
-	n, b := len(l.edges), l.opts.BatchSize
-	if l.opts.DropLast {
-		return n / b
-	}
-	return (n + b - 1) / b
+	return numBatches(len(l.edges), l.opts.BatchSize, l.opts.DropLast)
 }
 
 // Order returns epoch's order of the seed edges: batch i is positions
 // i*BatchSize to (i+1)*BatchSize-1.
 func (l *EdgeLoader) Order(epoch int) []int64 {
-	order := slices.Clone(l.edges)
-	if l.opts.Shuffle {
-		s := derive(l.opts.Seed, uint64(epoch))
-		rand.New(rand.NewPCG(s, mix64(s))).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-	}
-	return order
+	return epochOrder(l.edges, l.opts.Shuffle, l.opts.Seed, epoch)
 }
 
 // edgePrefetch is the number of batches an EdgeLoader samples at once,

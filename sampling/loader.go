@@ -3,7 +3,6 @@ package sampling
 import (
 	"fmt"
 	"iter"
-	"math/rand/v2"
 	"slices"
 )
 
@@ -52,22 +51,13 @@ func NewLoader(m *MultiLayer, seeds []int32, opts LoaderOptions) (*Loader, error
 
 // NumBatches returns the number of batches of an epoch.
 func (l *Loader) NumBatches() int {
-	n, b := len(l.seeds), l.opts.BatchSize
-	if l.opts.DropLast {
-		return n / b
-	}
-	return (n + b - 1) / b
+	return numBatches(len(l.seeds), l.opts.BatchSize, l.opts.DropLast)
 }
 
 // Order returns epoch's order of the seed nodes: batch i is positions
 // i*BatchSize to (i+1)*BatchSize-1.
 func (l *Loader) Order(epoch int) []int32 {
-	order := slices.Clone(l.seeds)
-	if l.opts.Shuffle {
-		s := derive(l.opts.Seed, uint64(epoch))
-		rand.New(rand.NewPCG(s, mix64(s))).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-	}
-	return order
+	return epochOrder(l.seeds, l.opts.Shuffle, l.opts.Seed, epoch)
 }
 
 // Epoch returns the batches of epoch number epoch in order, for a range

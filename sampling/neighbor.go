@@ -10,6 +10,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/parallel"
+	"github.com/gnngo/gnn/internal/seeded"
 )
 
 // Direction selects the edges sampled around a seed node.
@@ -268,9 +269,9 @@ func (s *neighborSampler) sample(seeds []int32, fanout int, seed uint64, buf []i
 	}
 	fill := func(lo, hi int) {
 		var sc scratch
-		var rng nodeRNG
+		var rng seeded.Stream
 		for i := lo; i < hi; i++ {
-			rng.reset(seed, i)
+			rng.Reset(seed, uint64(i))
 			s.draw(rows[2*i], rows[2*i+1], fanout, &rng, &sc, f.Neighbors[indptr[i]:indptr[i+1]], f.EdgeIDs[indptr[i]:indptr[i+1]])
 		}
 	}
@@ -420,7 +421,7 @@ const floydMax = 32
 
 // draw fills nbr and eid, of the length count gave, with edges sampled
 // from the row [lo, hi) of the view.
-func (s *neighborSampler) draw(lo, hi int64, fanout int, rng *nodeRNG, sc *scratch, nbr []int32, eid []int64) {
+func (s *neighborSampler) draw(lo, hi int64, fanout int, rng *seeded.Stream, sc *scratch, nbr []int32, eid []int64) {
 	if len(nbr) == 0 {
 		return
 	}
@@ -445,7 +446,7 @@ func (s *neighborSampler) draw(lo, hi int64, fanout int, rng *nodeRNG, sc *scrat
 		}
 	case s.opts.Replace && w == nil:
 		for j := range k {
-			put(j, int64(rng.below(uint64(m))))
+			put(j, int64(rng.Below(uint64(m))))
 		}
 	case s.opts.Replace:
 		// Cumulative weights, then one binary search per draw.
@@ -456,7 +457,7 @@ func (s *neighborSampler) draw(lo, hi int64, fanout int, rng *nodeRNG, sc *scrat
 			sc.keys = append(sc.keys, total)
 		}
 		for j := range k {
-			x := rng.open01() * total
+			x := rng.Open01() * total
 			c, _ := slices.BinarySearch(sc.keys, x) // first cumulative >= x
 			put(j, int64(min(c, m-1)))
 		}
@@ -479,7 +480,7 @@ func (s *neighborSampler) draw(lo, hi int64, fanout int, rng *nodeRNG, sc *scrat
 		sc.keys = sc.keys[:0]
 		sc.order = sc.order[:0]
 		for c := range m {
-			sc.keys = append(sc.keys, math.Log(rng.open01())/float64(w[s.edgeID(pos(int64(c)))]))
+			sc.keys = append(sc.keys, math.Log(rng.Open01())/float64(w[s.edgeID(pos(int64(c)))]))
 			sc.order = append(sc.order, int32(c))
 		}
 		slices.SortFunc(sc.order, func(a, b int32) int {
@@ -505,12 +506,12 @@ func (s *neighborSampler) draw(lo, hi int64, fanout int, rng *nodeRNG, sc *scrat
 // sampleDistinct returns k distinct uniform indices of [0, m), k < m,
 // sorted, in out's memory: Floyd's algorithm for a small k, a partial
 // Fisher-Yates shuffle of a scratch permutation otherwise.
-func sampleDistinct(rng *nodeRNG, m, k int, out []int64, perm *[]int32) []int64 {
+func sampleDistinct(rng *seeded.Stream, m, k int, out []int64, perm *[]int32) []int64 {
 	if m <= 64 {
 		// Floyd's algorithm over a bit set; its bits read out sorted.
 		var set uint64
 		for j := m - k; j < m; j++ {
-			t := rng.below(uint64(j + 1))
+			t := rng.Below(uint64(j + 1))
 			if set>>t&1 != 0 {
 				t = uint64(j)
 			}
@@ -525,7 +526,7 @@ func sampleDistinct(rng *nodeRNG, m, k int, out []int64, perm *[]int32) []int64 
 		// out stays sorted: j exceeds every index drawn before it, and t
 		// is inserted in place.
 		for j := m - k; j < m; j++ {
-			t := int64(rng.below(uint64(j + 1)))
+			t := int64(rng.Below(uint64(j + 1)))
 			at, found := slices.BinarySearch(out, t)
 			if found {
 				out = append(out, int64(j))
@@ -540,7 +541,7 @@ func sampleDistinct(rng *nodeRNG, m, k int, out []int64, perm *[]int32) []int64 
 		p = append(p, int32(c))
 	}
 	for j := range k {
-		t := j + int(rng.below(uint64(m-j)))
+		t := j + int(rng.Below(uint64(m-j)))
 		p[j], p[t] = p[t], p[j]
 		out = append(out, int64(p[j]))
 	}

@@ -161,19 +161,9 @@ func (m *Model) forward(blocks []*graph.Graph, x *tensor.Dense) (*tensor.Dense, 
 	eg := gorgonia.NewGraph()
 	h := gorgonia.NodeFromAny(eg, x, gorgonia.WithName("x"))
 	for l, b := range blocks {
-		out, ps, err := m.Stack.Layer(eg, l, b, h)
+		out, err := m.layer(eg, l, b, h)
 		if err != nil {
-			return nil, fmt.Errorf("layer %d: %w", l, err)
-		}
-		// Bind adopts a name it has never seen, writing Shared's map: refuse
-		// such a parameter instead, so that concurrent passes only read.
-		for _, p := range ps {
-			if m.Params.Value(p.Name()) == nil {
-				return nil, fmt.Errorf("layer %d: parameter %q is not in the model's parameters", l, p.Name())
-			}
-		}
-		if err := m.Params.Bind(ps); err != nil {
-			return nil, fmt.Errorf("layer %d: %w", l, err)
+			return nil, err
 		}
 		h = out
 	}
@@ -189,6 +179,26 @@ func (m *Model) forward(blocks []*graph.Graph, x *tensor.Dense) (*tensor.Dense, 
 	return v, nil
 }
 
+// layer adds layer l of m to eg over g, reading h, with the model's
+// parameters bound. Bind adopts a name it has never seen, writing Shared's
+// map: layer refuses such a parameter instead, so that concurrent passes
+// only read.
+func (m *Model) layer(eg *gorgonia.ExprGraph, l int, g *graph.Graph, h *gorgonia.Node) (*gorgonia.Node, error) {
+	out, ps, err := m.Stack.Layer(eg, l, g, h)
+	if err != nil {
+		return nil, fmt.Errorf("layer %d: %w", l, err)
+	}
+	for _, p := range ps {
+		if m.Params.Value(p.Name()) == nil {
+			return nil, fmt.Errorf("layer %d: parameter %q is not in the model's parameters", l, p.Name())
+		}
+	}
+	if err := m.Params.Bind(ps); err != nil {
+		return nil, fmt.Errorf("layer %d: %w", l, err)
+	}
+	return out, nil
+}
+
 // wholeLayers runs the first depth layers of m on the whole graph g with
 // features x in one expression graph and returns every layer's outputs.
 func (m *Model) wholeLayers(g *graph.Graph, x *tensor.Dense, depth int) ([]*tensor.Dense, error) {
@@ -196,17 +206,9 @@ func (m *Model) wholeLayers(g *graph.Graph, x *tensor.Dense, depth int) ([]*tens
 	h := gorgonia.NodeFromAny(eg, x, gorgonia.WithName("x"))
 	outs := make(gorgonia.Nodes, depth)
 	for l := range depth {
-		out, ps, err := m.Stack.Layer(eg, l, g, h)
+		out, err := m.layer(eg, l, g, h)
 		if err != nil {
-			return nil, fmt.Errorf("layer %d: %w", l, err)
-		}
-		for _, p := range ps {
-			if m.Params.Value(p.Name()) == nil {
-				return nil, fmt.Errorf("layer %d: parameter %q is not in the model's parameters", l, p.Name())
-			}
-		}
-		if err := m.Params.Bind(ps); err != nil {
-			return nil, fmt.Errorf("layer %d: %w", l, err)
+			return nil, err
 		}
 		outs[l], h = out, out
 	}

@@ -52,7 +52,7 @@ import (
 	"time"
 
 	"github.com/gnngo/gnn/cmd/gnnbench/internal/bench"
-	"github.com/gnngo/gnn/internal/sarbench"
+	"github.com/gnngo/gnn/cmd/internal/sarbench"
 )
 
 func main() {

@@ -21,7 +21,7 @@ import (
 	"log"
 	"os"
 
-	"github.com/gnngo/gnn/internal/sarbench"
+	"github.com/gnngo/gnn/cmd/internal/sarbench"
 )
 
 func main() {

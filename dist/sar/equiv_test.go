@@ -16,7 +16,7 @@ import (
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/generate"
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
-	"github.com/gnngo/gnn/internal/testkit/testdata"
+	"github.com/gnngo/gnn/internal/testkit/testsets"
 	"github.com/gnngo/gnn/nn"
 )
 
@@ -250,7 +250,7 @@ func rmatGraph(t testing.TB) *graph.Graph {
 // coraGraph is Cora's graph with self-loops, or a skip.
 func coraGraph(t testing.TB) *graph.Graph {
 	t.Helper()
-	g, err := testdata.Planetoid(t, "cora").Graph.AddSelfLoops()
+	g, err := testsets.Planetoid(t, "cora").Graph.AddSelfLoops()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,11 +23,9 @@ import (
 	"strings"
 
 	"gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/examples/internal/setup"
 	"github.com/gnngo/gnn/model"
-	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
 )
 
@@ -50,6 +48,7 @@ func main() {
 // flagSet adds the shared flags and the heads to fs and returns it.
 func flagSet(fs *flag.FlagSet, f *setup.Flags, h *heads) *flag.FlagSet {
 	f.Register(fs)
+	f.RegisterSplit(fs)
 	fs.IntVar(&h.hidden, "heads", h.hidden, "attention heads of the hidden layer (concatenated)")
 	fs.IntVar(&h.out, "out-heads", h.out, "attention heads of the output layer (averaged; 8 on PubMed unless given)")
 	return fs
@@ -65,7 +64,7 @@ func run(w io.Writer, f *setup.Flags, h heads) error {
 	if h.out <= 0 {
 		return fmt.Errorf("-out-heads %d: want at least 1 attention head", h.out)
 	}
-	ds, err := setup.Load(f.Data, f.Seed)
+	ds, err := f.LoadData()
 	if err != nil {
 		return err
 	}
@@ -80,41 +79,10 @@ func run(w io.Writer, f *setup.Flags, h heads) error {
 	if err != nil {
 		return err
 	}
-	eg := gorgonia.NewGraph()
-	in, err := setup.Features(eg, ds, f.Dense)
-	if err != nil {
-		return err
-	}
-	if err := f.Place(in); err != nil {
-		return err
-	}
-	m, err := model.New(Spec(ds.Features.Cols, f.Hidden, h, ds.NumClasses, f.Dropout, f.Seed), tensor.Float32, f.Seed)
-	if err != nil {
-		return err
-	}
-	var x *gorgonia.Node
-	var p1 gorgonia.Nodes
-	if in.Sparse != nil {
-		x, p1, err = m.LayerSparse(eg, 0, g, in.Sparse)
-	} else {
-		x, p1, err = m.Layer(eg, 0, g, in.Dense)
-	}
-	if err != nil {
-		return err
-	}
-	logits, p2, err := m.Layer(eg, 1, g, x)
-	if err != nil {
-		return err
-	}
-	loss, err := nn.CrossEntropy(logits, ds.Labels, ds.Train)
-	if err != nil {
-		return err
-	}
-	return f.FinishModel(w, "GAT on "+ds.Name, &train.Task{
-		Logits: logits, Loss: loss, Mode: m.Mode(),
-		Groups: []train.Group{{Params: append(p1, p2...), WeightDecay: f.WeightDecay}},
-		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test,
-	}, m)
+	return f.TrainTwoLayers(w, "GAT on "+ds.Name, ds, g, Spec(ds.Features.Cols, f.Hidden, h, ds.NumClasses, f.Dropout, f.Seed), f.Seed,
+		func(p1, p2 gorgonia.Nodes) []train.Group {
+			return []train.Group{{Params: append(p1, p2...), WeightDecay: f.WeightDecay}}
+		})
 }
 
 // Spec is the model of the paper: a GATConv of h.hidden concatenated heads

@@ -15,11 +15,9 @@ import (
 	"os"
 
 	"gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/examples/internal/setup"
 	"github.com/gnngo/gnn/model"
-	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
 )
 
@@ -27,6 +25,7 @@ func main() {
 	// The hyper-parameters of the paper.
 	f := setup.Flags{Epochs: 200, LR: 0.01, Hidden: 16, Dropout: 0.5, WeightDecay: 5e-4, Seed: 1}
 	f.Register(flag.CommandLine)
+	f.RegisterSplit(flag.CommandLine)
 	setup.Main("gcn", func() error {
 		if err := f.Parse(flag.CommandLine, os.Args[1:]); err != nil {
 			return err
@@ -39,7 +38,7 @@ func run(w io.Writer, f *setup.Flags) error {
 	if err := f.Check(); err != nil {
 		return err
 	}
-	ds, err := setup.Load(f.Data, f.Seed)
+	ds, err := f.LoadData()
 	if err != nil {
 		return err
 	}
@@ -51,42 +50,11 @@ func run(w io.Writer, f *setup.Flags) error {
 	if err != nil {
 		return err
 	}
-	eg := gorgonia.NewGraph()
-	in, err := setup.Features(eg, ds, f.Dense)
-	if err != nil {
-		return err
-	}
-	if err := f.Place(in); err != nil {
-		return err
-	}
-	m, err := model.New(Spec(ds.Features.Cols, f.Hidden, ds.NumClasses, f.Dropout, f.Seed), tensor.Float32, f.Seed)
-	if err != nil {
-		return err
-	}
-	var h *gorgonia.Node
-	var p1 gorgonia.Nodes
-	if in.Sparse != nil {
-		h, p1, err = m.LayerSparse(eg, 0, g, in.Sparse)
-	} else {
-		h, p1, err = m.Layer(eg, 0, g, in.Dense)
-	}
-	if err != nil {
-		return err
-	}
-	logits, p2, err := m.Layer(eg, 1, g, h)
-	if err != nil {
-		return err
-	}
-	loss, err := nn.CrossEntropy(logits, ds.Labels, ds.Train)
-	if err != nil {
-		return err
-	}
 	// Weight decay on the first layer only, as in the paper.
-	return f.FinishModel(w, "GCN on "+ds.Name, &train.Task{
-		Logits: logits, Loss: loss, Mode: m.Mode(),
-		Groups: []train.Group{{Params: p1, WeightDecay: f.WeightDecay}, {Params: p2}},
-		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test,
-	}, m)
+	return f.TrainTwoLayers(w, "GCN on "+ds.Name, ds, g, Spec(ds.Features.Cols, f.Hidden, ds.NumClasses, f.Dropout, f.Seed), f.Seed,
+		func(p1, p2 gorgonia.Nodes) []train.Group {
+			return []train.Group{{Params: p1, WeightDecay: f.WeightDecay}, {Params: p2}}
+		})
 }
 
 // Spec is the model: two GraphConv layers of the paper (in -> hidden with

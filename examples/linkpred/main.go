@@ -76,6 +76,7 @@ func main() {
 
 func (o *options) register(fs *flag.FlagSet) {
 	o.Register(fs)
+	o.RegisterSplit(fs)
 	fs.StringVar(&o.Model, "model", o.Model, "encoder: gcn, sage or gat")
 	fs.StringVar(&o.Decoder, "decoder", o.Decoder, "pair scorer: dot, mlp (on [h_u, h_v], one hidden layer of -out) or distmult")
 	fs.IntVar(&o.Layers, "layers", o.Layers, "encoder layers (full-graph mode; -minibatch takes one per -fanouts entry)")
@@ -173,8 +174,8 @@ func (o *options) check() ([]int, error) {
 // load returns -data's dataset (features row-normalised as PyG's
 // NormalizeFeatures), or a generated planted-partition graph.
 func (o *options) load() (*dataset.Dataset, error) {
-	if o.Data != "" {
-		return setup.Load(o.Data, o.Seed)
+	if o.Data != "" || o.Split != "" {
+		return o.LoadData() // -split without -data: its error
 	}
 	cfg := dataset.DefaultPlantedConfig()
 	cfg.Nodes, cfg.Features, cfg.MeanDegree, cfg.Seed = o.Nodes, o.Features, o.Degree, o.Seed

@@ -64,6 +64,7 @@ func main() {
 
 func (o *options) register(fs *flag.FlagSet) {
 	o.Register(fs)
+	o.RegisterSplit(fs)
 	fs.StringVar(&o.Fanouts, "fanouts", o.Fanouts, "neighbours sampled per layer, the input layer's first (-1: all); their number is the number of layers")
 	fs.IntVar(&o.Batch, "batch", o.Batch, "training nodes per mini-batch")
 	fs.IntVar(&o.Nodes, "nodes", o.Nodes, "nodes of the generated planted-partition graph (without -data)")
@@ -145,8 +146,8 @@ func (o *options) checkData(ds *dataset.Dataset, fanouts []int) error {
 // load returns the dataset: -data's, or a planted-partition graph of
 // -nodes nodes.
 func (o *options) load() (*dataset.Dataset, error) {
-	if o.Data != "" {
-		return setup.Load(o.Data, o.Seed)
+	if o.Data != "" || o.Split != "" {
+		return o.LoadData() // -split without -data: its error
 	}
 	cfg := dataset.DefaultPlantedConfig()
 	cfg.Nodes, cfg.Seed = o.Nodes, o.Seed

@@ -14,7 +14,7 @@ import (
 	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/dist/comm"
 	"github.com/gnngo/gnn/dist/partition"
-	"github.com/gnngo/gnn/internal/testkit/testdata"
+	"github.com/gnngo/gnn/internal/testkit/testsets"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
 )
@@ -85,7 +85,7 @@ func TestRunErrors(t *testing.T) {
 // and checks that the training losses agree to 1e-5 at every epoch and the
 // final accuracies are equal: the ranks draw the masks of one process.
 func TestCoraCurve(t *testing.T) {
-	ds := testdata.Planetoid(t, "cora")
+	ds := testsets.Planetoid(t, "cora")
 	dir := writeParts(t, ds, 4)
 	for _, model := range []string{"gcn", "gat"} {
 		o := options{parts: dir, model: model, mode: "sequential", inproc: 4, epochs: 30, heads: 8, weightDecay: 5e-4, seed: 1, dropout: 0.5, attnDropout: 0.5}

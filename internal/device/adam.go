@@ -74,3 +74,13 @@ func (a *Adam) Step(grads []gorgonia.Value) error {
 	}
 	return nil
 }
+
+// StepNodes is Step with the gradients read from gradient nodes, one per
+// parameter in parameter order.
+func (a *Adam) StepNodes(grads gorgonia.Nodes) error {
+	vals := make([]gorgonia.Value, len(grads))
+	for i, g := range grads {
+		vals[i] = g.Value()
+	}
+	return a.Step(vals)
+}

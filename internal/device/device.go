@@ -10,6 +10,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
+	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/ops/edgesoftmax"
 	"github.com/gnngo/gnn/ops/sddmm"
 	"github.com/gnngo/gnn/ops/spmm"
@@ -248,21 +249,7 @@ func HostScalar(v gorgonia.Value) (float64, error) {
 	if On(v) {
 		return 0, fmt.Errorf("expected a host scalar, got a device tensor of shape %v", v.Shape())
 	}
-	switch d := v.Data().(type) {
-	case float32:
-		return float64(d), nil
-	case float64:
-		return d, nil
-	case []float32:
-		if len(d) == 1 {
-			return float64(d[0]), nil
-		}
-	case []float64:
-		if len(d) == 1 {
-			return d[0], nil
-		}
-	}
-	return 0, fmt.Errorf("expected a scalar, got %T of shape %v", v.Data(), v.Shape())
+	return values.Scalar(v)
 }
 
 // Engine is the tensor engine of a machine running device values: the

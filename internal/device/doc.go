@@ -12,11 +12,13 @@
 //
 // Gorgonia itself touches device values in a few places, found by running
 // its TapeMachine and Grad over values in memory that faults when read from
-// the host (see /work/notes/gputrain.md): every output gets the machine's
-// engine (flags are kept), Reshape makes a shallow clone, and gradient sums
-// (ReduceAdd) run Gorgonia's Add through the first operand's engine, with
-// the output register's previous value as a reuse target. Bind installs
-// Engine, whose Add runs on the device, as a machine's engine. The dual
-// values of BindDualValues accumulate gradients with a host Add, so a
-// device run reads the gradient nodes instead (nn/train does).
+// the host (package gpu's emulator, whose device memory is a PROT_NONE
+// mapping; nn/train's TestDeviceFitCora trains that way): every output gets
+// the machine's engine (flags are kept), Reshape makes a shallow clone, and
+// gradient sums (ReduceAdd) run Gorgonia's Add through the first operand's
+// engine, with the output register's previous value as a reuse target.
+// Bind installs Engine, whose Add runs on the device, as a machine's
+// engine. The dual values of BindDualValues accumulate gradients with a
+// host Add, so a device run reads the gradient nodes instead (nn/train
+// and cmd/gnnbench do, through Placed, HostGrads and Adam).
 package device

@@ -45,6 +45,41 @@ func Data[T num.Float](v gorgonia.Value) ([]T, error) {
 	return d[:t.Shape().TotalSize()], nil
 }
 
+// DataAll returns the elements of every value of vals as []T, as Data
+// does for one.
+func DataAll[T num.Float](vals []gorgonia.Value) ([][]T, error) {
+	out := make([][]T, len(vals))
+	for i, v := range vals {
+		x, err := Data[T](v)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+// Scalar returns the value of a scalar or a one-element tensor v (a loss,
+// a loss gradient), or an error naming what v holds instead. It reads
+// host memory: a device value (package internal/device) must not reach it.
+func Scalar(v gorgonia.Value) (float64, error) {
+	switch d := v.Data().(type) {
+	case float32:
+		return float64(d), nil
+	case float64:
+		return d, nil
+	case []float32:
+		if len(d) == 1 {
+			return float64(d[0]), nil
+		}
+	case []float64:
+		if len(d) == 1 {
+			return d[0], nil
+		}
+	}
+	return 0, fmt.Errorf("expected a scalar, got %T of shape %v", v.Data(), v.Shape())
+}
+
 // Alloc returns a new zeroed tensor of the given shape and T's dtype, and its
 // backing slice.
 func Alloc[T num.Float](shape []int) (*tensor.Dense, []T) {

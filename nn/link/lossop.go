@@ -155,7 +155,7 @@ func (op *lossGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	scale, err := scalar(vals[2])
+	scale, err := values.Scalar(vals[2])
 	if err != nil {
 		return nil, fmt.Errorf("link: %s: %w", op.Name(), err)
 	}
@@ -203,25 +203,6 @@ func floats(v gorgonia.Value) ([]float64, error) {
 		return append([]float64(nil), x...), nil
 	}
 	return nil, fmt.Errorf("scores of dtype %v", v.Dtype())
-}
-
-// scalar returns the value of a scalar (or one-element) gradient.
-func scalar(v gorgonia.Value) (float64, error) {
-	switch d := v.Data().(type) {
-	case float32:
-		return float64(d), nil
-	case float64:
-		return d, nil
-	case []float32:
-		if len(d) == 1 {
-			return float64(d[0]), nil
-		}
-	case []float64:
-		if len(d) == 1 {
-			return d[0], nil
-		}
-	}
-	return 0, fmt.Errorf("the loss gradient is %T, want a scalar", v.Data())
 }
 
 var (

@@ -119,7 +119,7 @@ func (op *mseGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	if err != nil {
 		return nil, fmt.Errorf("link: dmse: %w", err)
 	}
-	scale, err := scalar(vals[1])
+	scale, err := values.Scalar(vals[1])
 	if err != nil {
 		return nil, fmt.Errorf("link: dmse: %w", err)
 	}

@@ -574,11 +574,9 @@ func forBlocks[T num.Float](x rows[T], lo, n int, f func(xb []T, lo, n int)) {
 // segInputs returns x, w, and the self-loop weight and bias (nil when
 // absent) of a forward call.
 func segInputs[T num.Float](op *segOp, vals []gorgonia.Value) (x rows[T], w, loop, bias []T, err error) {
-	data := make([][]T, len(vals))
-	for i, v := range vals {
-		if data[i], err = values.Data[T](v); err != nil {
-			return rows[T]{}, nil, nil, nil, err
-		}
+	data, err := values.DataAll[T](vals)
+	if err != nil {
+		return rows[T]{}, nil, nil, nil, err
 	}
 	k := len(op.parts)
 	x = rows[T]{data: data[:k], off: op.offsets(), w: op.in}
@@ -595,12 +593,9 @@ func segInputs[T num.Float](op *segOp, vals []gorgonia.Value) (x rows[T], w, loo
 }
 
 func segBackward[T num.Float](op *segGradOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	data := make([][]T, len(vals))
-	for i, v := range vals {
-		var err error
-		if data[i], err = values.Data[T](v); err != nil {
-			return nil, err
-		}
+	data, err := values.DataAll[T](vals)
+	if err != nil {
+		return nil, err
 	}
 	f := op.fwd
 	rel := f.rel

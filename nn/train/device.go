@@ -45,18 +45,9 @@ type deviceRun struct {
 // placeParams checks that the parameters are all on the host or all on
 // the device and, on the device, makes each group's optimiser.
 func (d *deviceRun) placeParams(params gorgonia.Nodes, groups []Group, lr float64) error {
-	on := 0
-	for _, p := range params {
-		if device.On(p.Value()) {
-			on++
-		}
-	}
-	switch on {
-	case 0:
-		return nil
-	case len(params):
-	default:
-		return fmt.Errorf("%d of %d parameters are on the device: place all of them or none", on, len(params))
+	on, err := device.Placed(params)
+	if !on || err != nil {
+		return err
 	}
 	d.params = true
 	for _, g := range groups {
@@ -72,11 +63,7 @@ func (d *deviceRun) placeParams(params gorgonia.Nodes, groups []Group, lr float6
 // adamStep steps group gi's optimiser with the gradients of its
 // parameters (which start at parameter index off).
 func (d *deviceRun) adamStep(gi int, g Group, off int) error {
-	grads := make([]gorgonia.Value, len(g.Params))
-	for i := range g.Params {
-		grads[i] = d.grads[off+i].Value()
-	}
-	return d.adam[gi].Step(grads)
+	return d.adam[gi].StepNodes(d.grads[off : off+len(g.Params)])
 }
 
 // deviceWeights is a copy of parameters placed on the device, kept there.
@@ -126,35 +113,10 @@ func (d *deviceRun) bind(vm gorgonia.VM) error {
 // start begins a run: the previous run's device values are dead.
 func (d *deviceRun) start() error { return d.b.Recycle() }
 
-// hostGrad is a parameter with its gradient on the host, for a solver.
-type hostGrad struct {
-	n *gorgonia.Node
-	g gorgonia.Value
-}
-
-func (h hostGrad) Value() gorgonia.Value         { return h.n.Value() }
-func (h hostGrad) Grad() (gorgonia.Value, error) { return h.g, nil }
-func (h hostGrad) Name() string                  { return h.n.Name() }
-
 // valueGrads returns params (starting at parameter index off) with their
 // gradients copied to the host.
 func (d *deviceRun) valueGrads(params gorgonia.Nodes, off int) ([]gorgonia.ValueGrad, error) {
-	out := make([]gorgonia.ValueGrad, len(params))
-	for i, p := range params {
-		g := d.grads[off+i].Value()
-		if g == nil {
-			return nil, fmt.Errorf("parameter %q has no gradient", p.Name())
-		}
-		if t, ok := g.(*tensor.Dense); ok && device.On(t) {
-			h, err := d.b.Download(t)
-			if err != nil {
-				return nil, fmt.Errorf("gradient of %q: %w", p.Name(), err)
-			}
-			g = h
-		}
-		out[i] = hostGrad{p, g}
-	}
-	return out, nil
+	return device.HostGrads(d.b, params, d.grads[off:off+len(params)])
 }
 
 // metrics fills in e's accuracies and validation loss from logits on the

@@ -9,7 +9,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/dataset"
-	"github.com/gnngo/gnn/internal/testkit/testdata"
+	"github.com/gnngo/gnn/internal/testkit/testsets"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/sage"
 	"github.com/gnngo/gnn/nn/train"
@@ -19,7 +19,7 @@ import (
 // coraTable returns Cora's row-normalised features as a dense table.
 func coraTable(t *testing.T, dt tensor.Dtype) (*dataset.Dataset, *tensor.Dense) {
 	t.Helper()
-	ds := testdata.Planetoid(t, "cora")
+	ds := testsets.Planetoid(t, "cora")
 	ds.Features.RowNormalize()
 	d := ds.Features.ToDense()
 	if dt == tensor.Float32 {

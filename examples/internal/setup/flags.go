@@ -37,6 +37,7 @@ type Flags struct {
 	Plot        string
 	CPUProfile  string
 	Device      string // cpu, gpu or emu
+	Split       string // OGB split scheme (-split, for the examples that call RegisterSplit)
 
 	// LegacyParams, when set, are a model's parameters under the names an
 	// earlier version of the program saved them with, holding the same

@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/gnngo/gnn/internal/device"
+	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
 )
@@ -54,7 +55,11 @@ func NewTrainer(t *Task) (*Trainer, error) {
 		if err := device.Bind(tr.vm, device.Engine{B: b}); err != nil {
 			return nil, err
 		}
-		if device.On(params[0].Value()) {
+		on, err := device.Placed(params)
+		if err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		if on {
 			for _, g := range t.Groups {
 				a, err := device.NewAdam(b, g.Params, t.LR, g.WeightDecay)
 				if err != nil {
@@ -95,7 +100,7 @@ func (tr *Trainer) Epoch() (float64, error) {
 	off := 0
 	for i, g := range tr.t.Groups {
 		if tr.dev != nil && tr.dev.adam != nil {
-			if err := tr.dev.adamStep(i, g.Params, off); err != nil {
+			if err := tr.dev.adam[i].StepNodes(tr.dev.grads[off : off+len(g.Params)]); err != nil {
 				tr.vm.Reset()
 				return 0, err
 			}
@@ -105,7 +110,7 @@ func (tr *Trainer) Epoch() (float64, error) {
 		model := gorgonia.NodesToValueGrads(g.Params)
 		if tr.dev != nil {
 			var err error
-			if model, err = tr.dev.valueGrads(g.Params, off); err != nil {
+			if model, err = device.HostGrads(tr.dev.b, g.Params, tr.dev.grads[off:off+len(g.Params)]); err != nil {
 				tr.vm.Reset()
 				return 0, err
 			}
@@ -126,19 +131,9 @@ func scalar(v gorgonia.Value) float64 {
 	if v == nil {
 		return math.NaN()
 	}
-	switch d := v.Data().(type) {
-	case float32:
-		return float64(d)
-	case float64:
-		return d
-	case []float32:
-		if len(d) == 1 {
-			return float64(d[0])
-		}
-	case []float64:
-		if len(d) == 1 {
-			return d[0]
-		}
+	s, err := values.Scalar(v)
+	if err != nil {
+		return math.NaN()
 	}
-	return math.NaN()
+	return s
 }

@@ -1,6 +1,6 @@
 //go:build gnncuda
 
-package gpu_test
+package devicetest
 
 import (
 	"fmt"
@@ -16,8 +16,11 @@ import (
 	"github.com/gnngo/gnn/internal/opkit"
 )
 
-// emulator opens the emulator for the test.
-func emulator(t *testing.T) *gpu.Device {
+// Dtypes are the types the device ops are tested in.
+var Dtypes = []tensor.Dtype{tensor.Float32, tensor.Float64}
+
+// Emulator opens the emulator for the test.
+func Emulator(t *testing.T) *gpu.Device {
 	t.Helper()
 	d, err := gpu.OpenEmulator()
 	if err != nil {
@@ -31,10 +34,10 @@ func emulator(t *testing.T) *gpu.Device {
 	return d
 }
 
-// forDevices runs f in a subtest on the emulator and, on a machine with
+// ForDevices runs f in a subtest on the emulator and, on a machine with
 // one, on the first GPU, one device open at a time.
-func forDevices(t *testing.T, f func(t *testing.T, dev *gpu.Device)) {
-	t.Run("emulator", func(t *testing.T) { f(t, emulator(t)) })
+func ForDevices(t *testing.T, f func(t *testing.T, dev *gpu.Device)) {
+	t.Run("emulator", func(t *testing.T) { f(t, Emulator(t)) })
 	d, err := gpu.Open(0)
 	if err != nil {
 		t.Logf("no GPU, emulator only: %v", err)
@@ -46,9 +49,9 @@ func forDevices(t *testing.T, f func(t *testing.T, dev *gpu.Device)) {
 	})
 }
 
-// random returns a host tensor of dt and shape with values in [-1, 1),
+// Random returns a host tensor of dt and shape with values in [-1, 1),
 // away from 0 (activations' kinks), from seed.
-func random(dt tensor.Dtype, seed uint64, shape ...int) *tensor.Dense {
+func Random(dt tensor.Dtype, seed uint64, shape ...int) *tensor.Dense {
 	r := rand.New(rand.NewPCG(seed, 7))
 	n := tensor.Shape(shape).TotalSize()
 	if dt == tensor.Float32 {
@@ -73,8 +76,8 @@ func away(r *rand.Rand) float64 {
 	}
 }
 
-// floats returns the elements of a host value as float64.
-func floats(t *testing.T, v gorgonia.Value) []float64 {
+// Floats returns the elements of a host value as float64.
+func Floats(t *testing.T, v gorgonia.Value) []float64 {
 	t.Helper()
 	if device.On(v) {
 		t.Fatalf("a device value reached floats")
@@ -97,20 +100,20 @@ func floats(t *testing.T, v gorgonia.Value) []float64 {
 	return nil
 }
 
-// tol returns the relative tolerance of dt: 1e-5 for float32, 1e-12 for
+// Tol returns the relative tolerance of dt: 1e-5 for float32, 1e-12 for
 // float64.
-func tol(dt tensor.Dtype) float64 {
+func Tol(dt tensor.Dtype) float64 {
 	if dt == tensor.Float32 {
 		return 1e-5
 	}
 	return 1e-12
 }
 
-// near fails the test when got and want differ by more than rel relative
+// Near fails the test when got and want differ by more than rel relative
 // to the larger of |want[i]| and a tenth of want's largest magnitude (so
 // that sums cancelling to near zero compare by the scale of their terms:
 // the kernels add in another order than the CPU's).
-func near(t *testing.T, what string, got, want []float64, rel float64) {
+func Near(t *testing.T, what string, got, want []float64, rel float64) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
@@ -148,7 +151,7 @@ var projIDs int
 
 func project(y *gorgonia.Node, seed uint64, upload bool) (*gorgonia.Node, error) {
 	projIDs++
-	return opkit.Apply("gputest", &projOp{r: random(y.Dtype(), seed, y.Shape()...), shape: y.Shape().Clone(), id: projIDs, upload: upload}, y)
+	return opkit.Apply("gputest", &projOp{r: Random(y.Dtype(), seed, y.Shape()...), shape: y.Shape().Clone(), id: projIDs, upload: upload}, y)
 }
 
 func (op *projOp) Name() string { return "proj" }
@@ -226,11 +229,10 @@ func (op *projGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgoni
 	return b.Upload(h.(*tensor.Dense))
 }
 
-// run builds a graph with build from inputs (the host tensors named by
-// the map), on the device when dev is not nil (the inputs in onDevice
+// Run builds a graph with build from inputs (host tensors), on the device when dev is not nil (the inputs in onDevice
 // placed there), and returns the output and the gradient of <R, output>
 // with respect to every input, as host values.
-func run(t *testing.T, dev *gpu.Device, inputs []*tensor.Dense, onDevice []bool, build func(in []*gorgonia.Node) (*gorgonia.Node, error)) (out []float64, grads [][]float64) {
+func Run(t *testing.T, dev *gpu.Device, inputs []*tensor.Dense, onDevice []bool, build func(in []*gorgonia.Node) (*gorgonia.Node, error)) (out []float64, grads [][]float64) {
 	t.Helper()
 	eg := gorgonia.NewGraph()
 	nodes := make([]*gorgonia.Node, len(inputs))
@@ -281,7 +283,7 @@ func run(t *testing.T, dev *gpu.Device, inputs []*tensor.Dense, onDevice []bool,
 			}
 			v = h
 		}
-		return floats(t, v)
+		return Floats(t, v)
 	}
 	out = host(y.Value())
 	for _, g := range gs {
@@ -295,15 +297,15 @@ func run(t *testing.T, dev *gpu.Device, inputs []*tensor.Dense, onDevice []bool,
 	return out, grads
 }
 
-// compare runs build on the CPU and on dev and compares the outputs and
+// Compare runs build on the CPU and on dev and compares the outputs and
 // every gradient.
-func compare(t *testing.T, dev *gpu.Device, inputs []*tensor.Dense, onDevice []bool, build func(in []*gorgonia.Node) (*gorgonia.Node, error)) {
+func Compare(t *testing.T, dev *gpu.Device, inputs []*tensor.Dense, onDevice []bool, build func(in []*gorgonia.Node) (*gorgonia.Node, error)) {
 	t.Helper()
-	wantOut, wantGrads := run(t, nil, inputs, onDevice, build)
-	gotOut, gotGrads := run(t, dev, inputs, onDevice, build)
-	rel := tol(inputs[0].Dtype())
-	near(t, "output", gotOut, wantOut, rel)
+	wantOut, wantGrads := Run(t, nil, inputs, onDevice, build)
+	gotOut, gotGrads := Run(t, dev, inputs, onDevice, build)
+	rel := Tol(inputs[0].Dtype())
+	Near(t, "output", gotOut, wantOut, rel)
 	for i := range wantGrads {
-		near(t, fmt.Sprintf("gradient of input %d", i), gotGrads[i], wantGrads[i], rel)
+		Near(t, fmt.Sprintf("gradient of input %d", i), gotGrads[i], wantGrads[i], rel)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build gnncuda
 
-package gpu_test
+package nn_test
 
 import (
 	"fmt"
@@ -10,16 +10,15 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/gpu"
+	"github.com/gnngo/gnn/internal/testkit/devicetest"
 	"github.com/gnngo/gnn/nn"
 )
 
-var dtypes = []tensor.Dtype{tensor.Float32, tensor.Float64}
-
-// TestDenseOps runs each of nn's dense ops, forward and backward, on the
+// TestDeviceDenseOps runs each of nn's dense ops, forward and backward, on the
 // emulator, with the data input on the device and parameters on the host,
 // against the CPU op.
-func TestDenseOps(t *testing.T) {
-	forDevices(t, func(t *testing.T, dev *gpu.Device) {
+func TestDeviceDenseOps(t *testing.T) {
+	devicetest.ForDevices(t, func(t *testing.T, dev *gpu.Device) {
 		mode := nn.NewMode()
 		mode.Next()
 		cases := []struct {
@@ -64,28 +63,28 @@ func TestDenseOps(t *testing.T) {
 				return nn.MatMul(h, in[1])
 			}},
 		}
-		for _, dt := range dtypes {
+		for _, dt := range devicetest.Dtypes {
 			for ci, c := range cases {
 				t.Run(fmt.Sprintf("%s/%v", c.name, dt), func(t *testing.T) {
 					inputs := make([]*tensor.Dense, len(c.shapes))
 					for i, s := range c.shapes {
-						inputs[i] = random(dt, uint64(10*ci+i), s...)
+						inputs[i] = devicetest.Random(dt, uint64(10*ci+i), s...)
 					}
-					compare(t, dev, inputs, c.dev, c.build)
+					devicetest.Compare(t, dev, inputs, c.dev, c.build)
 				})
 			}
 		}
 	})
 }
 
-// TestDropoutEvaluation checks that dropout in evaluation mode copies on
+// TestDeviceDropoutEvaluation checks that dropout in evaluation mode copies on
 // the device.
-func TestDropoutEvaluation(t *testing.T) {
-	forDevices(t, func(t *testing.T, dev *gpu.Device) {
+func TestDeviceDropoutEvaluation(t *testing.T) {
+	devicetest.ForDevices(t, func(t *testing.T, dev *gpu.Device) {
 		mode := nn.NewMode()
 		mode.Eval()
-		x := random(tensor.Float32, 5, 10, 10)
-		compare(t, dev, []*tensor.Dense{x}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
+		x := devicetest.Random(tensor.Float32, 5, 10, 10)
+		devicetest.Compare(t, dev, []*tensor.Dense{x}, []bool{true}, func(in []*gorgonia.Node) (*gorgonia.Node, error) {
 			return nn.Dropout(in[0], 0.5, 3, mode)
 		})
 	})

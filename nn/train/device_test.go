@@ -1,11 +1,10 @@
 //go:build gnncuda
 
-package gpu_test
+package train_test
 
 import (
 	"math"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"gorgonia.org/gorgonia"
@@ -13,22 +12,21 @@ import (
 
 	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/gpu"
+	"github.com/gnngo/gnn/internal/testkit/devicetest"
+	"github.com/gnngo/gnn/internal/testkit/testsets"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/gat"
 	"github.com/gnngo/gnn/nn/gcn"
 	"github.com/gnngo/gnn/nn/train"
 )
 
-// cora loads Cora (from $GNN_CORA when set) with row-normalised features,
-// or skips the test.
-func cora(t *testing.T) *dataset.Dataset {
+// deviceCora loads Cora ($GNN_CORA when set, else where testsets finds
+// it) with row-normalised features, or skips the test.
+func deviceCora(t *testing.T) *dataset.Dataset {
 	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "data", "planetoid", "cora")
-	if d := os.Getenv("GNN_CORA"); d != "" {
-		dir = d // a test binary carried to a GPU machine
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("Cora is not at %s: %v", dir, err)
+	dir := os.Getenv("GNN_CORA") // a test binary carried to a GPU machine
+	if dir == "" {
+		dir = testsets.PlanetoidDir(t, "cora")
 	}
 	ds, err := dataset.LoadPlanetoid(dir)
 	if err != nil {
@@ -38,8 +36,8 @@ func cora(t *testing.T) *dataset.Dataset {
 	return ds
 }
 
-// model builds the GCN or GAT of the examples on Cora (dense features).
-func model(t *testing.T, ds *dataset.Dataset, kind string) (*train.Task, *gorgonia.Node) {
+// deviceModel builds the GCN or GAT of the examples on Cora (dense features).
+func deviceModel(t *testing.T, ds *dataset.Dataset, kind string) (*train.Task, *gorgonia.Node) {
 	t.Helper()
 	g, err := ds.Graph.AddSelfLoops()
 	if err != nil {
@@ -104,25 +102,25 @@ func model(t *testing.T, ds *dataset.Dataset, kind string) (*train.Task, *gorgon
 		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test}, x
 }
 
-// TestFitCora trains GCN and GAT on Cora for a few epochs on the CPU and on
+// TestDeviceFitCora trains GCN and GAT on Cora for a few epochs on the CPU and on
 // the device, with the same user code but for placing the features (and,
 // in the second variant, the parameters), and compares the losses and
 // accuracies of every epoch; it reports the bytes that crossed per epoch.
 // With the parameters on the device only a few scalars may cross.
-func TestFitCora(t *testing.T) {
-	ds := cora(t)
+func TestDeviceFitCora(t *testing.T) {
+	ds := deviceCora(t)
 	epochs := 3
 	for _, kind := range []string{"gcn", "gat"} {
 		t.Run(kind, func(t *testing.T) {
 			cfg := train.Config{Epochs: epochs, LearningRate: 0.01}
-			task, _ := model(t, ds, kind)
+			task, _ := deviceModel(t, ds, kind)
 			want, err := train.Fit(task, cfg, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, params := range []string{"host", "device"} {
 				t.Run("params="+params, func(t *testing.T) {
-					forDevices(t, func(t *testing.T, dev *gpu.Device) {
+					devicetest.ForDevices(t, func(t *testing.T, dev *gpu.Device) {
 						fitOnDevice(t, dev, ds, kind, params == "device", cfg, want)
 					})
 				})
@@ -133,7 +131,7 @@ func TestFitCora(t *testing.T) {
 
 // fitOnDevice trains on dev and compares the run with want.
 func fitOnDevice(t *testing.T, dev *gpu.Device, ds *dataset.Dataset, kind string, params bool, cfg train.Config, want *train.Result) {
-	task, x := model(t, ds, kind)
+	task, x := deviceModel(t, ds, kind)
 	place := gorgonia.Nodes{x}
 	if params {
 		for _, g := range task.Groups {

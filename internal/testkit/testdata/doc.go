@@ -1,3 +1,0 @@
-// Package testdata finds the data sets tests use outside the repository,
-// and skips a test when they are absent.
-package testdata

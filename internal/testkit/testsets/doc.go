@@ -1,0 +1,3 @@
+// Package testsets finds the data sets tests use outside the repository,
+// and skips a test when they are absent.
+package testsets
