@@ -67,11 +67,11 @@ func NewTrainer(t *Task) (*Trainer, error) {
 		tr.vm = gorgonia.NewTapeMachine(sub, gorgonia.BindDualValues(params...))
 	}
 	for _, g := range t.Groups {
-		opts := []gorgonia.SolverOpt{gorgonia.WithLearnRate(t.LR)}
-		if g.WeightDecay > 0 {
-			opts = append(opts, gorgonia.WithL2Reg(g.WeightDecay))
+		a, err := train.NewAdam(t.LR, g.WeightDecay)
+		if err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
 		}
-		tr.solvers = append(tr.solvers, gorgonia.NewAdamSolver(opts...))
+		tr.solvers = append(tr.solvers, a)
 	}
 	return tr, nil
 }
