@@ -3,6 +3,8 @@ package nn
 import (
 	"fmt"
 	"math"
+	"sync"
+	"unsafe"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -42,7 +44,7 @@ func BatchNorm(x, gamma *gorgonia.Node, eps float64) (*gorgonia.Node, error) {
 	if x.Dtype() != gamma.Dtype() || (x.Dtype() != tensor.Float32 && x.Dtype() != tensor.Float64) {
 		return nil, fmt.Errorf("nn: BatchNorm: dtypes %v (%q) and %v (%q); want both float32 or both float64", x.Dtype(), x.Name(), gamma.Dtype(), gamma.Name())
 	}
-	return apply(&batchNormOp{n: xs[0], f: xs[1], eps: eps}, x, gamma)
+	return apply(&batchNormOp{n: xs[0], f: xs[1], eps: eps, cache: new(bnCache)}, x, gamma)
 }
 
 // What batchNormDo computes.
@@ -54,8 +56,85 @@ const (
 
 // batchNormOp is the batch normalisation of an (n, f) matrix.
 type batchNormOp struct {
-	n, f int
-	eps  float64
+	n, f  int
+	eps   float64
+	cache *bnCache // shared with its backward ops
+}
+
+// bnCache hands what the forward computed to the backward ops of the same
+// run, which would otherwise compute it again: the column statistics of x
+// (two passes over it) and, between the dx and dgamma ops, the column
+// sums of dy and dy x (one pass over both). The values are those the ops
+// would compute, so results are unchanged.
+//
+// The statistics are kept with the x they were computed from: its backing
+// array, held so that it cannot be freed and another tensor allocated at
+// its address. The forward runs before the backward ops in any run that
+// has them (they consume the gradient of its output), so the backward ops
+// find the statistics of the x they are given; a backward op given another
+// x computes them itself. The dy sums are kept for one forward (gen
+// counts the forwards) and one dy array.
+type bnCache struct {
+	mu   sync.Mutex
+	gen  uint64
+	x    unsafe.Pointer // the backing array of the forward's x; nil: none
+	xLen int
+	// mean and inv are columnStats of x.
+	mean, inv []float64
+	// sdy and sdyx are dySums of x and the dy at dy, for forward gen dyGen.
+	dyGen     uint64
+	dy        unsafe.Pointer
+	sdy, sdyx []float64
+}
+
+// stats returns the column statistics of x, from the cache when the
+// forward computed them for x, else computed now; a forward (fwd) always
+// computes them and keeps them for its backward ops.
+func stats[T num.Float](c *bnCache, x []T, n, f int, eps float64, fwd bool) (mean, inv []float64, gen uint64) {
+	p := unsafe.Pointer(unsafe.SliceData(x))
+	c.mu.Lock()
+	if !fwd && c.x == p && c.xLen == len(x) {
+		mean, inv, gen = c.mean, c.inv, c.gen
+		c.mu.Unlock()
+		return mean, inv, gen
+	}
+	c.mu.Unlock()
+	mean, inv = columnStats(x, n, f, eps)
+	if !fwd {
+		return mean, inv, 0
+	}
+	c.mu.Lock()
+	c.gen++
+	c.x, c.xLen, c.mean, c.inv = p, len(x), mean, inv
+	gen = c.gen
+	c.mu.Unlock()
+	return mean, inv, gen
+}
+
+// sums returns dySums(x, dy), from the cache when the other backward op
+// of the same forward computed them for the same dy, else computed now
+// and kept. gen is the forward the statistics came from; 0 (statistics
+// computed by the backward op itself) neither reads nor keeps the cache.
+func sums[T num.Float](c *bnCache, gen uint64, x, dy []T, n, f int) (sdy, sdyx []float64) {
+	p := unsafe.Pointer(unsafe.SliceData(dy))
+	if gen != 0 {
+		c.mu.Lock()
+		if c.dyGen == gen && c.dy == p {
+			sdy, sdyx = c.sdy, c.sdyx
+			c.mu.Unlock()
+			return sdy, sdyx
+		}
+		c.mu.Unlock()
+	}
+	sdy, sdyx = dySums(x, dy, n, f)
+	if gen != 0 {
+		c.mu.Lock()
+		if c.gen == gen {
+			c.dyGen, c.dy, c.sdy, c.sdyx = gen, p, sdy, sdyx
+		}
+		c.mu.Unlock()
+	}
+	return sdy, sdyx
 }
 
 func (op *batchNormOp) shapes(kind int) (in []tensor.Shape, out tensor.Shape) {
@@ -125,7 +204,7 @@ func batchNormDo[T num.Float](op *batchNormOp, kind int, vals []gorgonia.Value) 
 		in[i] = d
 	}
 	x, n, f := in[0], op.n, op.f
-	mean, inv := columnStats(x, n, f, op.eps)
+	mean, inv, gen := stats(op.cache, x, n, f, op.eps, kind == bnForward)
 	m := make([]T, f)
 	for j, v := range mean {
 		m[j] = T(v)
@@ -144,7 +223,7 @@ func batchNormDo[T num.Float](op *batchNormOp, kind int, vals []gorgonia.Value) 
 		affineRows(y, nil, x, m, nil, a, make([]T, f), n, f)
 		return t, nil
 	case bnDGamma:
-		sdy, sdyx := dySums(x, in[1], n, f)
+		sdy, sdyx := sums(op.cache, gen, x, in[1], n, f)
 		t, dg := values.Alloc[T](tensor.Shape{f})
 		for j := range f {
 			dg[j] = T(inv[j] * (sdyx[j] - mean[j]*sdy[j]))
@@ -152,7 +231,7 @@ func batchNormDo[T num.Float](op *batchNormOp, kind int, vals []gorgonia.Value) 
 		return t, nil
 	}
 	gamma, dy := in[1], in[2]
-	sdy, sdyx := dySums(x, dy, n, f)
+	sdy, sdyx := sums(op.cache, gen, x, dy, n, f)
 	// dx = c (dy - sdy/n - xhat sxhat/n), xhat = (x - mean) inv, sxhat =
 	// sum dy xhat = inv (sdyx - mean sdy): dx = ca dy + cb (x - mean) + cc.
 	ca, cb, cc := make([]T, f), make([]T, f), make([]T, f)
