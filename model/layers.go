@@ -65,7 +65,7 @@ func init() {
 		RelGraphConv:    {short: "rgcn", ownAct: true, build: buildRelGraphConv},
 		HeteroGraphConv: {short: "hetero", build: buildHeteroGraphConv},
 		Linear:          {short: "linear", rowwise: true, build: buildLinear},
-		BatchNorm:       {short: "bn", rowwise: true, build: buildBatchNorm},
+		BatchNorm:       {short: "bn", rowwise: true, ownAct: true, build: buildBatchNorm},
 	}
 }
 
@@ -455,7 +455,10 @@ func buildLinear(e env, ls *LayerSpec, _ nn.Activation) (*built, error) {
 	return b, nil
 }
 
-func buildBatchNorm(e env, ls *LayerSpec, _ nn.Activation) (*built, error) {
+// buildBatchNorm builds nn.BatchNorm with the shift, and the activation,
+// as one op (nn.BatchNormShift) when there is a shift and the activation
+// is none or ReLU, the common case, which computes the same bits.
+func buildBatchNorm(e env, ls *LayerSpec, act nn.Activation) (*built, error) {
 	f := ls.In
 	gamma, _ := nn.Initial(e.values, ls.Name+".gamma", e.dt, []int{f}, func() (*tensor.Dense, error) { return ones(e.dt, f), nil })
 	g := nn.Param(e.eg, ls.Name+".gamma", gamma)
@@ -470,12 +473,19 @@ func buildBatchNorm(e env, ls *LayerSpec, _ nn.Activation) (*built, error) {
 	if eps == 0 {
 		eps = 1e-5
 	}
+	relu := ls.Activation == "relu"
 	b.forward = func(_ nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-		y, err := nn.BatchNorm(x, g, eps)
-		if err != nil || beta == nil {
-			return y, err
+		if beta != nil && (act == nil || relu) {
+			return nn.BatchNormShift(x, g, beta, eps, relu)
 		}
-		return nn.AddBias(y, beta)
+		y, err := nn.BatchNorm(x, g, eps)
+		if err == nil && beta != nil {
+			y, err = nn.AddBias(y, beta)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return apply(act, y)
 	}
 	return b, nil
 }

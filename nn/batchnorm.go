@@ -28,23 +28,33 @@ import (
 // evaluation mode. Column sums are added in a fixed order, so results do
 // not depend on GOMAXPROCS.
 func BatchNorm(x, gamma *gorgonia.Node, eps float64) (*gorgonia.Node, error) {
+	op, err := newBatchNormOp("BatchNorm", x, gamma, eps)
+	if err != nil {
+		return nil, err
+	}
+	return apply(op, x, gamma)
+}
+
+// newBatchNormOp checks the arguments of BatchNorm (or of fn, which calls
+// it so) and returns its op.
+func newBatchNormOp(fn string, x, gamma *gorgonia.Node, eps float64) (*batchNormOp, error) {
 	if x == nil || gamma == nil {
-		return nil, fmt.Errorf("nn: BatchNorm of a nil node")
+		return nil, fmt.Errorf("nn: %s of a nil node", fn)
 	}
 	if !(eps > 0) || math.IsInf(eps, 0) {
-		return nil, fmt.Errorf("nn: BatchNorm: eps %v is not positive and finite", eps)
+		return nil, fmt.Errorf("nn: %s: eps %v is not positive and finite", fn, eps)
 	}
 	xs, gs := x.Shape(), gamma.Shape()
 	if len(xs) != 2 || xs[0] < 1 {
-		return nil, fmt.Errorf("nn: BatchNorm: %q has shape %v, want (N, F) with N >= 1", x.Name(), xs)
+		return nil, fmt.Errorf("nn: %s: %q has shape %v, want (N, F) with N >= 1", fn, x.Name(), xs)
 	}
 	if !gs.Eq(tensor.Shape{xs[1]}) {
-		return nil, fmt.Errorf("nn: BatchNorm: scale %q has shape %v, want (%d)", gamma.Name(), gs, xs[1])
+		return nil, fmt.Errorf("nn: %s: scale %q has shape %v, want (%d)", fn, gamma.Name(), gs, xs[1])
 	}
 	if x.Dtype() != gamma.Dtype() || (x.Dtype() != tensor.Float32 && x.Dtype() != tensor.Float64) {
-		return nil, fmt.Errorf("nn: BatchNorm: dtypes %v (%q) and %v (%q); want both float32 or both float64", x.Dtype(), x.Name(), gamma.Dtype(), gamma.Name())
+		return nil, fmt.Errorf("nn: %s: dtypes %v (%q) and %v (%q); want both float32 or both float64", fn, x.Dtype(), x.Name(), gamma.Dtype(), gamma.Name())
 	}
-	return apply(&batchNormOp{n: xs[0], f: xs[1], eps: eps, cache: new(bnCache)}, x, gamma)
+	return &batchNormOp{n: xs[0], f: xs[1], eps: eps, cache: new(bnCache)}, nil
 }
 
 // What batchNormDo computes.
