@@ -320,7 +320,16 @@ func buildGINConv(e env, ls *LayerSpec, act nn.Activation) (*built, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown GINConv aggregator %q (want sum, mean or max)", ls.Aggregator)
 	}
-	mlp, mlpParams, err := buildSeq(e, ls.MLP, "mlp ")
+	specs := ls.MLP
+	if last := len(specs) - 1; last >= 0 && ls.Activation == "relu" && specs[last].Type == BatchNorm && !specs[last].NoBias &&
+		(specs[last].Activation == "" || specs[last].Activation == "none") {
+		// ReLU right after the MLP's last layer, a batch norm with a shift
+		// and no activation: let the batch norm apply it, in its one op
+		// (buildBatchNorm), rather than GINConv after it. Same bits.
+		specs = append([]LayerSpec(nil), specs...)
+		specs[last].Activation, act = "relu", nil
+	}
+	mlp, mlpParams, err := buildSeq(e, specs, "mlp ")
 	if err != nil {
 		return nil, err
 	}
@@ -446,11 +455,10 @@ func buildLinear(e env, ls *LayerSpec, _ nn.Activation) (*built, error) {
 		b.params = append(b.params, bn)
 	}
 	b.forward = func(_ nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-		y, err := nn.MatMul(x, wn)
-		if err != nil || bn == nil {
-			return y, err
+		if bn == nil {
+			return nn.MatMul(x, wn)
 		}
-		return nn.AddBias(y, bn)
+		return nn.MatMulBias(x, wn, bn)
 	}
 	return b, nil
 }
