@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 	"unsafe"
+	"weak"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -77,34 +78,40 @@ type batchNormOp struct {
 // sums of dy and dy x (one pass over both). The values are those the ops
 // would compute, so results are unchanged.
 //
-// The statistics are kept with the x they were computed from: its backing
-// array, held so that it cannot be freed and another tensor allocated at
-// its address. The forward runs before the backward ops in any run that
-// has them (they consume the gradient of its output), so the backward ops
-// find the statistics of the x they are given; a backward op given another
-// x computes them itself. The dy sums are kept for one forward (gen
-// counts the forwards) and one dy array.
+// The statistics are kept with the x they were computed from, by a weak
+// pointer to its backing array: it does not keep x alive (a machine that
+// frees values when their last reader is done frees it as it would), and
+// another array allocated at the same address does not match. The forward
+// runs before the backward ops in any run that has them (they consume the
+// gradient of its output), so the backward ops find the statistics of the
+// x they are given; a backward op given another x computes them itself.
+// The dy sums are kept for one forward (gen counts the forwards) and one
+// dy array, weakly too.
 type bnCache struct {
 	mu   sync.Mutex
 	gen  uint64
-	x    unsafe.Pointer // the backing array of the forward's x; nil: none
+	x    any // weak.Pointer to the backing array of the forward's x; nil: none
 	xLen int
 	// mean and inv are columnStats of x.
 	mean, inv []float64
-	// sdy and sdyx are dySums of x and the dy at dy, for forward gen dyGen.
+	// sdy and sdyx are dySums of x and the dy of weak pointer dy, for
+	// forward gen dyGen.
 	dyGen     uint64
-	dy        unsafe.Pointer
+	dy        any
 	sdy, sdyx []float64
+	// statsHits and sumsHits count the uses of the cache, for tests.
+	statsHits, sumsHits int
 }
 
 // stats returns the column statistics of x, from the cache when the
 // forward computed them for x, else computed now; a forward (fwd) always
 // computes them and keeps them for its backward ops.
 func stats[T num.Float](c *bnCache, x []T, n, f int, eps float64, fwd bool) (mean, inv []float64, gen uint64) {
-	p := unsafe.Pointer(unsafe.SliceData(x))
+	p := any(weak.Make(unsafe.SliceData(x)))
 	c.mu.Lock()
 	if !fwd && c.x == p && c.xLen == len(x) {
 		mean, inv, gen = c.mean, c.inv, c.gen
+		c.statsHits++
 		c.mu.Unlock()
 		return mean, inv, gen
 	}
@@ -126,11 +133,12 @@ func stats[T num.Float](c *bnCache, x []T, n, f int, eps float64, fwd bool) (mea
 // and kept. gen is the forward the statistics came from; 0 (statistics
 // computed by the backward op itself) neither reads nor keeps the cache.
 func sums[T num.Float](c *bnCache, gen uint64, x, dy []T, n, f int) (sdy, sdyx []float64) {
-	p := unsafe.Pointer(unsafe.SliceData(dy))
+	p := any(weak.Make(unsafe.SliceData(dy)))
 	if gen != 0 {
 		c.mu.Lock()
 		if c.dyGen == gen && c.dy == p {
 			sdy, sdyx = c.sdy, c.sdyx
+			c.sumsHits++
 			c.mu.Unlock()
 			return sdy, sdyx
 		}

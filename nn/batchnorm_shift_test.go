@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 )
 
@@ -100,5 +101,42 @@ func TestBatchNormShiftErrors(t *testing.T) {
 		if _, err := BatchNormShift(x, g, c.beta, c.eps, true); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("got %v, want an error containing %q", err, c.want)
 		}
+	}
+}
+
+// TestBatchNormShiftCacheInMachine: in a TapeMachine computing the
+// gradients, as nn/train runs one, the backward ops take the statistics
+// and the dy sums from the forward of the same run.
+func TestBatchNormShiftCacheInMachine(t *testing.T) {
+	const n, f = 50, 3
+	eg := gorgonia.NewGraph()
+	r := rand.New(rand.NewPCG(1, 2))
+	x := gradcheck.Input(eg, tensor.Float32, "x", []int{n, f}, gradcheck.Draw(r, n*f))
+	g := gradcheck.Input(eg, tensor.Float32, "gamma", []int{f}, gradcheck.Draw(r, f))
+	b := gradcheck.Input(eg, tensor.Float32, "beta", []int{f}, gradcheck.Draw(r, f))
+	y, err := BatchNormShift(x, g, b, 1e-5, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost, err := gorgonia.Sum(y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := gorgonia.Nodes{x, g, b}
+	grads, err := gorgonia.Grad(cost, params...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm := gorgonia.NewTapeMachine(eg.SubgraphRoots(append(gorgonia.Nodes{cost}, grads...)...), gorgonia.BindDualValues(params...))
+	defer vm.Close()
+	for range 2 {
+		if err := vm.RunAll(); err != nil {
+			t.Fatal(err)
+		}
+		vm.Reset()
+	}
+	c := y.Op().(*opkit.Op).Spec().(*batchNormShiftOp).bn.cache
+	if c.statsHits != 4 || c.sumsHits != 2 {
+		t.Errorf("%d statistics and %d dy sums from the cache in two runs, want 4 and 2", c.statsHits, c.sumsHits)
 	}
 }

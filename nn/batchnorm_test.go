@@ -180,4 +180,10 @@ func TestBatchNormCache(t *testing.T) {
 	} {
 		same(step.what, do(shared, step.kind, step.vals...), fresh(step.kind, step.vals...))
 	}
+	// Every backward op but the one given x1 after the forward of x2 took
+	// the statistics from the cache; the dgammas after a dx of the same
+	// dy took its sums.
+	if c := shared.cache; c.statsHits != 6 || c.sumsHits != 2 {
+		t.Errorf("%d statistics and %d dy sums from the cache, want 6 and 2", c.statsHits, c.sumsHits)
+	}
 }
