@@ -67,11 +67,11 @@ func NewTrainer(t *Task) (*Trainer, error) {
 		tr.vm = gorgonia.NewTapeMachine(sub, gorgonia.BindDualValues(params...))
 	}
 	for _, g := range t.Groups {
-		a, err := train.NewAdam(t.LR, g.WeightDecay)
-		if err != nil {
-			return nil, fmt.Errorf("bench: %w", err)
+		opts := []gorgonia.SolverOpt{gorgonia.WithLearnRate(t.LR)}
+		if g.WeightDecay > 0 {
+			opts = append(opts, gorgonia.WithL2Reg(g.WeightDecay))
 		}
-		tr.solvers = append(tr.solvers, a)
+		tr.solvers = append(tr.solvers, gorgonia.NewAdamSolver(opts...))
 	}
 	return tr, nil
 }
