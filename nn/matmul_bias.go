@@ -10,6 +10,7 @@ import (
 	"github.com/gnngo/gnn/internal/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
+	"github.com/gnngo/gnn/nn/internal/gemm"
 )
 
 // MatMulBias is MatMul(x, w) followed by AddBias with the bias b (M),
@@ -70,16 +71,21 @@ func (op *matMulBiasOp) Grad(inputs gorgonia.Nodes, out, grad *gorgonia.Node) (g
 // matMulBiasDo is matMulDo's product, then biasDo's sum of every row and
 // the bias, in place.
 func matMulBiasDo[T num.Float](op *matMulBiasOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	x, err := values.Data[T](vals[0])
+	if err != nil {
+		return nil, err
+	}
+	wt, err := values.Data[T](vals[1])
+	if err != nil {
+		return nil, err
+	}
 	b, err := values.Data[T](vals[2])
 	if err != nil {
 		return nil, err
 	}
-	t, err := matMulDo[T](op.mm, product, vals[:2])
-	if err != nil {
-		return nil, err
-	}
-	y := t.Data().([]T)
-	n, w := op.mm.n, op.mm.m
+	n, k, w := op.mm.n, op.mm.k, op.mm.m
+	t, y := values.Alloc[T](tensor.Shape{n, w})
+	gemm.Mul(y, x, wt, n, k, w)
 	parallel.For(n, 1024, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			yr := y[r*w : (r+1)*w]
