@@ -174,9 +174,12 @@ func (op *batchNormOp) Key() string { return "" }
 
 func (op *batchNormOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.shapes(bnForward) }
 
-func (op *batchNormOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](op, bnForward, vals) },
-		func() (gorgonia.Value, error) { return batchNormDo[float64](op, bnForward, vals) })
+func (op *batchNormOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do writing into dst when it fits (see overInto).
+func (op *batchNormOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](dst, op, bnForward, vals) },
+		func() (gorgonia.Value, error) { return batchNormDo[float64](dst, op, bnForward, vals) })
 }
 
 // Grad gives x and gamma their gradients, two backward ops that recompute
@@ -208,11 +211,18 @@ func (op *batchNormGradOp) Key() string { return "" }
 func (op *batchNormGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fwd.shapes(op.kind) }
 
 func (op *batchNormGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](op.fwd, op.kind, vals) },
-		func() (gorgonia.Value, error) { return batchNormDo[float64](op.fwd, op.kind, vals) })
+	return op.DoInto(nil, vals)
 }
 
-func batchNormDo[T num.Float](op *batchNormOp, kind int, vals []gorgonia.Value) (gorgonia.Value, error) {
+// DoInto is Do writing into dst when it fits (see overInto).
+func (op *batchNormGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](dst, op.fwd, op.kind, vals) },
+		func() (gorgonia.Value, error) { return batchNormDo[float64](dst, op.fwd, op.kind, vals) })
+}
+
+// batchNormDo computes what kind says into dst when it fits; every kind
+// writes every element of its output.
+func batchNormDo[T num.Float](dst *tensor.Dense, op *batchNormOp, kind int, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in := make([][]T, len(vals))
 	for i, v := range vals {
 		d, err := values.Data[T](v)
@@ -237,12 +247,12 @@ func batchNormDo[T num.Float](op *batchNormOp, kind int, vals []gorgonia.Value) 
 		for j := range f {
 			a[j] = T(inv[j] * float64(gamma[j]))
 		}
-		t, y := values.Alloc[T](tensor.Shape{n, f})
+		t, y := overInto[T](dst, tensor.Shape{n, f})
 		affineRows(y, nil, x, m, nil, a, make([]T, f), n, f)
 		return t, nil
 	case bnDGamma:
 		sdy, sdyx := sums(op.cache, gen, x, in[1], n, f)
-		t, dg := values.Alloc[T](tensor.Shape{f})
+		t, dg := overInto[T](dst, tensor.Shape{f})
 		for j := range f {
 			dg[j] = T(inv[j] * (sdyx[j] - mean[j]*sdy[j]))
 		}
@@ -259,7 +269,7 @@ func batchNormDo[T num.Float](op *batchNormOp, kind int, vals []gorgonia.Value) 
 		cb[j] = T(-c * inv[j] * inv[j] * (sdyx[j] - mean[j]*sdy[j]) / float64(n))
 		cc[j] = T(-c * sdy[j] / float64(n))
 	}
-	t, dx := values.Alloc[T](tensor.Shape{n, f})
+	t, dx := overInto[T](dst, tensor.Shape{n, f})
 	affineRows(dx, dy, x, m, ca, cb, cc, n, f)
 	return t, nil
 }

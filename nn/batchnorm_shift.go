@@ -57,8 +57,13 @@ func (op *batchNormShiftOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *batchNormShiftOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormShiftDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return batchNormShiftDo[float64](op, vals) })
+	return op.DoInto(nil, vals)
+}
+
+// DoInto is Do writing into dst when it fits (see overInto).
+func (op *batchNormShiftOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormShiftDo[float32](dst, op, vals) },
+		func() (gorgonia.Value, error) { return batchNormShiftDo[float64](dst, op, vals) })
 }
 
 // Grad builds the backward ops of the three ops it fuses, on the same
@@ -93,7 +98,7 @@ func (op *batchNormShiftOp) Grad(inputs gorgonia.Nodes, out, grad *gorgonia.Node
 // biasDo and activationDo compute one after the other, rounding to T
 // where they store: y = c (x - mean) + 0 (BatchNorm adds a zero shift,
 // which turns -0 into +0), then y + beta, then max(y, 0).
-func batchNormShiftDo[T num.Float](op *batchNormShiftOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+func batchNormShiftDo[T num.Float](dst *tensor.Dense, op *batchNormShiftOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
@@ -113,7 +118,7 @@ func batchNormShiftDo[T num.Float](op *batchNormShiftOp, vals []gorgonia.Value) 
 		m[j] = T(mean[j])
 		a[j] = T(inv[j] * float64(gamma[j]))
 	}
-	t, y := values.Alloc[T](tensor.Shape{n, f})
+	t, y := overInto[T](dst, tensor.Shape{n, f})
 	relu := op.relu
 	parallel.For(n, 256, func(lo, hi int) {
 		for i := lo; i < hi; i++ {

@@ -49,8 +49,14 @@ func (op *matMulBiasOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *matMulBiasOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return matMulBiasDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return matMulBiasDo[float64](op, vals) })
+	return op.DoInto(nil, vals)
+}
+
+// DoInto is Do writing into dst when it fits (see overInto): the product
+// overwrites every element.
+func (op *matMulBiasOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return matMulBiasDo[float32](dst, op, vals) },
+		func() (gorgonia.Value, error) { return matMulBiasDo[float64](dst, op, vals) })
 }
 
 // Grad builds the backward ops of MatMul and AddBias on grad: x's dY
@@ -70,7 +76,7 @@ func (op *matMulBiasOp) Grad(inputs gorgonia.Nodes, out, grad *gorgonia.Node) (g
 
 // matMulBiasDo is matMulDo's product, then biasDo's sum of every row and
 // the bias, in place.
-func matMulBiasDo[T num.Float](op *matMulBiasOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+func matMulBiasDo[T num.Float](dst *tensor.Dense, op *matMulBiasOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
@@ -84,7 +90,7 @@ func matMulBiasDo[T num.Float](op *matMulBiasOp, vals []gorgonia.Value) (gorgoni
 		return nil, err
 	}
 	n, k, w := op.mm.n, op.mm.k, op.mm.m
-	t, y := values.Alloc[T](tensor.Shape{n, w})
+	t, y := overInto[T](dst, tensor.Shape{n, w})
 	gemm.Mul(y, x, wt, n, k, w)
 	parallel.For(n, 1024, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
