@@ -65,7 +65,7 @@ func init() {
 		RelGraphConv:    {short: "rgcn", ownAct: true, build: buildRelGraphConv},
 		HeteroGraphConv: {short: "hetero", build: buildHeteroGraphConv},
 		Linear:          {short: "linear", rowwise: true, build: buildLinear},
-		BatchNorm:       {short: "bn", rowwise: true, build: buildBatchNorm},
+		BatchNorm:       {short: "bn", rowwise: true, ownAct: true, build: buildBatchNorm},
 	}
 }
 
@@ -320,7 +320,16 @@ func buildGINConv(e env, ls *LayerSpec, act nn.Activation) (*built, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown GINConv aggregator %q (want sum, mean or max)", ls.Aggregator)
 	}
-	mlp, mlpParams, err := buildSeq(e, ls.MLP, "mlp ")
+	specs := ls.MLP
+	if last := len(specs) - 1; last >= 0 && ls.Activation == "relu" && specs[last].Type == BatchNorm && !specs[last].NoBias &&
+		(specs[last].Activation == "" || specs[last].Activation == "none") {
+		// ReLU right after the MLP's last layer, a batch norm with a shift
+		// and no activation: let the batch norm apply it, in its one op
+		// (buildBatchNorm), rather than GINConv after it. Same bits.
+		specs = append([]LayerSpec(nil), specs...)
+		specs[last].Activation, act = "relu", nil
+	}
+	mlp, mlpParams, err := buildSeq(e, specs, "mlp ")
 	if err != nil {
 		return nil, err
 	}
@@ -446,16 +455,18 @@ func buildLinear(e env, ls *LayerSpec, _ nn.Activation) (*built, error) {
 		b.params = append(b.params, bn)
 	}
 	b.forward = func(_ nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-		y, err := nn.MatMul(x, wn)
-		if err != nil || bn == nil {
-			return y, err
+		if bn == nil {
+			return nn.MatMul(x, wn)
 		}
-		return nn.AddBias(y, bn)
+		return nn.MatMulBias(x, wn, bn)
 	}
 	return b, nil
 }
 
-func buildBatchNorm(e env, ls *LayerSpec, _ nn.Activation) (*built, error) {
+// buildBatchNorm builds nn.BatchNorm with the shift, and the activation,
+// as one op (nn.BatchNormShift) when there is a shift and the activation
+// is none or ReLU, the common case, which computes the same bits.
+func buildBatchNorm(e env, ls *LayerSpec, act nn.Activation) (*built, error) {
 	f := ls.In
 	gamma, _ := nn.Initial(e.values, ls.Name+".gamma", e.dt, []int{f}, func() (*tensor.Dense, error) { return ones(e.dt, f), nil })
 	g := nn.Param(e.eg, ls.Name+".gamma", gamma)
@@ -470,12 +481,19 @@ func buildBatchNorm(e env, ls *LayerSpec, _ nn.Activation) (*built, error) {
 	if eps == 0 {
 		eps = 1e-5
 	}
+	relu := ls.Activation == "relu"
 	b.forward = func(_ nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-		y, err := nn.BatchNorm(x, g, eps)
-		if err != nil || beta == nil {
-			return y, err
+		if beta != nil && (act == nil || relu) {
+			return nn.BatchNormShift(x, g, beta, eps, relu)
 		}
-		return nn.AddBias(y, beta)
+		y, err := nn.BatchNorm(x, g, eps)
+		if err == nil && beta != nil {
+			y, err = nn.AddBias(y, beta)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return apply(act, y)
 	}
 	return b, nil
 }

@@ -3,6 +3,9 @@ package nn
 import (
 	"fmt"
 	"math"
+	"sync"
+	"unsafe"
+	"weak"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -26,23 +29,33 @@ import (
 // evaluation mode. Column sums are added in a fixed order, so results do
 // not depend on GOMAXPROCS.
 func BatchNorm(x, gamma *gorgonia.Node, eps float64) (*gorgonia.Node, error) {
+	op, err := newBatchNormOp("BatchNorm", x, gamma, eps)
+	if err != nil {
+		return nil, err
+	}
+	return apply(op, x, gamma)
+}
+
+// newBatchNormOp checks the arguments of BatchNorm (or of fn, which calls
+// it so) and returns its op.
+func newBatchNormOp(fn string, x, gamma *gorgonia.Node, eps float64) (*batchNormOp, error) {
 	if x == nil || gamma == nil {
-		return nil, fmt.Errorf("nn: BatchNorm of a nil node")
+		return nil, fmt.Errorf("nn: %s of a nil node", fn)
 	}
 	if !(eps > 0) || math.IsInf(eps, 0) {
-		return nil, fmt.Errorf("nn: BatchNorm: eps %v is not positive and finite", eps)
+		return nil, fmt.Errorf("nn: %s: eps %v is not positive and finite", fn, eps)
 	}
 	xs, gs := x.Shape(), gamma.Shape()
 	if len(xs) != 2 || xs[0] < 1 {
-		return nil, fmt.Errorf("nn: BatchNorm: %q has shape %v, want (N, F) with N >= 1", x.Name(), xs)
+		return nil, fmt.Errorf("nn: %s: %q has shape %v, want (N, F) with N >= 1", fn, x.Name(), xs)
 	}
 	if !gs.Eq(tensor.Shape{xs[1]}) {
-		return nil, fmt.Errorf("nn: BatchNorm: scale %q has shape %v, want (%d)", gamma.Name(), gs, xs[1])
+		return nil, fmt.Errorf("nn: %s: scale %q has shape %v, want (%d)", fn, gamma.Name(), gs, xs[1])
 	}
 	if x.Dtype() != gamma.Dtype() || (x.Dtype() != tensor.Float32 && x.Dtype() != tensor.Float64) {
-		return nil, fmt.Errorf("nn: BatchNorm: dtypes %v (%q) and %v (%q); want both float32 or both float64", x.Dtype(), x.Name(), gamma.Dtype(), gamma.Name())
+		return nil, fmt.Errorf("nn: %s: dtypes %v (%q) and %v (%q); want both float32 or both float64", fn, x.Dtype(), x.Name(), gamma.Dtype(), gamma.Name())
 	}
-	return apply(&batchNormOp{n: xs[0], f: xs[1], eps: eps}, x, gamma)
+	return &batchNormOp{n: xs[0], f: xs[1], eps: eps, cache: new(bnCache)}, nil
 }
 
 // What batchNormDo computes.
@@ -54,8 +67,92 @@ const (
 
 // batchNormOp is the batch normalisation of an (n, f) matrix.
 type batchNormOp struct {
-	n, f int
-	eps  float64
+	n, f  int
+	eps   float64
+	cache *bnCache // shared with its backward ops
+}
+
+// bnCache hands what the forward computed to the backward ops of the same
+// run, which would otherwise compute it again: the column statistics of x
+// (two passes over it) and, between the dx and dgamma ops, the column
+// sums of dy and dy x (one pass over both). The values are those the ops
+// would compute, so results are unchanged.
+//
+// The statistics are kept with the x they were computed from, by a weak
+// pointer to its backing array: it does not keep x alive (a machine that
+// frees values when their last reader is done frees it as it would), and
+// another array allocated at the same address does not match. The forward
+// runs before the backward ops in any run that has them (they consume the
+// gradient of its output), so the backward ops find the statistics of the
+// x they are given; a backward op given another x computes them itself.
+// The dy sums are kept for one forward (gen counts the forwards) and one
+// dy array, weakly too.
+type bnCache struct {
+	mu   sync.Mutex
+	gen  uint64
+	x    any // weak.Pointer to the backing array of the forward's x; nil: none
+	xLen int
+	// mean and inv are columnStats of x.
+	mean, inv []float64
+	// sdy and sdyx are dySums of x and the dy of weak pointer dy, for
+	// forward gen dyGen.
+	dyGen     uint64
+	dy        any
+	sdy, sdyx []float64
+	// statsHits and sumsHits count the uses of the cache, for tests.
+	statsHits, sumsHits int
+}
+
+// stats returns the column statistics of x, from the cache when the
+// forward computed them for x, else computed now; a forward (fwd) always
+// computes them and keeps them for its backward ops.
+func stats[T num.Float](c *bnCache, x []T, n, f int, eps float64, fwd bool) (mean, inv []float64, gen uint64) {
+	p := any(weak.Make(unsafe.SliceData(x)))
+	c.mu.Lock()
+	if !fwd && c.x == p && c.xLen == len(x) {
+		mean, inv, gen = c.mean, c.inv, c.gen
+		c.statsHits++
+		c.mu.Unlock()
+		return mean, inv, gen
+	}
+	c.mu.Unlock()
+	mean, inv = columnStats(x, n, f, eps)
+	if !fwd {
+		return mean, inv, 0
+	}
+	c.mu.Lock()
+	c.gen++
+	c.x, c.xLen, c.mean, c.inv = p, len(x), mean, inv
+	gen = c.gen
+	c.mu.Unlock()
+	return mean, inv, gen
+}
+
+// sums returns dySums(x, dy), from the cache when the other backward op
+// of the same forward computed them for the same dy, else computed now
+// and kept. gen is the forward the statistics came from; 0 (statistics
+// computed by the backward op itself) neither reads nor keeps the cache.
+func sums[T num.Float](c *bnCache, gen uint64, x, dy []T, n, f int) (sdy, sdyx []float64) {
+	p := any(weak.Make(unsafe.SliceData(dy)))
+	if gen != 0 {
+		c.mu.Lock()
+		if c.dyGen == gen && c.dy == p {
+			sdy, sdyx = c.sdy, c.sdyx
+			c.sumsHits++
+			c.mu.Unlock()
+			return sdy, sdyx
+		}
+		c.mu.Unlock()
+	}
+	sdy, sdyx = dySums(x, dy, n, f)
+	if gen != 0 {
+		c.mu.Lock()
+		if c.gen == gen {
+			c.dyGen, c.dy, c.sdy, c.sdyx = gen, p, sdy, sdyx
+		}
+		c.mu.Unlock()
+	}
+	return sdy, sdyx
 }
 
 func (op *batchNormOp) shapes(kind int) (in []tensor.Shape, out tensor.Shape) {
@@ -77,9 +174,12 @@ func (op *batchNormOp) Key() string { return "" }
 
 func (op *batchNormOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.shapes(bnForward) }
 
-func (op *batchNormOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](op, bnForward, vals) },
-		func() (gorgonia.Value, error) { return batchNormDo[float64](op, bnForward, vals) })
+func (op *batchNormOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do writing into dst when it fits (see overInto).
+func (op *batchNormOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](dst, op, bnForward, vals) },
+		func() (gorgonia.Value, error) { return batchNormDo[float64](dst, op, bnForward, vals) })
 }
 
 // Grad gives x and gamma their gradients, two backward ops that recompute
@@ -111,17 +211,24 @@ func (op *batchNormGradOp) Key() string { return "" }
 func (op *batchNormGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fwd.shapes(op.kind) }
 
 func (op *batchNormGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](op.fwd, op.kind, vals) },
-		func() (gorgonia.Value, error) { return batchNormDo[float64](op.fwd, op.kind, vals) })
+	return op.DoInto(nil, vals)
 }
 
-func batchNormDo[T num.Float](op *batchNormOp, kind int, vals []gorgonia.Value) (gorgonia.Value, error) {
+// DoInto is Do writing into dst when it fits (see overInto).
+func (op *batchNormGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](dst, op.fwd, op.kind, vals) },
+		func() (gorgonia.Value, error) { return batchNormDo[float64](dst, op.fwd, op.kind, vals) })
+}
+
+// batchNormDo computes what kind says into dst when it fits; every kind
+// writes every element of its output.
+func batchNormDo[T num.Float](dst *tensor.Dense, op *batchNormOp, kind int, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, err := values.DataAll[T](vals)
 	if err != nil {
 		return nil, err
 	}
 	x, n, f := in[0], op.n, op.f
-	mean, inv := columnStats(x, n, f, op.eps)
+	mean, inv, gen := stats(op.cache, x, n, f, op.eps, kind == bnForward)
 	m := make([]T, f)
 	for j, v := range mean {
 		m[j] = T(v)
@@ -136,19 +243,19 @@ func batchNormDo[T num.Float](op *batchNormOp, kind int, vals []gorgonia.Value) 
 		for j := range f {
 			a[j] = T(inv[j] * float64(gamma[j]))
 		}
-		t, y := values.Alloc[T](tensor.Shape{n, f})
+		t, y := overInto[T](dst, tensor.Shape{n, f})
 		affineRows(y, nil, x, m, nil, a, make([]T, f), n, f)
 		return t, nil
 	case bnDGamma:
-		sdy, sdyx := dySums(x, in[1], n, f)
-		t, dg := values.Alloc[T](tensor.Shape{f})
+		sdy, sdyx := sums(op.cache, gen, x, in[1], n, f)
+		t, dg := overInto[T](dst, tensor.Shape{f})
 		for j := range f {
 			dg[j] = T(inv[j] * (sdyx[j] - mean[j]*sdy[j]))
 		}
 		return t, nil
 	}
 	gamma, dy := in[1], in[2]
-	sdy, sdyx := dySums(x, dy, n, f)
+	sdy, sdyx := sums(op.cache, gen, x, dy, n, f)
 	// dx = c (dy - sdy/n - xhat sxhat/n), xhat = (x - mean) inv, sxhat =
 	// sum dy xhat = inv (sdyx - mean sdy): dx = ca dy + cb (x - mean) + cc.
 	ca, cb, cc := make([]T, f), make([]T, f), make([]T, f)
@@ -158,7 +265,7 @@ func batchNormDo[T num.Float](op *batchNormOp, kind int, vals []gorgonia.Value) 
 		cb[j] = T(-c * inv[j] * inv[j] * (sdyx[j] - mean[j]*sdy[j]) / float64(n))
 		cc[j] = T(-c * sdy[j] / float64(n))
 	}
-	t, dx := values.Alloc[T](tensor.Shape{n, f})
+	t, dx := overInto[T](dst, tensor.Shape{n, f})
 	affineRows(dx, dy, x, m, ca, cb, cc, n, f)
 	return t, nil
 }

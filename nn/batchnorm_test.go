@@ -119,3 +119,71 @@ func TestBatchNormErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchNormCache runs the forward and backward ops in the orders a
+// machine can, with the inputs changing between runs and a backward op
+// given an x or dy other than the cached ones, and requires the bits of
+// an op that shares nothing.
+func TestBatchNormCache(t *testing.T) {
+	const n, f = 300, 4
+	r := rand.New(rand.NewPCG(9, 10))
+	mk := func(size ...int) *tensor.Dense {
+		d := make([]float32, tensor.Shape(size).TotalSize())
+		for i := range d {
+			d[i] = float32(r.NormFloat64())
+		}
+		return tensor.New(tensor.WithShape(size...), tensor.WithBacking(d))
+	}
+	x1, x2, g := mk(n, f), mk(n, f), mk(f)
+	dy1, dy2 := mk(n, f), mk(n, f)
+	shared := &batchNormOp{n: n, f: f, eps: 1e-5, cache: new(bnCache)}
+	do := func(op *batchNormOp, kind int, vals ...gorgonia.Value) []float32 {
+		t.Helper()
+		var v gorgonia.Value
+		var err error
+		if kind == bnForward {
+			v, err = op.Do(vals)
+		} else {
+			v, err = (&batchNormGradOp{fwd: op, kind: kind}).Do(vals)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.Data().([]float32)
+	}
+	fresh := func(kind int, vals ...gorgonia.Value) []float32 {
+		return do(&batchNormOp{n: n, f: f, eps: 1e-5, cache: new(bnCache)}, kind, vals...)
+	}
+	same := func(what string, got, want []float32) {
+		t.Helper()
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("%s: element %d is %v, without the cache %v", what, i, got[i], want[i])
+			}
+		}
+	}
+	for _, step := range []struct {
+		what string
+		kind int
+		vals []gorgonia.Value
+	}{
+		{"forward x1", bnForward, []gorgonia.Value{x1, g}},
+		{"dx x1 dy1", bnDX, []gorgonia.Value{x1, g, dy1}},
+		{"dgamma x1 dy1", bnDGamma, []gorgonia.Value{x1, dy1}},
+		{"forward x2", bnForward, []gorgonia.Value{x2, g}},
+		{"dgamma x1 dy2 (not the cached x)", bnDGamma, []gorgonia.Value{x1, dy2}},
+		{"dx x2 dy1", bnDX, []gorgonia.Value{x2, g, dy1}},
+		{"dgamma x2 dy1", bnDGamma, []gorgonia.Value{x2, dy1}},
+		{"dgamma x2 dy2 (not the cached dy)", bnDGamma, []gorgonia.Value{x2, dy2}},
+		{"forward x1 again", bnForward, []gorgonia.Value{x1, g}},
+		{"dx x1 dy2", bnDX, []gorgonia.Value{x1, g, dy2}},
+	} {
+		same(step.what, do(shared, step.kind, step.vals...), fresh(step.kind, step.vals...))
+	}
+	// Every backward op but the one given x1 after the forward of x2 took
+	// the statistics from the cache; the dgammas after a dx of the same
+	// dy took its sums.
+	if c := shared.cache; c.statsHits != 6 || c.sumsHits != 2 {
+		t.Errorf("%d statistics and %d dy sums from the cache, want 6 and 2", c.statsHits, c.sumsHits)
+	}
+}

@@ -21,20 +21,30 @@ import (
 // gradients are x's, dY times w transposed, and w's, x transposed times dY,
 // summed over fixed chunks of rows in a fixed order.
 func MatMul(x, w *gorgonia.Node) (*gorgonia.Node, error) {
+	op, err := newMatMulOp("MatMul", x, w)
+	if err != nil {
+		return nil, err
+	}
+	return apply(op, x, w)
+}
+
+// newMatMulOp checks the arguments of MatMul (or of fn, which calls it
+// so) and returns its op.
+func newMatMulOp(fn string, x, w *gorgonia.Node) (*matMulOp, error) {
 	if x == nil || w == nil {
-		return nil, fmt.Errorf("nn: MatMul of a nil node")
+		return nil, fmt.Errorf("nn: %s of a nil node", fn)
 	}
 	xs, ws := x.Shape(), w.Shape()
 	if len(xs) != 2 || len(ws) != 2 {
-		return nil, fmt.Errorf("nn: MatMul needs two matrices, got shapes %v (%q) and %v (%q)", xs, x.Name(), ws, w.Name())
+		return nil, fmt.Errorf("nn: %s needs two matrices, got shapes %v (%q) and %v (%q)", fn, xs, x.Name(), ws, w.Name())
 	}
 	if xs[1] != ws[0] {
-		return nil, fmt.Errorf("nn: MatMul: %q is %v but %q is %v: inner sizes differ", x.Name(), xs, w.Name(), ws)
+		return nil, fmt.Errorf("nn: %s: %q is %v but %q is %v: inner sizes differ", fn, x.Name(), xs, w.Name(), ws)
 	}
 	if x.Dtype() != w.Dtype() || (x.Dtype() != tensor.Float32 && x.Dtype() != tensor.Float64) {
-		return nil, fmt.Errorf("nn: MatMul: dtypes %v (%q) and %v (%q); want both float32 or both float64", x.Dtype(), x.Name(), w.Dtype(), w.Name())
+		return nil, fmt.Errorf("nn: %s: dtypes %v (%q) and %v (%q); want both float32 or both float64", fn, x.Dtype(), x.Name(), w.Dtype(), w.Name())
 	}
-	return apply(&matMulOp{n: xs[0], k: xs[1], m: ws[1]}, x, w)
+	return &matMulOp{n: xs[0], k: xs[1], m: ws[1]}, nil
 }
 
 // matMulOp is a product of two matrices, a (n x k) times b (k x m).

@@ -18,6 +18,10 @@ const childEnv = "GNNBENCH_CHILD"
 // profileEnv names the directory a child writes its profiles to (-profile).
 const profileEnv = "GNNBENCH_PROFILE"
 
+// memProfileEnv names the directory a child writes its heap profile at the
+// end of the last epoch to (-memprofile).
+const memProfileEnv = "GNNBENCH_MEMPROFILE"
+
 // childMessage is one line a child writes on stdout: an epoch as it
 // completes, or the result at the end.
 type childMessage struct {
@@ -29,8 +33,9 @@ type childMessage struct {
 func isChild() bool { return os.Getenv(childEnv) == "1" }
 
 // childMain runs the spec on stdin and writes epochs and the result to
-// stdout, one JSON object per line. The peak RSS is measured by the
-// parent. It returns the exit code.
+// stdout, one JSON object per line. The parent takes the larger of the
+// peak RSS the child reports and the one its rusage says. It returns the
+// exit code.
 func childMain(stdin io.Reader, stdout io.Writer) int {
 	enc := json.NewEncoder(stdout)
 	var spec bench.Spec
@@ -45,9 +50,24 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 		enc.Encode(childMessage{Result: &r})
 		return 1
 	}
-	r := bench.Run(spec, func(e bench.Epoch) { enc.Encode(childMessage{Epoch: &e}) })
+	opts := bench.Options{OnEpoch: func(e bench.Epoch) { enc.Encode(childMessage{Epoch: &e}) }}
+	mem, err := memProfile(os.Getenv(memProfileEnv), spec)
+	if err != nil {
+		r := bench.Result{Spec: spec, Status: bench.StatusError, Error: err.Error()}
+		enc.Encode(childMessage{Result: &r})
+		return 1
+	}
+	if mem != nil {
+		opts.HeapProfile = mem
+	}
+	r := bench.RunWith(spec, opts)
 	if err := stop(); err != nil && r.Status == bench.StatusOK {
 		r.Note = err.Error()
+	}
+	if mem != nil {
+		if err := mem.Close(); err != nil && r.Status == bench.StatusOK {
+			r.Note = err.Error()
+		}
 	}
 	if err := enc.Encode(childMessage{Result: &r}); err != nil {
 		return 1

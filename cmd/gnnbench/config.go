@@ -23,6 +23,7 @@ type config struct {
 	dryRun  bool
 	verbose bool
 	profile string
+	memProf string
 
 	epochs, warmup int
 	memCap         int64
@@ -98,6 +99,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.dryRun, "dry-run", false, "list the runs and exit")
 	fs.BoolVar(&c.verbose, "v", false, "pass the child processes' stderr through")
 	fs.StringVar(&c.profile, "profile", "", "write a CPU profile (whole run) and a heap profile (after the last epoch) of every run to this `dir`, for go tool pprof")
+	fs.StringVar(&c.memProf, "memprofile", "", "write a heap profile of every run to this `dir`, taken after its last epoch and a GC with the model live (what an epoch holds: go tool pprof -sample_index=inuse_space)")
 
 	fs.IntVar(&c.epochs, "epochs", 10, "timed epochs per run (kernels: calls); the median is reported")
 	fs.IntVar(&c.warmup, "warmup", 3, "untimed epochs before the timed ones")

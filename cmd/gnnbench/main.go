@@ -19,7 +19,10 @@
 // Every run (one model or kernel, one path, one size) executes in a fresh
 // child process (this executable, re-executed with GNNBENCH_CHILD=1 and the
 // run as JSON on stdin), which reports its epochs and result as JSON lines
-// on stdout; the parent reads the child's peak RSS from its rusage. The
+// on stdout; the parent reads the child's peak RSS from its rusage, and
+// the child measures the Go heap each epoch allocates and the heap still
+// live after the last epoch and a GC (-memprofile DIR writes a heap
+// profile at that point; see the README for the pprof recipe). The
 // parent polls the child's VmRSS every 50 ms and kills it above -mem-cap
 // (status oom), kills it after -time-cap (status timeout), and records a
 // kernel OOM kill (SIGKILL the parent did not send) or a Go "out of
@@ -175,7 +178,7 @@ func execute(c *config, jobs []job, stdout, stderr io.Writer) ([]bench.Result, e
 		defer f.Close()
 		sinks = append(sinks, json.NewEncoder(f))
 	}
-	cp := caps{mem: c.memCap, time: c.timeCap, poll: 50 * time.Millisecond, profile: c.profile}
+	cp := caps{mem: c.memCap, time: c.timeCap, poll: 50 * time.Millisecond, profile: c.profile, memProf: c.memProf}
 	if c.memLimitFrac > 0 {
 		cp.memLimit = int64(float64(c.memCap) * c.memLimitFrac)
 	}

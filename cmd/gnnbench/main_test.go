@@ -51,7 +51,8 @@ func TestMain(m *testing.M) {
 }
 
 // required are the fields every JSON result must have.
-var required = []string{"suite", "model", "path", "dataset", "dropout", "nodes", "edges", "feat", "hidden", "heads", "epoch_ms", "peak_rss_bytes", "status"}
+var required = []string{"suite", "model", "path", "dataset", "dropout", "nodes", "edges", "feat", "hidden", "heads", "epoch_ms", "peak_rss_bytes",
+	"alloc_bytes_per_epoch", "live_heap_bytes", "status"}
 
 // runHarness runs the harness and returns its exit code, stdout and
 // stderr.
@@ -96,6 +97,9 @@ func checkRuns(t *testing.T, rs []bench.Result, want int) {
 		paths[r.Path]++
 		if r.Status != bench.StatusOK || !(r.EpochMS > 0) || r.PeakRSS <= 0 || r.Timed != r.Epochs {
 			t.Errorf("%s: status %s, %v ms, peak %d, %d timed (%s %s)", r.Describe(), r.Status, r.EpochMS, r.PeakRSS, r.Timed, r.Error, r.Note)
+		}
+		if r.LiveHeap <= 0 || r.LiveHeap > r.PeakRSS || (!r.IsKernel() && r.AllocPerEpoch <= 0) {
+			t.Errorf("%s: live heap %d, alloc %d per epoch, peak RSS %d", r.Describe(), r.LiveHeap, r.AllocPerEpoch, r.PeakRSS)
 		}
 		if r.IsKernel() || r.Dropout {
 			continue
@@ -246,5 +250,31 @@ func TestUsageErrors(t *testing.T) {
 		if code, _, errs := runHarness(t, args...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
 		}
+	}
+}
+
+// TestMemProfile: -memprofile writes a heap profile per run, named after
+// it, and the progress line and the table report the heap.
+func TestMemProfile(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runHarness(t, "-quick", "-sweeps", "nodes", "-nodes", "256", "-models", "gcn", "-paths", "fused", "-memprofile", dir, "synth")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "gcn_fused_synth_n256_e*.mem.pprof"))
+	if len(files) != 1 {
+		t.Fatalf("profiles %v, want one gcn_fused_synth_n256_e*.mem.pprof", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil || !bytes.HasPrefix(b, []byte{0x1f, 0x8b}) {
+		t.Errorf("%s is not a gzipped profile (%v)", files[0], err)
+	}
+	for _, want := range []string{"ms/epoch, peak ", ", live ", "alloc "} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if want := "| fused RSS | fused live | fused alloc/epoch |"; !strings.Contains(out, want) {
+		t.Errorf("the table lacks %q:\n%s", want, out)
 	}
 }

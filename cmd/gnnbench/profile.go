@@ -20,14 +20,10 @@ func startProfiles(dir string, spec bench.Spec) (stop func() error, err error) {
 	if dir == "" {
 		return func() error { return nil }, nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	base, err := profileBase(dir, spec)
+	if err != nil {
 		return nil, err
 	}
-	name := spec.Model
-	if spec.Op != "" {
-		name += fmt.Sprintf("-%s-%dx%d", spec.Op, spec.Heads, spec.Feat)
-	}
-	base := filepath.Join(dir, fmt.Sprintf("%s_%s_%s_n%d_e%d", name, spec.Path, spec.Dataset, spec.Nodes, spec.Edges))
 	cpu, err := os.Create(base + ".cpu.pprof")
 	if err != nil {
 		return nil, err
@@ -52,4 +48,31 @@ func startProfiles(dir string, spec bench.Spec) (stop func() error, err error) {
 		}
 		return heap.Close()
 	}, nil
+}
+
+// profileBase creates dir and returns the path of spec's profiles in it
+// without the extension.
+func profileBase(dir string, spec bench.Spec) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	name := spec.Model
+	if spec.Op != "" {
+		name += fmt.Sprintf("-%s-%dx%d", spec.Op, spec.Heads, spec.Feat)
+	}
+	return filepath.Join(dir, fmt.Sprintf("%s_%s_%s_n%d_e%d", name, spec.Path, spec.Dataset, spec.Nodes, spec.Edges)), nil
+}
+
+// memProfile creates the file of spec's -memprofile heap profile in dir
+// (<base>.mem.pprof, named as startProfiles names its files); nil and no
+// error for an empty dir.
+func memProfile(dir string, spec bench.Spec) (*os.File, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	base, err := profileBase(dir, spec)
+	if err != nil {
+		return nil, err
+	}
+	return os.Create(base + ".mem.pprof")
 }

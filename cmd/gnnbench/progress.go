@@ -11,7 +11,7 @@ import (
 // progress writes one line per run to stderr: the run when it starts, a
 // dot per epoch, and the outcome:
 //
-//	[3/24] gcn fused synth n=32768 e=13777216 density=0.0128 feat=64 hidden=16 ...... 412.0 ms/epoch, peak 2.1 GiB, 9.8 s
+//	[3/24] gcn fused synth n=32768 e=13777216 density=0.0128 feat=64 hidden=16 ...... 412.0 ms/epoch, peak 2.1 GiB, live 1.2 GiB, alloc 610 MiB/epoch, 9.8 s
 type progress struct {
 	w     io.Writer
 	head  string
@@ -44,7 +44,8 @@ func (p *progress) done(r bench.Result) {
 		if r.IsKernel() {
 			unit = "call"
 		}
-		fmt.Fprintf(p.w, " %s ms/%s, peak %s, %.1f s\n", formatMS(r.EpochMS), unit, formatBytes(r.PeakRSS), took)
+		fmt.Fprintf(p.w, " %s ms/%s, peak %s, live %s, alloc %s/%s, %.1f s\n", formatMS(r.EpochMS), unit, formatBytes(r.PeakRSS),
+			formatBytes(r.LiveHeap), formatBytes(r.AllocPerEpoch), unit, took)
 	case bench.StatusError:
 		fmt.Fprintf(p.w, " error after %.1f s: %s\n", took, r.Error)
 	default:

@@ -24,6 +24,7 @@ type caps struct {
 	time     time.Duration // wall time, setup included
 	poll     time.Duration // how often the resident size is read
 	profile  string        // directory for the child's profiles; "" for none
+	memProf  string        // directory for the child's end-of-run heap profile; "" for none
 }
 
 // childCommand returns the command that runs one spec in a fresh
@@ -61,6 +62,9 @@ func supervise(cmd *exec.Cmd, spec bench.Spec, cp caps, onEpoch func(bench.Epoch
 	}
 	if cp.profile != "" {
 		cmd.Env = append(cmd.Env, profileEnv+"="+cp.profile)
+	}
+	if cp.memProf != "" {
+		cmd.Env = append(cmd.Env, memProfileEnv+"="+cp.memProf)
 	}
 	tail := &tailBuffer{max: 8 << 10}
 	cmd.Stderr = tail
@@ -150,7 +154,7 @@ func supervise(cmd *exec.Cmd, spec bench.Spec, cp caps, onEpoch func(bench.Epoch
 		res = *final
 	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil {
-		res.PeakRSS = ru.Maxrss * 1024 // KiB on Linux
+		res.PeakRSS = max(res.PeakRSS, ru.Maxrss*1024) // KiB on Linux
 	}
 	mu.Lock()
 	why := killed
@@ -183,12 +187,16 @@ func supervise(cmd *exec.Cmd, spec bench.Spec, cp caps, onEpoch func(bench.Epoch
 // partial fills the epoch times of a run that did not finish from the
 // epochs it reported.
 func partial(res *bench.Result, epochs []bench.Epoch, wall time.Duration) {
-	var timed, warm []float64
+	var (
+		timed, warm []float64
+		alloc       int64
+	)
 	for _, e := range epochs {
 		if e.Warmup {
 			warm = append(warm, e.MS)
 		} else {
 			timed = append(timed, e.MS)
+			alloc += e.AllocBytes
 		}
 		if e.Index == 0 {
 			res.LossFirst = e.Loss
@@ -196,6 +204,9 @@ func partial(res *bench.Result, epochs []bench.Epoch, wall time.Duration) {
 		res.LossLast = e.Loss
 	}
 	res.Timed = len(timed)
+	if len(timed) > 0 {
+		res.AllocPerEpoch = alloc / int64(len(timed))
+	}
 	switch {
 	case len(timed) > 0:
 		res.EpochMS, res.EpochMSMin, res.EpochMSMax = bench.Summary(timed)

@@ -139,6 +139,14 @@ func writeTables(w io.Writer, results []bench.Result) {
 		for _, p := range paths {
 			cols = append(cols, column{p + " RSS", rssCell(p)})
 		}
+		if measuredHeap(rows[suite]) {
+			for _, p := range paths {
+				cols = append(cols, column{p + " live", bytesCell(p, func(r *bench.Result) int64 { return r.LiveHeap })})
+			}
+			for _, p := range paths {
+				cols = append(cols, column{p + " alloc/" + strings.TrimPrefix(unit, "ms/"), bytesCell(p, func(r *bench.Result) int64 { return r.AllocPerEpoch })})
+			}
+		}
 		heads := make([]string, len(cols))
 		rule := make([]string, len(cols))
 		for i, c := range cols {
@@ -175,7 +183,8 @@ func writeTables(w io.Writer, results []bench.Result) {
 		if suite == "kernels" {
 			what = "forward calls"
 		}
-		fmt.Fprintf(w, "\nTimes: median of %d timed %s after %d warm-up ones; RSS: peak resident set of the run's process. "+
+		fmt.Fprintf(w, "\nTimes: median of %d timed %s after %d warm-up ones; RSS: peak resident set of the run's process; "+
+			"live: Go heap in use after the last epoch and a GC; alloc: Go heap allocated per timed epoch (mean). "+
 			"OOM: over the %s memory cap or out of memory (OOM*: not run, its dense matrices alone exceed the cap or a smaller case "+
 			"of its series was already out of memory); timeout: over the %v time cap (~: median of the epochs done before).\n",
 			first.Epochs, what, first.Warmup, formatBytes(first.MemCap), time.Duration(first.TimeCapS*float64(time.Second)))
@@ -242,5 +251,32 @@ func rssCell(path string) func(*caseRow) string {
 			s = "≥ " + s
 		}
 		return s
+	}
+}
+
+// measuredHeap reports whether any result of rows has the heap measured
+// (results saved before the harness measured it have not).
+func measuredHeap(rows []*caseRow) bool {
+	for _, r := range rows {
+		for _, res := range r.byPath {
+			if res.LiveHeap > 0 || res.AllocPerEpoch > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bytesCell is a size of a path's completed run.
+func bytesCell(path string, f func(*bench.Result) int64) func(*caseRow) string {
+	return func(r *caseRow) string {
+		res := r.byPath[path]
+		if res == nil || res.Skipped {
+			return "–"
+		}
+		if res.Status != bench.StatusOK && f(res) == 0 {
+			return "–"
+		}
+		return formatBytes(f(res))
 	}
 }

@@ -104,55 +104,66 @@ func load(o *options) (*dataset.GraphDataset, error) {
 }
 
 func run(w io.Writer, o *options) error {
-	if err := o.Refuse("graphclass trains on the CPU, on dense node features", "device", "dense"); err != nil {
+	task, m, title, err := build(w, o)
+	if err != nil {
 		return err
+	}
+	o.LegacyParams = legacyParams(m)
+	return o.FinishModel(w, title, task, m)
+}
+
+// build checks the options, loads or generates the graphs and builds the
+// model on them, writing the dataset and input lines to w.
+func build(w io.Writer, o *options) (task *train.Task, m *model.Model, title string, err error) {
+	if err := o.Refuse("graphclass trains on the CPU, on dense node features", "device", "dense"); err != nil {
+		return nil, nil, "", err
 	}
 	if err := o.Check(); err != nil {
-		return err
+		return nil, nil, "", err
 	}
 	if o.Layers < 2 {
-		return fmt.Errorf("-layers %d: want at least 2 (the input and one GIN layer)", o.Layers)
+		return nil, nil, "", fmt.Errorf("-layers %d: want at least 2 (the input and one GIN layer)", o.Layers)
 	}
 	if err := limits.Count("-layers", int64(o.Layers)); err != nil {
-		return err
+		return nil, nil, "", err
 	}
 	if err := checkReadout(o); err != nil {
-		return err
+		return nil, nil, "", err
 	}
 	switch o.Input {
 	case "", inputLabels, inputAttrs, inputBoth:
 	default:
-		return fmt.Errorf("-input %q: want labels, attributes or both", o.Input)
+		return nil, nil, "", fmt.Errorf("-input %q: want labels, attributes or both", o.Input)
 	}
 	if o.Data == "" {
 		if o.Graphs < 1 {
-			return fmt.Errorf("-graphs %d: want at least 1 graph", o.Graphs)
+			return nil, nil, "", fmt.Errorf("-graphs %d: want at least 1 graph", o.Graphs)
 		}
 		if err := limits.Count("-graphs", int64(o.Graphs)); err != nil {
-			return err
+			return nil, nil, "", err
 		}
 		nodes := float64(o.Graphs) * float64(dataset.DefaultMiniGCConfig().MaxNodes)
 		if nodes > limits.MaxCount {
-			return fmt.Errorf("-graphs %d: up to %.0f nodes in all, more than %d", o.Graphs, nodes, limits.MaxCount)
+			return nil, nil, "", fmt.Errorf("-graphs %d: up to %.0f nodes in all, more than %d", o.Graphs, nodes, limits.MaxCount)
 		}
 		if err := setup.CheckModelSize("-graphs, -layers and -hidden", int(nodes), o.Hidden, o.Hidden, 1, o.Layers); err != nil {
-			return err
+			return nil, nil, "", err
 		}
 	}
 	ds, err := load(o)
 	if err != nil {
-		return err
+		return nil, nil, "", err
 	}
 	useLabels, useAttrs, err := inputParts(o.Input, ds)
 	if err != nil {
-		return err
+		return nil, nil, "", err
 	}
 	b, err := graph.Batch(ds.Graphs)
 	if err != nil {
-		return err
+		return nil, nil, "", err
 	}
 	if err := setup.CheckModelSize("-layers and -hidden", b.NumSrc(), o.Hidden, o.Hidden, 1, o.Layers); err != nil {
-		return err
+		return nil, nil, "", err
 	}
 	fmt.Fprintf(w, "dataset %s: %d graphs, %d nodes, %d edges, %d classes, train/val/test %d/%d/%d\n",
 		ds.Name, b.NumGraphs(), b.NumSrc(), b.NumEdges(), ds.NumClasses, len(ds.Train), len(ds.Val), len(ds.Test))
@@ -160,29 +171,28 @@ func run(w io.Writer, o *options) error {
 	switch o.Readout {
 	case "sum", "mean", "max", "attention":
 	default:
-		return fmt.Errorf("-readout %q: want sum, mean, max or attention", o.Readout)
+		return nil, nil, "", fmt.Errorf("-readout %q: want sum, mean, max or attention", o.Readout)
 	}
 	eg := gorgonia.NewGraph()
 	x, desc := input(eg, ds, useLabels, useAttrs)
 	fmt.Fprintf(w, "input: %d features a node: %s\n", x.Shape()[1], desc)
-	m, err := model.New(Spec(x.Shape()[1], o.Hidden, ds.NumClasses, o.Layers, o.Readout, o.Dropout, o.Seed), tensor.Float32, o.Seed)
+	m, err = model.New(Spec(x.Shape()[1], o.Hidden, ds.NumClasses, o.Layers, o.Readout, o.Dropout, o.Seed), tensor.Float32, o.Seed)
 	if err != nil {
-		return err
+		return nil, nil, "", err
 	}
 	logits, params, err := m.ForwardGraphs(eg, b, x)
 	if err != nil {
-		return err
+		return nil, nil, "", err
 	}
 	loss, err := nn.CrossEntropy(logits, ds.Labels, ds.Train)
 	if err != nil {
-		return err
+		return nil, nil, "", err
 	}
-	o.LegacyParams = legacyParams(m)
-	return o.FinishModel(w, "GIN on "+ds.Name, &train.Task{
+	return &train.Task{
 		Logits: logits, Loss: loss, Mode: m.Mode(),
 		Groups: []train.Group{{Params: params, WeightDecay: o.WeightDecay}},
 		Labels: ds.Labels, Train: ds.Train, Val: ds.Val, Test: ds.Test,
-	}, m)
+	}, m, "GIN on " + ds.Name, nil
 }
 
 // Spec is the model of the GIN paper and DGL's example: layers-1 GINConv

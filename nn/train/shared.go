@@ -36,11 +36,7 @@ func NewShared(learningRate, weightDecay float64) (*Shared, error) {
 	if !(weightDecay >= 0) || math.IsInf(weightDecay, 0) {
 		return nil, fmt.Errorf("train: weight decay %v, want a finite number >= 0", weightDecay)
 	}
-	opts := []gorgonia.SolverOpt{gorgonia.WithLearnRate(learningRate)}
-	if weightDecay > 0 {
-		opts = append(opts, gorgonia.WithL2Reg(weightDecay))
-	}
-	return &Shared{index: map[string]int{}, solver: gorgonia.NewAdamSolver(opts...)}, nil
+	return &Shared{index: map[string]int{}, solver: newAdamSolver(learningRate, weightDecay)}, nil
 }
 
 // Bind makes every node of params hold the shared value of its name. A

@@ -152,11 +152,7 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 
 	solvers := make([]gorgonia.Solver, len(t.Groups))
 	for i, g := range t.Groups {
-		opts := []gorgonia.SolverOpt{gorgonia.WithLearnRate(cfg.LearningRate)}
-		if g.WeightDecay > 0 {
-			opts = append(opts, gorgonia.WithL2Reg(g.WeightDecay))
-		}
-		solvers[i] = gorgonia.NewAdamSolver(opts...)
+		solvers[i] = newAdamSolver(cfg.LearningRate, g.WeightDecay)
 	}
 
 	if cfg.Sync != nil {

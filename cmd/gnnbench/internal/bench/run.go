@@ -2,7 +2,10 @@ package bench
 
 import (
 	"fmt"
+	"io"
 	"math"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"time"
 )
@@ -13,14 +16,42 @@ type Epoch struct {
 	Warmup bool    `json:"warmup,omitempty"`
 	MS     float64 `json:"ms"`
 	Loss   float64 `json:"loss,omitempty"`
+	// AllocBytes is what the epoch allocated on the Go heap
+	// (runtime.MemStats.TotalAlloc after it minus before it).
+	AllocBytes int64 `json:"alloc_bytes,omitempty"`
+}
+
+// Options are the optional parts of a run.
+type Options struct {
+	// OnEpoch, if not nil, is called after every epoch, warm-up included.
+	OnEpoch func(Epoch)
+	// HeapProfile, if not nil, receives a heap profile (pprof's format)
+	// taken after the last epoch and a garbage collection, while the
+	// model, its machine and every value the machine holds are still
+	// live: inuse_space is what an epoch leaves held, alloc_space
+	// everything allocated since the process started.
+	HeapProfile io.Writer
 }
 
 // Run executes s in the calling process: it loads or generates the data,
 // builds the model or kernel, runs s.Warmup untimed and s.Epochs timed
 // epochs, and returns the median. onEpoch, if not nil, is called after
 // every epoch, warm-up included. Failures come back as a Result with
-// status error; the peak RSS is left to the caller.
+// status error. It is RunWith with only OnEpoch set.
 func Run(s Spec, onEpoch func(Epoch)) Result {
+	return RunWith(s, Options{OnEpoch: onEpoch})
+}
+
+// RunWith is Run with options. Besides the times, it measures the memory
+// of the run: the bytes each epoch allocates (averaged over the timed
+// epochs in Result.AllocPerEpoch), the heap still live after the last
+// epoch and a forced garbage collection (Result.LiveHeap), and the
+// process's peak resident set so far (Result.PeakRSS, VmHWM of
+// /proc/self/status, 0 where there is none). The memory statistics are
+// read between epochs, outside the timed span, and the collection runs
+// after the last one, so the times are as without them.
+func RunWith(s Spec, o Options) Result {
+	onEpoch := o.OnEpoch
 	r := Result{Spec: s}
 	fail := func(err error) Result {
 		r.Status, r.Error = StatusError, err.Error()
@@ -36,11 +67,19 @@ func Run(s Spec, onEpoch func(Epoch)) Result {
 	}
 	defer closeFn()
 	r.SetupMS = ms(time.Since(start))
-	var times []float64
+	var (
+		times       []float64
+		steadyAlloc int64
+		mem         runtime.MemStats
+	)
+	runtime.ReadMemStats(&mem)
 	for i := range s.Warmup + s.Epochs {
+		before := mem.TotalAlloc
 		t0 := time.Now()
 		loss, err := step()
 		dt := ms(time.Since(t0))
+		runtime.ReadMemStats(&mem)
+		alloc := int64(mem.TotalAlloc - before)
 		if err != nil {
 			return fail(fmt.Errorf("epoch %d: %w", i, err))
 		}
@@ -51,14 +90,27 @@ func Run(s Spec, onEpoch func(Epoch)) Result {
 		warm := i < s.Warmup
 		if !warm {
 			times = append(times, dt)
+			steadyAlloc += alloc
 		}
 		if onEpoch != nil {
-			onEpoch(Epoch{Index: i, Warmup: warm, MS: dt, Loss: loss})
+			onEpoch(Epoch{Index: i, Warmup: warm, MS: dt, Loss: loss, AllocBytes: alloc})
 		}
 	}
 	r.Status = StatusOK
 	r.Timed = len(times)
 	r.EpochMS, r.EpochMSMin, r.EpochMSMax = Summary(times)
+	if r.Timed > 0 {
+		r.AllocPerEpoch = steadyAlloc / int64(r.Timed)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&mem)
+	r.LiveHeap = int64(mem.HeapAlloc)
+	r.PeakRSS = PeakRSS()
+	if o.HeapProfile != nil {
+		if err := pprof.WriteHeapProfile(o.HeapProfile); err != nil {
+			r.Note = fmt.Sprintf("heap profile: %v", err)
+		}
+	}
 	if math.IsNaN(r.LossLast) || math.IsInf(r.LossLast, 0) {
 		r.Note = "loss is not finite"
 	}

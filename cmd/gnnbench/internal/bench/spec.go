@@ -88,11 +88,22 @@ type Result struct {
 	EpochMSMax float64 `json:"epoch_ms_max,omitempty"`
 	Timed      int     `json:"timed_epochs"`
 	// PeakRSS is the peak resident set size of the process that ran the
-	// Spec (its rusage maxrss), data loading and graph building included.
-	PeakRSS int64  `json:"peak_rss_bytes"`
-	Status  string `json:"status"`
-	Error   string `json:"error,omitempty"`
-	Note    string `json:"note,omitempty"`
+	// Spec (its rusage maxrss, or VmHWM as the process saw it), data
+	// loading and graph building included: the harness runs every Spec in
+	// a process of its own, so it is the run's.
+	PeakRSS int64 `json:"peak_rss_bytes"`
+	// AllocPerEpoch is the mean of the bytes the timed epochs allocated
+	// on the Go heap (runtime.MemStats.TotalAlloc deltas): what the
+	// steady state re-allocates every epoch.
+	AllocPerEpoch int64 `json:"alloc_bytes_per_epoch"`
+	// LiveHeap is the Go heap still in use after the last epoch and a
+	// forced garbage collection (runtime.MemStats.HeapAlloc), with the
+	// model and its machine live: the data, the parameters, the
+	// optimiser's state and every value the machine keeps between epochs.
+	LiveHeap int64  `json:"live_heap_bytes"`
+	Status   string `json:"status"`
+	Error    string `json:"error,omitempty"`
+	Note     string `json:"note,omitempty"`
 	// SetupMS is the time to load or generate the data and build the
 	// model, before the first epoch.
 	SetupMS float64 `json:"setup_ms,omitempty"`

@@ -1,0 +1,106 @@
+package nn
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/parallel"
+	"github.com/gnngo/gnn/internal/values"
+	"github.com/gnngo/gnn/nn/internal/gemm"
+)
+
+// MatMulBias is MatMul(x, w) followed by AddBias with the bias b (M),
+// computed by one op that adds b to the product where it writes it: a
+// linear layer writes one (N, M) tensor instead of two, with the same
+// bits. Its gradients are those of the two ops, by the same backward ops.
+func MatMulBias(x, w, b *gorgonia.Node) (*gorgonia.Node, error) {
+	mm, err := newMatMulOp("MatMulBias", x, w)
+	if err != nil {
+		return nil, err
+	}
+	if b == nil {
+		return nil, fmt.Errorf("nn: MatMulBias of a nil bias")
+	}
+	if !b.Shape().Eq(tensor.Shape{mm.m}) {
+		return nil, fmt.Errorf("nn: MatMulBias: bias %q has shape %v, want (%d)", b.Name(), b.Shape(), mm.m)
+	}
+	if b.Dtype() != x.Dtype() {
+		return nil, fmt.Errorf("nn: MatMulBias: bias %q is %v, %q %v", b.Name(), b.Dtype(), x.Name(), x.Dtype())
+	}
+	return apply(&matMulBiasOp{mm: mm}, x, w, b)
+}
+
+// matMulBiasOp is mm plus a bias row.
+type matMulBiasOp struct{ mm *matMulOp }
+
+func (op *matMulBiasOp) Name() string {
+	return fmt.Sprintf("matmul_bias(%dx%dx%d)", op.mm.n, op.mm.k, op.mm.m)
+}
+
+func (op *matMulBiasOp) Key() string { return "" }
+
+func (op *matMulBiasOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	in, out := op.mm.Shapes()
+	return append(in, tensor.Shape{op.mm.m}), out
+}
+
+func (op *matMulBiasOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return op.DoInto(nil, vals)
+}
+
+// DoInto is Do writing into dst when it fits (see overInto): the product
+// overwrites every element.
+func (op *matMulBiasOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return matMulBiasDo[float32](dst, op, vals) },
+		func() (gorgonia.Value, error) { return matMulBiasDo[float64](dst, op, vals) })
+}
+
+// Grad builds the backward ops of MatMul and AddBias on grad: x's dY
+// times w transposed, w's x transposed times dY, and b's column sums of
+// dY.
+func (op *matMulBiasOp) Grad(inputs gorgonia.Nodes, out, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	d, err := op.mm.Grad(inputs[:2], out, grad)
+	if err != nil {
+		return nil, err
+	}
+	db, err := apply(&biasGradOp{fwd: &biasOp{shape: tensor.Shape{op.mm.n, op.mm.m}}}, grad)
+	if err != nil {
+		return nil, err
+	}
+	return append(d, db), nil
+}
+
+// matMulBiasDo is matMulDo's product, then biasDo's sum of every row and
+// the bias, in place.
+func matMulBiasDo[T num.Float](dst *tensor.Dense, op *matMulBiasOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+	x, err := values.Data[T](vals[0])
+	if err != nil {
+		return nil, err
+	}
+	wt, err := values.Data[T](vals[1])
+	if err != nil {
+		return nil, err
+	}
+	b, err := values.Data[T](vals[2])
+	if err != nil {
+		return nil, err
+	}
+	n, k, w := op.mm.n, op.mm.k, op.mm.m
+	t, y := overInto[T](dst, tensor.Shape{n, w})
+	gemm.Mul(y, x, wt, n, k, w)
+	parallel.For(n, 1024, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			yr := y[r*w : (r+1)*w]
+			for j, v := range b {
+				yr[j] = yr[j] + v
+			}
+		}
+	})
+	return t, nil
+}
+
+var _ opkit.Forward = (*matMulBiasOp)(nil)
