@@ -39,6 +39,7 @@ type gatv2Args struct {
 	tmp     *float32 // forward: 8 scores of a group of fewer than 8 heads
 	avail   int      // edges in the index arrays from the group's first
 	dist    int      // how many edges ahead to prefetch rows
+	pfe     int      // 1: prefetch the rows of edges (scores or their gradients, edge features) too
 }
 
 // gatv2Dist is how many edges ahead the kernels prefetch the gathered row
@@ -103,6 +104,10 @@ func (k *GATv2[T]) args(kf *GATv2[float32]) *gatv2Args {
 func (a *gatv2Args) group(c *graph.Compressed, p, q int64, fixed *float32) {
 	a.fixed, a.idx, a.eids, a.n = fixed, &c.Indices[p], &c.EIDs[p], int(q-p)
 	a.avail = len(c.Indices) - int(p)
+	a.pfe = 1
+	if c.Ordered {
+		a.pfe = 0 // the edges' rows are read in memory order
+	}
 }
 
 // scoresAccel is Scores with the AVX2 kernel, and reports whether it applied.
