@@ -77,8 +77,8 @@ DATA unzip4<>+24(SB)/4, $3
 DATA unzip4<>+28(SB)/4, $7
 GLOBL unzip4<>(SB), RODATA|NOPTR, $32
 
-// PREFETCH prefetches the gathered row of the edge a.dist positions after
-// edge CX, while that is below a.avail, and, when a.pfe is set (edge IDs
+// PREFETCH prefetches the gathered row (each of its cache lines once) of
+// the edge a.dist positions after edge CX, while that is below a.avail, and, when a.pfe is set (edge IDs
 // not in the order of the group's view), its row of OUT (a field: the
 // scores or their gradients) and of edge features. It uses AX, DX and
 // R10.
@@ -91,13 +91,15 @@ GLOBL unzip4<>(SB), RODATA|NOPTR, $32
 	MOVLQSX    (DX)(AX*4), DX; \
 	IMULQ      R11, DX; \
 	ADDQ       A_TABLE(R15), DX; \
-	PREFETCHT0 -1(DX)(R11*1); \
-	XORQ       R10, R10; \
+	MOVQ       DX, R10; \
+	ANDQ       $63, R10; \
+	ADDQ       R11, R10; \
+	ANDQ       $-64, DX; \
 loop: \
-	PREFETCHT0 (DX)(R10*1); \
-	ADDQ       $64, R10; \
-	CMPQ       R10, R11; \
-	JLT        loop; \
+	PREFETCHT0 (DX); \
+	ADDQ       $64, DX; \
+	SUBQ       $64, R10; \
+	JGT        loop; \
 	CMPQ       A_PFE(R15), $0; \
 	JEQ        done; \
 	MOVQ       A_EIDS(R15), DX; \
