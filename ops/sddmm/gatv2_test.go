@@ -189,7 +189,7 @@ func TestGATv2PureGo(t *testing.T) {
 // graph large enough to be split, with and without the AVX2 kernels.
 func TestGATv2Deterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 3))
-	g := randomGraph(t, rng, 3000, 2500, 60000)
+	g := randomGraph(t, rng, 1500, 1200, 20000)
 	for _, hf := range [][2]int{{8, 8}, {8, 2}, {2, 3}} {
 		k, ds := newGATv2[float32](rng, g, hf[0], hf[1], 2, 0.2, false)
 		for _, accel := range []bool{true, false} {
