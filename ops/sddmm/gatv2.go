@@ -25,7 +25,8 @@ import (
 // Edges are walked by destination (the CSC rows, as GAT's attention walks
 // them): the destination's row stays in cache while the sources' rows are
 // gathered. GradDst computes every gradient but ZL's in one such pass;
-// GradZL walks the sources (CSR rows). The gradient of LeakyReLU is 1
+// GradZL walks the sources (CSR rows). (Scores in Go walk the edges in ID
+// order, which writes the scores in memory order and changes no bits.) The gradient of LeakyReLU is 1
 // where t > 0 and Slope elsewhere (PyTorch's choice at 0). Sums over edges
 // onto nodes add the edges of a row in CSR or CSC order, and sums onto the
 // parameters A and WE add per-chunk partial sums in a fixed order, so every
@@ -77,16 +78,17 @@ func (k *GATv2[T]) Scores(out []T) {
 	if k.scoresAccel(out, c) {
 		return
 	}
+	// The Go loops walk the edges in ID order, writing the scores in
+	// memory order: every score is computed on its own, so the order
+	// changes no bits.
 	w := k.Heads * k.Feat
-	parallel.For(c.NumRows(), k.rowGrain(c), func(lo, hi int) {
+	src, dst := k.G.COO()
+	parallel.For(len(src), max(1, grain*16/max(1, w)), func(lo, hi int) {
 		t := make([]T, w)
-		for v := lo; v < hi; v++ {
-			r := k.ZR[v*w : (v+1)*w]
-			for p := c.Indptr[v]; p < c.Indptr[v+1]; p++ {
-				e, u := int(c.EIDs[p]), int(c.Indices[p])
-				k.pre(t, e, k.ZL[u*w:(u+1)*w], r)
-				k.score(out[e*k.Heads:(e+1)*k.Heads], t)
-			}
+		for e := lo; e < hi; e++ {
+			u, v := int(src[e]), int(dst[e])
+			k.pre(t, e, k.ZL[u*w:(u+1)*w], k.ZR[v*w:(v+1)*w])
+			k.score(out[e*k.Heads:(e+1)*k.Heads], t)
 		}
 	})
 }
