@@ -25,8 +25,12 @@ import (
 // LeakyReLU(zl[u] + zr[v]) as an E x H x F tensor (and keep it, and its
 // gradient, for the backward); here the sum is formed per edge in scratch
 // and the backward recomputes it, so the op stores H numbers per edge.
-// The backward is one pass per operand, each over the edges (grouped by
-// source for zl, by destination for zr).
+// The forward walks the in-edges of every destination; the backward is two
+// such passes, one over the in-edges of every destination for the
+// gradients of zr and a (and of the edge features and their projection),
+// one over the out-edges of every source for zl's. In float32 with heads of
+// 1, 2, 4 or a multiple of 8 features (and H*F a multiple of 8) they run
+// in AVX2 assembly where the machine has it.
 func GATv2Scores(g *graph.Graph, zl, zr, a *gorgonia.Node, slope float64) (*gorgonia.Node, error) {
 	return gatv2Scores(g, zl, zr, a, nil, nil, slope)
 }
@@ -127,23 +131,106 @@ func (op *gatv2Op) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return gatv2Do[float64](op, -1, vals) })
 }
 
-// Grad gives every input its own backward op over the same inputs and the
-// gradient of the scores.
+// Grad computes the gradient of zl with one backward op over the sources,
+// and those of zr, a and we together with one over the destinations, whose
+// packed result gatv2PartOp splits. The edge features' gradient, one row
+// per edge, has its own op (a pass over the destinations): copied out of a
+// packed result, it would be allocated twice.
 func (op *gatv2Op) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	args := append(inputs[:len(inputs):len(inputs)], grad)
 	grads := make(gorgonia.Nodes, len(inputs))
-	for i := range inputs {
-		d, err := apply(&gatv2GradOp{fwd: op, wrt: i}, args...)
+	var err error
+	if grads[0], err = apply(&gatv2GradOp{fwd: op, wrt: 0}, args...); err != nil {
+		return nil, err
+	}
+	packed, err := apply(&gatv2DstGradOp{fwd: op}, args...)
+	if err != nil {
+		return nil, err
+	}
+	for i := 1; i < len(inputs); i++ {
+		if i == 3 {
+			grads[i], err = apply(&gatv2GradOp{fwd: op, wrt: i}, args...)
+		} else {
+			grads[i], err = apply(&gatv2PartOp{fwd: op, wrt: i}, packed)
+		}
 		if err != nil {
 			return nil, err
 		}
-		grads[i] = d
 	}
 	return grads, nil
 }
 
-// gatv2GradOp is the gradient of fwd with respect to its input wrt, taking
-// fwd's inputs and the gradient of the scores.
+// parts returns the offsets in the packed destination-side gradient of the
+// gradients of inputs 1 to 4 (zr, a, and we; input 3, ef, is not packed
+// and has no elements there), and its length, at index 5. Without edge
+// features we has no elements either.
+func (op *gatv2Op) parts() [6]int {
+	in, _ := op.Shapes()
+	var off [6]int
+	for i := 1; i < 5; i++ {
+		off[i+1] = off[i]
+		if i < len(in) && i != 3 {
+			off[i+1] += in[i].TotalSize()
+		}
+	}
+	return off
+}
+
+// gatv2DstGradOp computes the gradients of zr, a and we in one pass over
+// the destinations, taking fwd's inputs and the gradient of the scores and
+// giving them packed in one vector (as parts says).
+type gatv2DstGradOp struct{ fwd *gatv2Op }
+
+func (op *gatv2DstGradOp) Name() string { return "d" + op.fwd.Name() + "/dst" }
+
+func (op *gatv2DstGradOp) Key() string { return op.fwd.Key() }
+
+func (op *gatv2DstGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	in, scores := op.fwd.Shapes()
+	return append(in, scores), tensor.Shape{op.fwd.parts()[5]}
+}
+
+func (op *gatv2DstGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](op.fwd, gatv2Dst, vals) },
+		func() (gorgonia.Value, error) { return gatv2Do[float64](op.fwd, gatv2Dst, vals) })
+}
+
+// gatv2PartOp is the gradient of input wrt (1, 2 or 4) of fwd, copied out
+// of the packed result of gatv2DstGradOp.
+type gatv2PartOp struct {
+	fwd *gatv2Op
+	wrt int
+}
+
+func (op *gatv2PartOp) Name() string { return fmt.Sprintf("d%s/d%d", op.fwd.Name(), op.wrt) }
+
+func (op *gatv2PartOp) Key() string { return op.fwd.Key() }
+
+func (op *gatv2PartOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+	in, _ := op.fwd.Shapes()
+	return []tensor.Shape{{op.fwd.parts()[5]}}, in[op.wrt].Clone()
+}
+
+func (op *gatv2PartOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Part[float32](op, vals[0]) },
+		func() (gorgonia.Value, error) { return gatv2Part[float64](op, vals[0]) })
+}
+
+// gatv2Part copies op's part of the packed gradient v.
+func gatv2Part[T num.Float](op *gatv2PartOp, v gorgonia.Value) (gorgonia.Value, error) {
+	x, err := values.Data[T](v)
+	if err != nil {
+		return nil, err
+	}
+	off := op.fwd.parts()
+	_, shape := op.Shapes()
+	t, out := values.Alloc[T](shape)
+	copy(out, x[off[op.wrt]:off[op.wrt+1]])
+	return t, nil
+}
+
+// gatv2GradOp is the gradient of fwd with respect to its input wrt (0, zl,
+// and 3, ef, in Grad), taking fwd's inputs and the gradient of the scores.
 type gatv2GradOp struct {
 	fwd *gatv2Op
 	wrt int
@@ -163,8 +250,13 @@ func (op *gatv2GradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 		func() (gorgonia.Value, error) { return gatv2Do[float64](op.fwd, op.wrt, vals) })
 }
 
-// gatv2Do computes op's scores (wrt -1) or the gradient with respect to
-// input wrt, whose values end with the gradient of the scores.
+// gatv2Dst is the wrt of gatv2Do that computes gatv2DstGradOp's packed
+// gradients.
+const gatv2Dst = 5
+
+// gatv2Do computes op's scores (wrt -1), the gradient with respect to
+// input wrt, or with gatv2Dst the packed gradients of gatv2DstGradOp, whose
+// values end with the gradient of the scores.
 func gatv2Do[T num.Float](op *gatv2Op, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, err := values.DataAll[T](vals)
 	if err != nil {
@@ -175,7 +267,10 @@ func gatv2Do[T num.Float](op *gatv2Op, wrt int, vals []gorgonia.Value) (gorgonia
 		k.EF, k.WE = in[3], in[4]
 	}
 	fin, shape := op.Shapes()
-	if wrt >= 0 {
+	switch {
+	case wrt == gatv2Dst:
+		shape = tensor.Shape{op.parts()[5]}
+	case wrt >= 0:
 		shape = fin[wrt]
 	}
 	t, out := values.Alloc[T](shape)
@@ -193,6 +288,15 @@ func gatv2Do[T num.Float](op *gatv2Op, wrt int, vals []gorgonia.Value) (gorgonia
 		k.GradEF(out, ds)
 	case 4:
 		k.GradWE(out, ds)
+	case gatv2Dst:
+		off := op.parts()
+		part := func(i int) []T {
+			if off[i] == off[i+1] {
+				return nil
+			}
+			return out[off[i]:off[i+1]]
+		}
+		k.GradDst(part(1), part(2), part(3), part(4), ds)
 	}
 	return t, nil
 }
@@ -200,4 +304,6 @@ func gatv2Do[T num.Float](op *gatv2Op, wrt int, vals []gorgonia.Value) (gorgonia
 var (
 	_ opkit.Forward = (*gatv2Op)(nil)
 	_ opkit.Spec    = (*gatv2GradOp)(nil)
+	_ opkit.Spec    = (*gatv2DstGradOp)(nil)
+	_ opkit.Spec    = (*gatv2PartOp)(nil)
 )

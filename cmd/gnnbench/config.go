@@ -114,7 +114,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.keepGoing, "keep-going", false, "run every size of a series even after a smaller one ran out of memory or time")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the generated graphs, features and initialisation")
 
-	fs.Func("models", "comma-separated `models`: gcn, gat (default both)", func(s string) error { c.models = splitList(s); return nil })
+	fs.Func("models", "comma-separated `models`: gcn, gat, gatv2 (default gcn,gat; gatv2 runs the fused path only)", func(s string) error { c.models = splitList(s); return nil })
 	fs.Func("paths", "comma-separated `paths`: fused, unfused, dense (default all)", func(s string) error { c.paths = splitList(s); return nil })
 	fs.Func("datasets", "planetoid: comma-separated `datasets` (default cora,citeseer,pubmed)", func(s string) error { c.datasets = splitList(s); return nil })
 	fs.StringVar(&c.dropout, "dropout", "", "`on`, off or both (default: both for planetoid, off for synth and scale)")
@@ -144,7 +144,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.Float64Var(&c.baseDensity, "synth-density", 0.0008, "synth: density of the node and hidden sweeps")
 	fs.IntVar(&c.feat, "feat", 64, "synth: input features (random normal)")
 	fs.IntVar(&c.hidden, "hidden", 16, "synth: hidden size of the density and node sweeps (GAT: per head)")
-	fs.IntVar(&c.heads, "heads", 8, "synth: GAT attention heads")
+	fs.IntVar(&c.heads, "heads", 8, "synth: GAT and GATv2 attention heads")
 	fs.IntVar(&c.classes, "classes", 10, "synth: classes (random labels, every node trains)")
 
 	c.scaleCases = defaultScaleCases
@@ -210,8 +210,8 @@ func (c *config) validate() error {
 		c.models = []string{"gcn", "gat"}
 	}
 	for _, m := range c.models {
-		if m != "gcn" && m != "gat" {
-			return fmt.Errorf("unknown model %q (want gcn or gat)", m)
+		if m != "gcn" && m != "gat" && m != "gatv2" {
+			return fmt.Errorf("unknown model %q (want gcn, gat or gatv2)", m)
 		}
 	}
 	if len(c.paths) == 0 {
@@ -362,7 +362,7 @@ func parseScaleCases(s string) ([]scaleCase, error) {
 			return nil, fmt.Errorf("scale case %q: want model:nodes:edges:feat:hidden:heads[:classes]", f)
 		}
 		c := scaleCase{model: parts[0], classes: 10}
-		if c.model != "gcn" && c.model != "gat" {
+		if c.model != "gcn" && c.model != "gat" && c.model != "gatv2" {
 			return nil, fmt.Errorf("scale case %q: unknown model", f)
 		}
 		var v [6]int64

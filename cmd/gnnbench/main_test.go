@@ -142,6 +142,26 @@ func TestQuickSynth(t *testing.T) {
 	}
 }
 
+// GATv2 runs on the fused path only: one run per density.
+func TestQuickGATv2(t *testing.T) {
+	code, out, errs := runHarness(t, "-quick", "-json", "-models", "gatv2", "-sweeps", "density", "synth")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	rs := parseResults(t, out)
+	if len(rs) != 2 {
+		t.Fatalf("%d results, want 2:\n%s", len(rs), errs)
+	}
+	for _, r := range rs {
+		if r.Status != bench.StatusOK || r.Model != bench.GATv2 || r.Path != bench.Fused {
+			t.Errorf("%s: %s %s", r.Describe(), r.Status, r.Error)
+		}
+	}
+	if !strings.Contains(errs, "| density | gatv2 | 256 |") {
+		t.Errorf("table lacks gatv2:\n%s", errs)
+	}
+}
+
 func TestQuickKernels(t *testing.T) {
 	code, out, errs := runHarness(t, "-quick", "-json", "-suite", "kernels")
 	if code != 0 {

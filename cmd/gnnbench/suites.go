@@ -45,6 +45,9 @@ func withPaths(c *config, spec bench.Spec, series string) []job {
 	var js []job
 	for _, p := range c.paths {
 		s := spec
+		if s.Model == bench.GATv2 && p != bench.Fused {
+			continue // GATv2 has only the fused path
+		}
 		s.Path = p
 		if c.device != "cpu" && !s.IsKernel() {
 			s.Device = c.device
@@ -81,7 +84,7 @@ func planetoidJobs(c *config) ([]job, error) {
 					Nodes: d.meta.Nodes, Edges: int64(d.meta.Edges + d.meta.Nodes), Feat: d.meta.Features,
 					Hidden: 16, Heads: 1, Classes: d.meta.Classes, Epochs: c.epochs, Warmup: c.warmup, Seed: c.seed,
 				}
-				if model == bench.GAT {
+				if model == bench.GAT || model == bench.GATv2 {
 					s.Hidden, s.Heads, s.OutHeads = 8, 8, 1
 					if d.meta.Name == "pubmed" {
 						s.OutHeads = 8
@@ -110,7 +113,7 @@ func synthJobs(c *config) []job {
 			Feat: c.feat, Hidden: hidden, Heads: 1, Classes: c.classes, Epochs: c.epochs, Warmup: c.warmup, Seed: c.seed,
 			EdgeOrder: c.order(bench.OrderDst),
 		}
-		if model == bench.GAT {
+		if model == bench.GAT || model == bench.GATv2 {
 			s.Heads, s.OutHeads = c.heads, 1
 		}
 		return s
@@ -156,7 +159,7 @@ func scaleJobs(c *config) []job {
 				Classes: sc.classes, Epochs: c.epochs, Warmup: c.warmup, Seed: c.seed,
 				EdgeOrder: c.order(bench.OrderDst),
 			}
-			if sc.model == bench.GAT {
+			if sc.model == bench.GAT || sc.model == bench.GATv2 {
 				s.Heads, s.OutHeads = sc.heads, 1
 			}
 			jobs = append(jobs, withPaths(c, s, fmt.Sprintf("scale/%s/%s/%v", sc.model, sc.series, drop))...)

@@ -88,7 +88,7 @@ func caseColumns(suite string) []column {
 // hiddenCell is the hidden size, heads x size for GAT, with the output
 // heads when more than one.
 func hiddenCell(p *bench.Spec) string {
-	if p.Model != bench.GAT {
+	if p.Model != bench.GAT && p.Model != bench.GATv2 {
 		return fmt.Sprint(p.Hidden)
 	}
 	s := fmt.Sprintf("%dx%d", p.Heads, p.Hidden)

@@ -17,16 +17,26 @@ import (
 //
 // (the edge term only when EDim > 0). The methods compute the scores and
 // the gradients of a loss with respect to every operand from the gradient
-// of the scores, dS (one value per edge and head). Each works one edge at a
-// time with t in scratch of H*F elements and recomputes it, so nothing of
+// of the scores, dS (one value per edge and head). They work one edge at a
+// time with t in scratch of H*F elements and recompute it, so nothing of
 // size E x H x F is ever stored: the forward reads three node rows (and an
 // edge row) per edge and writes H numbers.
 //
-// The gradient of LeakyReLU is 1 where t > 0 and Slope elsewhere (PyTorch's
-// choice at 0). Sums over edges onto nodes walk the CSR (sources) or CSC
-// (destinations) rows in edge-ID order, and sums onto the parameters A and
-// WE add per-chunk partial sums in a fixed order, so every result has the
-// same bits for any GOMAXPROCS.
+// Edges are walked by destination (the CSC rows, as GAT's attention walks
+// them): the destination's row stays in cache while the sources' rows are
+// gathered. GradDst computes every gradient but ZL's in one such pass;
+// GradZL walks the sources (CSR rows). (Scores in Go walk the edges in ID
+// order, which writes the scores in memory order and changes no bits.) The gradient of LeakyReLU is 1
+// where t > 0 and Slope elsewhere (PyTorch's choice at 0). Sums over edges
+// onto nodes add the edges of a row in CSR or CSC order, and sums onto the
+// parameters A and WE add per-chunk partial sums in a fixed order, so every
+// result has the same bits for any GOMAXPROCS.
+//
+// Sums over the F features of a head are balanced trees for F of 2, 4 and
+// 8 (eight lanes summed in order, then a tree, for multiples of 8), so
+// that the float32 AVX2 kernels (gatv2_amd64.s), which apply when H*F is a
+// multiple of 8 and F is 1, 2, 4 or a multiple of 8, give the bits of the
+// Go loops.
 //
 // The methods panic when a length does not match: internal invariants that
 // the op layer checks before calling.
@@ -60,90 +70,148 @@ func (k *GATv2[T]) check() {
 	}
 }
 
-// pre sets t to the vector before the LeakyReLU of edge e = (u -> v).
-func (k *GATv2[T]) pre(t []T, e, u, v int) {
-	w := len(t)
-	l, r := k.ZL[u*w:(u+1)*w], k.ZR[v*w:(v+1)*w]
-	for i := range t {
-		t[i] = l[i] + r[i]
-	}
-	for d := range k.EDim {
-		x := k.EF[e*k.EDim+d]
-		for i, y := range k.WE[d*w : (d+1)*w] {
-			t[i] += x * y
-		}
-	}
-}
-
-// msg sets m to the gradient of the loss with respect to t of edge e: the
-// score gradients dS[e,h] times A and the LeakyReLU's slope, t in place.
-func (k *GATv2[T]) msg(m, t, ds []T, e int) {
-	f := k.Feat
-	for h := range k.Heads {
-		g := ds[e*k.Heads+h]
-		for j := h * f; j < (h+1)*f; j++ {
-			d := g * k.A[j]
-			if !(t[j] > 0) {
-				d *= k.Slope
-			}
-			m[j] = d
-		}
-	}
-}
-
 // Scores overwrites out (NumEdges*H) with the scores.
 func (k *GATv2[T]) Scores(out []T) {
 	k.check()
 	checkLen("scores", out, k.G.NumEdges()*k.Heads)
+	c := k.G.CSC()
+	if k.scoresAccel(out, c) {
+		return
+	}
+	// The Go loops walk the edges in ID order, writing the scores in
+	// memory order: every score is computed on its own, so the order
+	// changes no bits.
+	w := k.Heads * k.Feat
 	src, dst := k.G.COO()
-	w, f := k.Heads*k.Feat, k.Feat
-	parallel.For(len(src), grain/max(1, w), func(lo, hi int) {
+	parallel.For(len(src), max(1, grain*16/max(1, w)), func(lo, hi int) {
 		t := make([]T, w)
 		for e := lo; e < hi; e++ {
-			k.pre(t, e, int(src[e]), int(dst[e]))
-			for h := range k.Heads {
-				var s T
-				for j := h * f; j < (h+1)*f; j++ {
-					x := t[j]
-					if !(x > 0) {
-						x *= k.Slope
-					}
-					s += k.A[j] * x
-				}
-				out[e*k.Heads+h] = s
-			}
+			u, v := int(src[e]), int(dst[e])
+			k.pre(t, e, k.ZL[u*w:(u+1)*w], k.ZR[v*w:(v+1)*w])
+			k.score(out[e*k.Heads:(e+1)*k.Heads], t)
 		}
 	})
 }
 
+// GradDst computes, in one pass over the in-edges of every destination,
+// the gradients with respect to ZR (dzr, NumDst*H*F), A (da, H*F), EF (def,
+// NumEdges*D) and WE (dwe, D*H*F), overwriting those that are not nil, from
+// the gradient of the scores ds.
+func (k *GATv2[T]) GradDst(dzr, da, def, dwe, ds []T) {
+	k.check()
+	w, d := k.Heads*k.Feat, k.EDim
+	c := k.G.CSC()
+	checkLen("dS", ds, k.G.NumEdges()*k.Heads)
+	if dzr != nil {
+		checkLen("dZR", dzr, c.NumRows()*w)
+	}
+	if da != nil {
+		checkLen("dA", da, w)
+	}
+	if def != nil {
+		checkLen("dEF", def, k.G.NumEdges()*d)
+	}
+	if dwe != nil {
+		checkLen("dWE", dwe, d*w)
+	}
+	if d == 0 {
+		def, dwe = nil, nil
+	}
+	// The sums onto the parameters are partial sums per chunk of
+	// destinations: [dA | dWE], those wanted.
+	np := 0
+	if da != nil {
+		np += w
+	}
+	if dwe != nil {
+		np += d * w
+	}
+	rows := func(part []T, lo, hi int) {
+		var pa, pwe []T
+		if da != nil {
+			pa, part = part[:w], part[w:]
+		}
+		if dwe != nil {
+			pwe = part[:d*w]
+		}
+		k.dstRows(dzr, pa, def, pwe, ds, c, lo, hi)
+	}
+	if np == 0 {
+		parallel.For(c.NumRows(), k.rowGrain(c), func(lo, hi int) { rows(nil, lo, hi) })
+		return
+	}
+	sums := make([]T, np)
+	parallel.Sum(sums, c.NumRows(), 64, rows)
+	if da != nil {
+		copy(da, sums[:w])
+		sums = sums[w:]
+	}
+	if dwe != nil {
+		copy(dwe, sums)
+	}
+}
+
+// dstRows is GradDst over destinations [lo, hi), adding to the partial sums
+// pa and pwe (nil when not wanted).
+func (k *GATv2[T]) dstRows(dzr, pa, def, pwe, ds []T, c *graph.Compressed, lo, hi int) {
+	if k.dstAccel(dzr, pa, def, pwe, ds, c, lo, hi) {
+		return
+	}
+	w, h, d := k.Heads*k.Feat, k.Heads, k.EDim
+	t, m := make([]T, w), make([]T, w)
+	var own []T
+	if dzr == nil {
+		own = make([]T, w)
+	}
+	for v := lo; v < hi; v++ {
+		r := k.ZR[v*w : (v+1)*w]
+		row := own
+		if dzr != nil {
+			row = dzr[v*w : (v+1)*w]
+		}
+		clear(row)
+		for p := c.Indptr[v]; p < c.Indptr[v+1]; p++ {
+			e, u := int(c.EIDs[p]), int(c.Indices[p])
+			k.pre(t, e, k.ZL[u*w:(u+1)*w], r)
+			g := ds[e*h : (e+1)*h]
+			if pa != nil {
+				k.gradA(pa, t, g)
+			}
+			k.msg(m, t, g)
+			for i, x := range m {
+				row[i] += x
+			}
+			if def != nil {
+				k.gradEF(def[e*d:(e+1)*d], m)
+			}
+			if pwe != nil {
+				k.gradWE(pwe, m, e)
+			}
+		}
+	}
+}
+
 // GradZL overwrites out (NumSrc*H*F) with the gradient with respect to ZL:
 // for every source, the sum over its out-edges of the per-edge gradient.
-func (k *GATv2[T]) GradZL(out, ds []T) { k.gradNodes(out, ds, k.G.CSR(), true) }
-
-// GradZR overwrites out (NumDst*H*F) with the gradient with respect to ZR:
-// for every destination, the sum over its in-edges.
-func (k *GATv2[T]) GradZR(out, ds []T) { k.gradNodes(out, ds, k.G.CSC(), false) }
-
-// gradNodes sums the per-edge gradients over the rows of c (CSR when bySrc,
-// CSC otherwise) into out, one row per node.
-func (k *GATv2[T]) gradNodes(out, ds []T, c *graph.Compressed, bySrc bool) {
+func (k *GATv2[T]) GradZL(out, ds []T) {
 	k.check()
-	w := k.Heads * k.Feat
+	w, h := k.Heads*k.Feat, k.Heads
+	c := k.G.CSR()
 	checkLen("node gradient", out, c.NumRows()*w)
 	checkLen("dS", ds, k.G.NumEdges()*k.Heads)
-	parallel.For(c.NumRows(), max(1, grain/max(1, w*8)), func(lo, hi int) {
+	parallel.For(c.NumRows(), k.rowGrain(c), func(lo, hi int) {
+		if k.srcAccel(out, ds, c, lo, hi) {
+			return
+		}
 		t, m := make([]T, w), make([]T, w)
-		for n := lo; n < hi; n++ {
-			row := out[n*w : (n+1)*w]
+		for u := lo; u < hi; u++ {
+			l := k.ZL[u*w : (u+1)*w]
+			row := out[u*w : (u+1)*w]
 			clear(row)
-			for p := c.Indptr[n]; p < c.Indptr[n+1]; p++ {
-				e, other := int(c.EIDs[p]), int(c.Indices[p])
-				u, v := n, other
-				if !bySrc {
-					u, v = other, n
-				}
-				k.pre(t, e, u, v)
-				k.msg(m, t, ds, e)
+			for p := c.Indptr[u]; p < c.Indptr[u+1]; p++ {
+				e, v := int(c.EIDs[p]), int(c.Indices[p])
+				k.pre(t, e, l, k.ZR[v*w:(v+1)*w])
+				k.msg(m, t, ds[e*h:(e+1)*h])
 				for i, x := range m {
 					row[i] += x
 				}
@@ -152,75 +220,42 @@ func (k *GATv2[T]) gradNodes(out, ds []T, c *graph.Compressed, bySrc bool) {
 	})
 }
 
+// GradZR overwrites out (NumDst*H*F) with the gradient with respect to ZR:
+// for every destination, the sum over its in-edges.
+func (k *GATv2[T]) GradZR(out, ds []T) { k.GradDst(out, nil, nil, nil, ds) }
+
 // GradA overwrites out (H*F) with the gradient with respect to A: the sum
 // over edges of dS[e,h] LeakyReLU(t[e,h,f]).
-func (k *GATv2[T]) GradA(out, ds []T) {
-	k.check()
-	w, f := k.Heads*k.Feat, k.Feat
-	checkLen("dA", out, w)
-	checkLen("dS", ds, k.G.NumEdges()*k.Heads)
-	src, dst := k.G.COO()
-	parallel.Sum(out, len(src), 256, func(acc []T, lo, hi int) {
-		t := make([]T, w)
-		for e := lo; e < hi; e++ {
-			k.pre(t, e, int(src[e]), int(dst[e]))
-			for j, x := range t {
-				if !(x > 0) {
-					x *= k.Slope
-				}
-				acc[j] += ds[e*k.Heads+j/f] * x
-			}
-		}
-	})
-}
+func (k *GATv2[T]) GradA(out, ds []T) { k.GradDst(nil, out, nil, nil, ds) }
 
 // GradEF overwrites out (NumEdges*D) with the gradient with respect to EF:
 // for every edge, WE times its per-edge gradient.
 func (k *GATv2[T]) GradEF(out, ds []T) {
-	k.check()
-	w, d := k.Heads*k.Feat, k.EDim
-	checkLen("dEF", out, k.G.NumEdges()*d)
-	checkLen("dS", ds, k.G.NumEdges()*k.Heads)
-	src, dst := k.G.COO()
-	parallel.For(len(src), max(1, grain/max(1, w)), func(lo, hi int) {
-		t, m := make([]T, w), make([]T, w)
-		for e := lo; e < hi; e++ {
-			k.pre(t, e, int(src[e]), int(dst[e]))
-			k.msg(m, t, ds, e)
-			for i := range d {
-				var s T
-				for j, y := range k.WE[i*w : (i+1)*w] {
-					s += m[j] * y
-				}
-				out[e*d+i] = s
-			}
-		}
-	})
+	checkLen("dEF", out, k.G.NumEdges()*k.EDim)
+	if k.EDim > 0 {
+		k.GradDst(nil, nil, out, nil, ds)
+	}
 }
 
 // GradWE overwrites out (D*H*F) with the gradient with respect to WE: the
 // sum over edges of the outer product of the edge's features and its
 // per-edge gradient.
 func (k *GATv2[T]) GradWE(out, ds []T) {
-	k.check()
-	w, d := k.Heads*k.Feat, k.EDim
-	checkLen("dWE", out, d*w)
-	checkLen("dS", ds, k.G.NumEdges()*k.Heads)
-	src, dst := k.G.COO()
-	parallel.Sum(out, len(src), 256, func(acc []T, lo, hi int) {
-		t, m := make([]T, w), make([]T, w)
-		for e := lo; e < hi; e++ {
-			k.pre(t, e, int(src[e]), int(dst[e]))
-			k.msg(m, t, ds, e)
-			for i := range d {
-				x := k.EF[e*d+i]
-				row := acc[i*w : (i+1)*w]
-				for j, y := range m {
-					row[j] += x * y
-				}
-			}
-		}
-	})
+	checkLen("dWE", out, k.EDim*k.Heads*k.Feat)
+	if k.EDim > 0 {
+		k.GradDst(nil, nil, nil, out, ds)
+	}
+}
+
+// rowGrain is the number of rows of c worth handing to another goroutine:
+// about grain edges' worth of row elements.
+func (k *GATv2[T]) rowGrain(c *graph.Compressed) int {
+	n := c.NumRows()
+	if n == 0 {
+		return 1
+	}
+	work := (int(c.Indptr[n]) + n) * max(1, k.Heads*k.Feat)
+	return max(1, int(int64(n)*int64(grain)*16/int64(max(1, work))))
 }
 
 // checkLen panics unless x has n elements.

@@ -105,3 +105,52 @@ func TestDropoutRuns(t *testing.T) {
 		}
 	}
 }
+
+// GATv2 trains on the fused path, with dense and sparse features (made
+// dense: the same matrix gives the same losses), and has no other path.
+func TestGATv2Trains(t *testing.T) {
+	d, err := Synth(60, 400, 12, 4, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sparsify(d)
+	dense := *d
+	dense.Sparse, dense.Dense = nil, make([]float32, d.Graph.NumSrc()*d.Feat)
+	f := d.Sparse
+	for r := range f.Rows {
+		for p := f.Indptr[r]; p < f.Indptr[r+1]; p++ {
+			dense.Dense[r*f.Cols+int(f.Indices[p])] = f.Values[p]
+		}
+	}
+	train := func(d *Data) []float64 {
+		task, err := BuildGATv2(Fused, d, DefaultGATConfig(2, 4, 2, true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := NewTrainer(task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tr.Close()
+		var ls []float64
+		for range 3 {
+			l, err := tr.Epoch()
+			if err != nil || math.IsNaN(l) || math.IsInf(l, 0) {
+				t.Fatalf("epoch: loss %v, error %v", l, err)
+			}
+			ls = append(ls, l)
+		}
+		return ls
+	}
+	sparse, want := train(d), train(&dense)
+	for i := range want {
+		if sparse[i] != want[i] {
+			t.Errorf("epoch %d: loss %v with sparse features, %v with the same dense ones", i, sparse[i], want[i])
+		}
+	}
+	for _, p := range []string{Unfused, Dense} {
+		if _, err := BuildGATv2(p, d, DefaultGATConfig(2, 4, 2, false)); err == nil {
+			t.Errorf("path %s: no error", p)
+		}
+	}
+}

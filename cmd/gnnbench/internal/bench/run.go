@@ -144,6 +144,10 @@ func build(s *Spec) (step func() (float64, error), closeFn func(), err error) {
 		c := DefaultGATConfig(s.Hidden, s.Heads, s.OutHeads, s.Dropout)
 		c.Seed = s.Seed
 		t, err = BuildGAT(s.Path, d, c)
+	case GATv2:
+		c := DefaultGATConfig(s.Hidden, s.Heads, s.OutHeads, s.Dropout)
+		c.Seed = s.Seed
+		t, err = BuildGATv2(s.Path, d, c)
 	default:
 		err = fmt.Errorf("bench: unknown model %q", s.Model)
 	}

@@ -19,6 +19,7 @@ var Paths = []string{Fused, Unfused, Dense}
 const (
 	GCN         = "gcn"
 	GAT         = "gat"
+	GATv2       = "gatv2"
 	SpMM        = "spmm"
 	SDDMM       = "sddmm"
 	EdgeSoftmax = "edgesoftmax"
@@ -161,7 +162,7 @@ func (s *Spec) Describe() string {
 		}
 		return b.String()
 	}
-	if s.Model == GAT {
+	if s.Model == GAT || s.Model == GATv2 {
 		fmt.Fprintf(&b, " feat=%d hidden=%dx%d", s.Feat, s.Heads, s.Hidden)
 	} else {
 		fmt.Fprintf(&b, " feat=%d hidden=%d", s.Feat, s.Hidden)
@@ -192,12 +193,15 @@ func (s *Spec) Validate() error {
 		return fmt.Errorf("bench: unknown path %q", s.Path)
 	}
 	switch s.Model {
-	case GCN, GAT:
+	case GCN, GAT, GATv2:
 		if s.Hidden <= 0 || s.Classes <= 0 {
 			return fmt.Errorf("bench: %s needs positive hidden and classes, got %d and %d", s.Model, s.Hidden, s.Classes)
 		}
-		if s.Model == GAT && (s.Heads <= 0 || s.OutHeads <= 0) {
-			return fmt.Errorf("bench: gat needs positive heads, got %d and %d", s.Heads, s.OutHeads)
+		if s.Model != GCN && (s.Heads <= 0 || s.OutHeads <= 0) {
+			return fmt.Errorf("bench: %s needs positive heads, got %d and %d", s.Model, s.Heads, s.OutHeads)
+		}
+		if s.Model == GATv2 && s.Path != Fused {
+			return fmt.Errorf("bench: gatv2 has only the %s path, not %q", Fused, s.Path)
 		}
 	case SpMM, SDDMM, EdgeSoftmax:
 		if s.Heads <= 0 || s.Feat <= 0 {

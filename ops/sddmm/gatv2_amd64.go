@@ -1,0 +1,17 @@
+//go:build amd64 && !purego
+
+package sddmm
+
+// The AVX2 kernels of GATv2 (gatv2_amd64.s); gatv2_accel.go drives them.
+
+// gatv2FwdF32 writes the scores of the a.n edges of one group.
+//
+//go:noescape
+func gatv2FwdF32(a *gatv2Args)
+
+// gatv2BwdF32 adds the gradients of the a.n edges of one group to the
+// node row a.acc and the partial sums a.da and a.dwe, and writes their
+// rows of a.def (those not nil).
+//
+//go:noescape
+func gatv2BwdF32(a *gatv2Args)

@@ -1,0 +1,3 @@
+package sddmm
+
+//go:generate go run ./internal/gengatv2
