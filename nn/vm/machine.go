@@ -1,0 +1,372 @@
+package vm
+
+import (
+	"fmt"
+	"slices"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// Machine runs an expression graph's nodes needed for some roots, on the
+// CPU, reusing memory: every op writes into a buffer taken from the
+// machine's pool when it can (gorgonia.UsePreallocDoer), and a value goes
+// back to the pool after its last reader. It implements gorgonia.VM.
+//
+// After RunAll the roots (and the nodes given to WithKeep) hold their
+// values until the next RunAll; any other op node's value may be
+// overwritten by then. A Machine is not safe for concurrent use.
+type Machine struct {
+	steps  []step
+	leaves []*gorgonia.Node // nodes read from their bound values, by index
+	nodes  []*gorgonia.Node // every node, by index: leaves first
+	index  map[*gorgonia.Node]int
+	keep   []int // roots and kept nodes, by index
+
+	vals   []gorgonia.Value // this run's values, by index
+	owner  []int            // the buffer entry of each value, or -1 (a leaf's memory)
+	bufs   []entry          // this run's buffer entries
+	held   []int            // entries of kept values, released at the next run
+	pool   map[key][]*tensor.Dense
+	args   []gorgonia.Value // scratch for an op's inputs
+	grads  map[*gorgonia.Node]*tensor.Dense
+	stats  Stats
+	closed bool
+}
+
+// step runs one op node.
+type step struct {
+	n    *gorgonia.Node
+	op   gorgonia.Op
+	out  int   // the node's index
+	in   []int // the inputs' indices, in order
+	pd   gorgonia.UsePreallocDoer
+	key  key          // the output's dtype and size, when pd is set
+	dims tensor.Shape // the output's shape, when pd is set
+	free []int        // values whose last reader this step is
+}
+
+// key is what a pooled buffer can serve: a dtype and a number of elements.
+type key struct {
+	dt tensor.Dtype
+	n  int
+}
+
+// entry is a piece of memory values live in: a pooled buffer, or memory an
+// op allocated itself (t nil), which is dropped, not pooled, when free.
+type entry struct {
+	t    *tensor.Dense
+	refs int // values of this run that live in it and are not yet dead
+}
+
+// Stats counts what a machine allocated.
+type Stats struct {
+	Runs        int   // runs so far
+	Buffers     int   // buffers the pool allocated, over all runs
+	BufferBytes int64 // their total size
+	Fallbacks   int   // op runs of the last run that allocated their own output
+}
+
+// Option configures New.
+type Option func(*Machine) error
+
+// WithKeep keeps the values of the given nodes, as those of roots, from
+// one run to the next (values a caller reads after a run).
+func WithKeep(nodes ...*gorgonia.Node) Option {
+	return func(m *Machine) error {
+		for _, n := range nodes {
+			i, ok := m.index[n]
+			if !ok {
+				return fmt.Errorf("vm: kept node %v is not needed for the roots", n)
+			}
+			m.keep = append(m.keep, i)
+		}
+		return nil
+	}
+}
+
+// New returns a machine that computes roots, all of one expression graph,
+// and every node they need; no other node of the graph runs.
+func New(roots gorgonia.Nodes, opts ...Option) (*Machine, error) {
+	if len(roots) == 0 {
+		return nil, fmt.Errorf("vm: no roots")
+	}
+	eg := roots[0].Graph()
+	for i, r := range roots {
+		if r == nil || r.Graph() != eg {
+			return nil, fmt.Errorf("vm: root %d is nil or not in the graph of root 0", i)
+		}
+	}
+	sorted, err := gorgonia.Sort(eg.SubgraphRoots(roots...))
+	if err != nil {
+		return nil, fmt.Errorf("vm: %w", err)
+	}
+	m := &Machine{index: map[*gorgonia.Node]int{}, pool: map[key][]*tensor.Dense{}}
+	// Sort puts the roots first: run in reverse, as Gorgonia's tape does.
+	var ops []*gorgonia.Node
+	for i := len(sorted) - 1; i >= 0; i-- {
+		n := sorted[i]
+		if n.Op() == nil || n.Op().Arity() == 0 {
+			// Inputs, constants and random nodes: their bound values.
+			m.index[n] = len(m.nodes)
+			m.nodes = append(m.nodes, n)
+			m.leaves = append(m.leaves, n)
+		} else {
+			ops = append(ops, n)
+		}
+	}
+	for _, n := range ops {
+		m.index[n] = len(m.nodes)
+		m.nodes = append(m.nodes, n)
+	}
+	for _, r := range roots {
+		m.keep = append(m.keep, m.index[r])
+	}
+	for _, o := range opts {
+		if err := o(m); err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(m.keep)
+	m.keep = slices.Compact(m.keep)
+	if err := m.plan(ops); err != nil {
+		return nil, err
+	}
+	m.vals = make([]gorgonia.Value, len(m.nodes))
+	m.owner = make([]int, len(m.nodes))
+	return m, nil
+}
+
+// plan builds the steps and the liveness of every value: the step after
+// which no step reads it.
+func (m *Machine) plan(ops []*gorgonia.Node) error {
+	eg := m.nodes[0].Graph()
+	last := make([]int, len(m.nodes))
+	for i := range last {
+		last[i] = -1
+	}
+	for si, n := range ops {
+		s := step{n: n, op: n.Op(), out: m.index[n]}
+		for kids := eg.From(n.ID()); kids.Next(); {
+			k := kids.Node().(*gorgonia.Node)
+			ki, ok := m.index[k]
+			if !ok {
+				return fmt.Errorf("vm: input %v of %v is not in the graph", k, n)
+			}
+			s.in = append(s.in, ki)
+			last[ki] = si
+		}
+		if pd, ok := s.op.(gorgonia.UsePreallocDoer); ok && !n.IsScalar() && n.Shape().TotalSize() > 0 {
+			s.pd, s.key, s.dims = pd, key{n.Dtype(), n.Shape().TotalSize()}, n.Shape()
+		}
+		m.steps = append(m.steps, s)
+	}
+	for _, k := range m.keep {
+		last[k] = len(ops) // never freed within a run
+	}
+	for i, l := range last {
+		if i < len(m.leaves) {
+			continue // leaves are not the machine's
+		}
+		if l < 0 {
+			l = i - len(m.leaves) // unread: free after its own step
+		}
+		if l < len(ops) {
+			m.steps[l].free = append(m.steps[l].free, i)
+		}
+	}
+	return nil
+}
+
+// RunAll runs every step once. The values of the previous run, kept or
+// not, are dead when it starts.
+func (m *Machine) RunAll() error {
+	if m.closed {
+		return fmt.Errorf("vm: machine is closed")
+	}
+	m.stats.Runs++
+	m.stats.Fallbacks = 0
+	for i, n := range m.leaves {
+		v := n.Value()
+		if v == nil {
+			return fmt.Errorf("vm: no value bound to %v", n)
+		}
+		m.vals[i] = v
+		m.owner[i] = -1
+	}
+	m.release()
+	for si := range m.steps {
+		if err := m.exec(&m.steps[si]); err != nil {
+			return err
+		}
+	}
+	for _, k := range m.keep {
+		if o := m.owner[k]; o >= 0 {
+			m.held = append(m.held, o)
+		}
+	}
+	return nil
+}
+
+// release returns the buffers of the previous run's kept values to the
+// pool, except those a leaf's value now lies in (a caller who bound a
+// kept value to an input owns it from then on).
+func (m *Machine) release() {
+	for _, o := range m.held {
+		e := &m.bufs[o]
+		if e.t == nil {
+			continue
+		}
+		if m.leafOverlaps(e.t) {
+			e.t = nil
+			continue
+		}
+		if e.refs--; e.refs == 0 {
+			m.put(e.t)
+		}
+	}
+	m.held = m.held[:0]
+	m.bufs = m.bufs[:0]
+}
+
+func (m *Machine) leafOverlaps(t *tensor.Dense) bool {
+	for i := range m.leaves {
+		if overlaps(m.vals[i], t) {
+			return true
+		}
+	}
+	return false
+}
+
+// exec runs one step: into a pooled buffer when the op can, else into
+// what the op allocates; then frees the values read for the last time.
+func (m *Machine) exec(s *step) error {
+	args := m.args[:0]
+	for _, i := range s.in {
+		args = append(args, m.vals[i])
+	}
+	m.args = args
+	var v gorgonia.Value
+	var err error
+	var buf *tensor.Dense
+	if s.pd != nil {
+		buf = m.get(s.key, s.dims)
+		if v, err = s.pd.UsePreallocDo(buf, args...); err != nil {
+			v = nil
+		}
+	}
+	if v == nil {
+		if v, err = s.op.Do(args...); err != nil {
+			return fmt.Errorf("vm: %v: %w", s.n, err)
+		}
+	}
+	o := -1
+	switch {
+	case buf != nil && sameMemory(v, buf):
+		o = len(m.bufs)
+		m.bufs = append(m.bufs, entry{t: buf, refs: 1})
+		buf = nil
+	default:
+		m.stats.Fallbacks++
+		view := false
+		for k, i := range s.in {
+			if overlaps(v, args[k]) {
+				// A view of an input (or the input itself): it lives in
+				// the input's memory, as long as both.
+				view, o = true, m.owner[i]
+				if o >= 0 {
+					m.bufs[o].refs++
+				}
+				break
+			}
+		}
+		if !view {
+			o = len(m.bufs)
+			m.bufs = append(m.bufs, entry{refs: 1})
+		}
+	}
+	if buf != nil {
+		m.put(buf)
+	}
+	if err := gorgonia.UnsafeLet(s.n, v); err != nil {
+		return fmt.Errorf("vm: %v: %w", s.n, err)
+	}
+	m.vals[s.out], m.owner[s.out] = v, o
+	for _, i := range s.free {
+		m.drop(i)
+	}
+	return nil
+}
+
+// drop ends the life of value i in this run.
+func (m *Machine) drop(i int) {
+	o := m.owner[i]
+	if o < 0 {
+		return
+	}
+	e := &m.bufs[o]
+	if e.refs--; e.refs == 0 && e.t != nil {
+		m.put(e.t)
+	}
+}
+
+// get returns a buffer of k shaped s: the last one freed, or a new one.
+func (m *Machine) get(k key, s tensor.Shape) *tensor.Dense {
+	if free := m.pool[k]; len(free) > 0 {
+		t := free[len(free)-1]
+		m.pool[k] = free[:len(free)-1]
+		if !t.Shape().Eq(s) {
+			if err := t.Reshape(s...); err != nil {
+				return m.alloc(k, s)
+			}
+		}
+		return t
+	}
+	return m.alloc(k, s)
+}
+
+func (m *Machine) alloc(k key, s tensor.Shape) *tensor.Dense {
+	m.stats.Buffers++
+	m.stats.BufferBytes += int64(k.n) * int64(k.dt.Size())
+	return tensor.New(tensor.WithShape(s.Clone()...), tensor.Of(k.dt))
+}
+
+func (m *Machine) put(t *tensor.Dense) {
+	k := key{t.Dtype(), t.Shape().TotalSize()}
+	m.pool[k] = append(m.pool[k], t)
+}
+
+// Reset does nothing: every run starts afresh. It is there for
+// gorgonia.VM.
+func (m *Machine) Reset() {}
+
+// Close drops the machine's buffers; the values the nodes hold stay
+// readable.
+func (m *Machine) Close() error {
+	m.closed = true
+	m.pool, m.bufs, m.held, m.vals, m.grads = nil, nil, nil, nil, nil
+	return nil
+}
+
+// Stats returns what the machine allocated so far.
+func (m *Machine) Stats() Stats { return m.stats }
+
+// sameMemory reports whether v is a tensor starting where t does.
+func sameMemory(v gorgonia.Value, t *tensor.Dense) bool {
+	d, ok := v.(*tensor.Dense)
+	return ok && d.Uintptr() == t.Uintptr() && d.MemSize() == t.MemSize()
+}
+
+// overlaps reports whether the memory of two values overlaps (scalars
+// never do).
+func overlaps(a, b gorgonia.Value) bool {
+	x, ok1 := a.(tensor.Tensor)
+	y, ok2 := b.(tensor.Tensor)
+	if !ok1 || !ok2 || x.MemSize() == 0 || y.MemSize() == 0 {
+		return false
+	}
+	xs, ys := x.Uintptr(), y.Uintptr()
+	return xs < ys+y.MemSize() && ys < xs+x.MemSize()
+}
+
+var _ gorgonia.VM = (*Machine)(nil)
