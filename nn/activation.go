@@ -59,16 +59,21 @@ func (op *activationOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *activationOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return activationDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return activationDo[float64](op, vals) })
+	return op.DoInto(nil, vals)
 }
 
-func activationDo[T num.Float](op *activationOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+// DoInto is Do into dst (opkit.Into).
+func (op *activationOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return activationDo[float32](dst, op, vals) },
+		func() (gorgonia.Value, error) { return activationDo[float64](dst, op, vals) })
+}
+
+func activationDo[T num.Float](dst *tensor.Dense, op *activationOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
 	}
-	t, y := values.Alloc[T](op.shape)
+	t, y := values.AllocInto[T](dst, op.shape)
 	parallel.For(len(x), 1<<14, func(lo, hi int) {
 		for i, v := range x[lo:hi] {
 			switch {
@@ -109,11 +114,16 @@ func (op *activationGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *activationGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return activationGradDo[float32](op.fwd, vals) },
-		func() (gorgonia.Value, error) { return activationGradDo[float64](op.fwd, vals) })
+	return op.DoInto(nil, vals)
 }
 
-func activationGradDo[T num.Float](op *activationOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+// DoInto is Do into dst (opkit.Into).
+func (op *activationGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return activationGradDo[float32](dst, op.fwd, vals) },
+		func() (gorgonia.Value, error) { return activationGradDo[float64](dst, op.fwd, vals) })
+}
+
+func activationGradDo[T num.Float](dst *tensor.Dense, op *activationOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
@@ -125,7 +135,7 @@ func activationGradDo[T num.Float](op *activationOp, vals []gorgonia.Value) (gor
 	if len(dy) != len(x) {
 		return nil, fmt.Errorf("nn: d%v: %d values, %d gradients", op.fn, len(x), len(dy))
 	}
-	t, y := values.Alloc[T](op.shape)
+	t, y := values.AllocInto[T](dst, op.shape)
 	parallel.For(len(x), 1<<14, func(lo, hi int) {
 		for i, v := range x[lo:hi] {
 			switch {

@@ -60,12 +60,15 @@ func (op *combineOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return in, op.shape
 }
 
-func (op *combineOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return combineDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return combineDo[float64](op, vals) })
+func (op *combineOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *combineOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return combineDo[float32](dst, op, vals) },
+		func() (gorgonia.Value, error) { return combineDo[float64](dst, op, vals) })
 }
 
-func combineDo[T num.Float](op *combineOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+func combineDo[T num.Float](dst *tensor.Dense, op *combineOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	xs := make([][]T, len(vals))
 	for i, v := range vals {
 		x, err := values.Data[T](v)
@@ -74,7 +77,7 @@ func combineDo[T num.Float](op *combineOp, vals []gorgonia.Value) (gorgonia.Valu
 		}
 		xs[i] = x
 	}
-	t, out := values.Alloc[T](op.shape)
+	t, out := values.AllocInto[T](dst, op.shape)
 	parallel.For(len(out), 1<<14, func(lo, hi int) {
 		o := out[lo:hi]
 		c := T(op.coeffs[0])

@@ -49,17 +49,20 @@ func (op *meanHeadsOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{{op.n, op.h * op.f}}, tensor.Shape{op.n, op.f}
 }
 
-func (op *meanHeadsOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return meanHeadsDo[float32](op, vals[0]) },
-		func() (gorgonia.Value, error) { return meanHeadsDo[float64](op, vals[0]) })
+func (op *meanHeadsOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *meanHeadsOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return meanHeadsDo[float32](dst, op, vals[0]) },
+		func() (gorgonia.Value, error) { return meanHeadsDo[float64](dst, op, vals[0]) })
 }
 
-func meanHeadsDo[T num.Float](op *meanHeadsOp, v gorgonia.Value) (gorgonia.Value, error) {
+func meanHeadsDo[T num.Float](dst *tensor.Dense, op *meanHeadsOp, v gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](v)
 	if err != nil {
 		return nil, err
 	}
-	t, out := values.Alloc[T](tensor.Shape{op.n, op.f})
+	t, out := values.AllocInto[T](dst, tensor.Shape{op.n, op.f})
 	h, f := op.h, op.f
 	parallel.For(op.n, 1024, func(lo, hi int) {
 		for n := lo; n < hi; n++ {
@@ -100,16 +103,21 @@ func (op *meanHeadsGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *meanHeadsGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return meanHeadsGradDo[float32](op, vals[0]) },
-		func() (gorgonia.Value, error) { return meanHeadsGradDo[float64](op, vals[0]) })
+	return op.DoInto(nil, vals)
 }
 
-func meanHeadsGradDo[T num.Float](op *meanHeadsGradOp, v gorgonia.Value) (gorgonia.Value, error) {
+// DoInto is Do into dst (opkit.Into).
+func (op *meanHeadsGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return meanHeadsGradDo[float32](dst, op, vals[0]) },
+		func() (gorgonia.Value, error) { return meanHeadsGradDo[float64](dst, op, vals[0]) })
+}
+
+func meanHeadsGradDo[T num.Float](dst *tensor.Dense, op *meanHeadsGradOp, v gorgonia.Value) (gorgonia.Value, error) {
 	dy, err := values.Data[T](v)
 	if err != nil {
 		return nil, err
 	}
-	t, out := values.Alloc[T](tensor.Shape{op.n, op.h * op.f})
+	t, out := values.AllocInto[T](dst, tensor.Shape{op.n, op.h * op.f})
 	h, f := op.h, op.f
 	parallel.For(op.n, 1024, func(lo, hi int) {
 		for n := lo; n < hi; n++ {

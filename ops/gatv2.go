@@ -122,9 +122,12 @@ func (op *gatv2Op) Shapes() (in []tensor.Shape, out tensor.Shape) {
 	return in, tensor.Shape{op.g.NumEdges(), op.h, 1}
 }
 
-func (op *gatv2Op) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](op, -1, vals) },
-		func() (gorgonia.Value, error) { return gatv2Do[float64](op, -1, vals) })
+func (op *gatv2Op) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *gatv2Op) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](dst, op, -1, vals) },
+		func() (gorgonia.Value, error) { return gatv2Do[float64](dst, op, -1, vals) })
 }
 
 // Grad gives every input its own backward op over the same inputs and the
@@ -158,14 +161,17 @@ func (op *gatv2GradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return append(in, scores), in[op.wrt].Clone()
 }
 
-func (op *gatv2GradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](op.fwd, op.wrt, vals) },
-		func() (gorgonia.Value, error) { return gatv2Do[float64](op.fwd, op.wrt, vals) })
+func (op *gatv2GradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *gatv2GradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](dst, op.fwd, op.wrt, vals) },
+		func() (gorgonia.Value, error) { return gatv2Do[float64](dst, op.fwd, op.wrt, vals) })
 }
 
 // gatv2Do computes op's scores (wrt -1) or the gradient with respect to
 // input wrt, whose values end with the gradient of the scores.
-func gatv2Do[T num.Float](op *gatv2Op, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
+func gatv2Do[T num.Float](dst *tensor.Dense, op *gatv2Op, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in := make([][]T, len(vals))
 	for i, v := range vals {
 		x, err := values.Data[T](v)
@@ -182,7 +188,7 @@ func gatv2Do[T num.Float](op *gatv2Op, wrt int, vals []gorgonia.Value) (gorgonia
 	if wrt >= 0 {
 		shape = fin[wrt]
 	}
-	t, out := values.Alloc[T](shape)
+	t, out := values.AllocInto[T](dst, shape)
 	ds := in[len(in)-1]
 	switch wrt {
 	case -1:

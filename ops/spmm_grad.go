@@ -167,11 +167,16 @@ func (op *spmmArgGradOp) Name() string { return fmt.Sprintf("d%v/d%d", op.fwd.Na
 func (op *spmmArgGradOp) Key() string { return op.fwd.Key() }
 
 func (op *spmmArgGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return spmmArgGradDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return spmmArgGradDo[float64](op, vals) })
+	return op.DoInto(nil, vals)
 }
 
-func spmmArgGradDo[T num.Float](op *spmmArgGradOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+// DoInto is Do into dst (opkit.Into).
+func (op *spmmArgGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return spmmArgGradDo[float32](dst, op, vals) },
+		func() (gorgonia.Value, error) { return spmmArgGradDo[float64](dst, op, vals) })
+}
+
+func spmmArgGradDo[T num.Float](dst *tensor.Dense, op *spmmArgGradOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	f := op.fwd
 	u, e, err := operands[T](f.op, vals[:len(vals)-1])
 	if err != nil {
@@ -186,7 +191,7 @@ func spmmArgGradDo[T num.Float](op *spmmArgGradOp, vals []gorgonia.Value) (gorgo
 	arg := make([]int64, n)
 	spmm.Forward(scratch, f.g, f.op, f.red, u, e, f.plan, arg)
 	_, shape := op.Shapes()
-	t, d := values.Alloc[T](shape)
+	t, d := values.AllocInto[T](dst, shape)
 	var du, de []T
 	// For copy_e the single input is the edge operand.
 	if op.wrt == 0 && f.op != spmm.CopyE {

@@ -38,12 +38,12 @@ type Machine struct {
 type step struct {
 	n    *gorgonia.Node
 	op   gorgonia.Op
-	out  int   // the node's index
-	in   []int // the inputs' indices, in order
-	pd   gorgonia.UsePreallocDoer
-	key  key          // the output's dtype and size, when pd is set
-	dims tensor.Shape // the output's shape, when pd is set
-	free []int        // values whose last reader this step is
+	out  int                                                                        // the node's index
+	in   []int                                                                      // the inputs' indices, in order
+	into func(dst gorgonia.Value, inputs ...gorgonia.Value) (gorgonia.Value, error) // IntoDoer or UsePreallocDoer
+	key  key                                                                        // the output's dtype and size, when pd is set
+	dims tensor.Shape                                                               // the output's shape, when pd is set
+	free []int                                                                      // values whose last reader this step is
 }
 
 // key is what a pooled buffer can serve: a dtype and a number of elements.
@@ -65,6 +65,15 @@ type Stats struct {
 	Buffers     int   // buffers the pool allocated, over all runs
 	BufferBytes int64 // their total size
 	Fallbacks   int   // op runs of the last run that allocated their own output
+}
+
+// IntoDoer is an op that can compute its output into a buffer it is given
+// (gnn's ops, through internal/opkit): DoInto returns dst, filled, when it
+// can use it, else a value of its own. dst has the output's shape and
+// dtype, holds anything and is no input's memory. A Machine asks an op
+// for it before gorgonia.UsePreallocDoer.
+type IntoDoer interface {
+	DoInto(dst gorgonia.Value, inputs ...gorgonia.Value) (gorgonia.Value, error)
 }
 
 // Option configures New.
@@ -156,8 +165,14 @@ func (m *Machine) plan(ops []*gorgonia.Node) error {
 			s.in = append(s.in, ki)
 			last[ki] = si
 		}
-		if pd, ok := s.op.(gorgonia.UsePreallocDoer); ok && !n.IsScalar() && n.Shape().TotalSize() > 0 {
-			s.pd, s.key, s.dims = pd, key{n.Dtype(), n.Shape().TotalSize()}, n.Shape()
+		if !n.IsScalar() && n.Shape().TotalSize() > 0 {
+			switch op := s.op.(type) {
+			case IntoDoer:
+				s.into = op.DoInto
+			case gorgonia.UsePreallocDoer:
+				s.into = op.UsePreallocDo
+			}
+			s.key, s.dims = key{n.Dtype(), n.Shape().TotalSize()}, n.Shape()
 		}
 		m.steps = append(m.steps, s)
 	}
@@ -249,9 +264,9 @@ func (m *Machine) exec(s *step) error {
 	var v gorgonia.Value
 	var err error
 	var buf *tensor.Dense
-	if s.pd != nil {
+	if s.into != nil {
 		buf = m.get(s.key, s.dims)
-		if v, err = s.pd.UsePreallocDo(buf, args...); err != nil {
+		if v, err = s.into(buf, args...); err != nil {
 			v = nil
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
+	"github.com/gnngo/gnn/nn/vm"
 )
 
 // Task is a model built on an expression graph, ready to be trained: its
@@ -24,13 +25,15 @@ type Task struct {
 type Trainer struct {
 	t       *Task
 	vm      gorgonia.VM
+	host    *vm.Machine // vm on the CPU, nil on the device
+	grads   gorgonia.Nodes
 	solvers []gorgonia.Solver
 	dev     *deviceTrainer // nil on the CPU
 }
 
-// NewTrainer differentiates the task's loss and compiles a TapeMachine
-// over what the loss and the gradients need, as nn/train.Fit does. Close
-// it when done.
+// NewTrainer differentiates the task's loss and compiles a machine over
+// what the loss and the gradients need, as nn/train.Fit does: an nn/vm
+// machine on the CPU, a TapeMachine on the device. Close it when done.
 func NewTrainer(t *Task) (*Trainer, error) {
 	var params gorgonia.Nodes
 	for _, g := range t.Groups {
@@ -44,9 +47,9 @@ func NewTrainer(t *Task) (*Trainer, error) {
 		return nil, fmt.Errorf("bench: gradients: %w", err)
 	}
 	roots := append(gorgonia.Nodes{t.Loss}, grads...)
-	sub := t.Loss.Graph().SubgraphRoots(roots...)
-	tr := &Trainer{t: t}
+	tr := &Trainer{t: t, grads: grads}
 	if b := device.Current(); b != nil {
+		sub := t.Loss.Graph().SubgraphRoots(roots...)
 		// Features on the device: no dual values (they add gradients on
 		// the host), the device engine for Gorgonia's gradient sums.
 		tr.vm = gorgonia.NewTapeMachine(sub)
@@ -64,7 +67,10 @@ func NewTrainer(t *Task) (*Trainer, error) {
 			}
 		}
 	} else {
-		tr.vm = gorgonia.NewTapeMachine(sub, gorgonia.BindDualValues(params...))
+		if tr.host, err = vm.New(roots); err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		tr.vm = tr.host
 	}
 	for _, g := range t.Groups {
 		opts := []gorgonia.SolverOpt{gorgonia.WithLearnRate(t.LR)}
@@ -102,7 +108,13 @@ func (tr *Trainer) Epoch() (float64, error) {
 			off += len(g.Params)
 			continue
 		}
-		model := gorgonia.NodesToValueGrads(g.Params)
+		var model []gorgonia.ValueGrad
+		if tr.host != nil {
+			var err error
+			if model, err = tr.host.ValueGrads(g.Params, tr.grads[off:off+len(g.Params)]); err != nil {
+				return 0, err
+			}
+		}
 		if tr.dev != nil {
 			var err error
 			if model, err = tr.dev.valueGrads(g.Params, off); err != nil {
