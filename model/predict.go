@@ -10,6 +10,7 @@ import (
 	"github.com/gnngo/gnn/graph/hetero"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/rgcn"
+	"github.com/gnngo/gnn/nn/vm"
 	"github.com/gnngo/gnn/sampling"
 )
 
@@ -149,9 +150,7 @@ func (m *Model) PredictHetero(h *hetero.Graph, x map[string]*tensor.Dense) (map[
 	if len(outs) == 0 {
 		return map[string]*tensor.Dense{}, nil
 	}
-	vm := gorgonia.NewTapeMachine(e.eg.SubgraphRoots(outs...))
-	defer nn.CloseVM(vm)
-	if err := vm.RunAll(); err != nil {
+	if err := vm.Run(outs...); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
 	res := make(map[string]*tensor.Dense, len(hs))
@@ -254,9 +253,7 @@ func (m *Model) run(f func(e env, x *gorgonia.Node) (*gorgonia.Node, error), row
 		}
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	vm := gorgonia.NewTapeMachine(e.eg.SubgraphRoots(out))
-	defer nn.CloseVM(vm)
-	if err := vm.RunAll(); err != nil {
+	if err := vm.Run(out); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
 	v, ok := out.Value().(*tensor.Dense)

@@ -8,8 +8,8 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph/hetero"
-	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/rgcn"
+	"github.com/gnngo/gnn/nn/vm"
 )
 
 // PredictRelational runs a RelGraphConv model with node-type inputs
@@ -36,9 +36,7 @@ func (m *Model) PredictRelational(h *hetero.Graph, x map[string]*tensor.Dense) (
 	if err != nil {
 		return nil, err
 	}
-	vm := gorgonia.NewTapeMachine(e.eg.SubgraphRoots(out))
-	defer nn.CloseVM(vm)
-	if err := vm.RunAll(); err != nil {
+	if err := vm.Run(out); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
 	v, ok := out.Value().(*tensor.Dense)

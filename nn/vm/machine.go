@@ -2,6 +2,7 @@ package vm
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 
 	"gorgonia.org/gorgonia"
@@ -170,7 +171,9 @@ func (m *Machine) plan(ops []*gorgonia.Node) error {
 			case IntoDoer:
 				s.into = op.DoInto
 			case gorgonia.UsePreallocDoer:
-				s.into = op.UsePreallocDo
+				if overwrites(s.op) {
+					s.into = op.UsePreallocDo
+				}
 			}
 			s.key, s.dims = key{n.Dtype(), n.Shape().TotalSize()}, n.Shape()
 		}
@@ -303,7 +306,7 @@ func (m *Machine) exec(s *step) error {
 	if buf != nil {
 		m.put(buf)
 	}
-	if err := gorgonia.UnsafeLet(s.n, v); err != nil {
+	if err := bind(s.n, v); err != nil {
 		return fmt.Errorf("vm: %v: %w", s.n, err)
 	}
 	m.vals[s.out], m.owner[s.out] = v, o
@@ -366,6 +369,57 @@ func (m *Machine) Close() error {
 // Stats returns what the machine allocated so far.
 func (m *Machine) Stats() Stats { return m.stats }
 
+// bind binds v to n. Gorgonia's tape binds an op's output whatever its
+// shape, and some ops return a value shaped unlike their node (a slice of
+// one element of a (1, 1) node is a scalar); gorgonia.UnsafeLet checks
+// the shape, so such a value is bound reshaped to the node's shape (the
+// ops reading it get it as the op returned it, as on the tape).
+func bind(n *gorgonia.Node, v gorgonia.Value) error {
+	err := gorgonia.UnsafeLet(n, v)
+	if err == nil || v.Dtype() != n.Dtype() {
+		return err
+	}
+	shape := n.Shape()
+	switch x := v.(type) {
+	case *tensor.Dense:
+		if x.Shape().TotalSize() != shape.TotalSize() {
+			return err
+		}
+		y := x.ShallowClone()
+		if e := y.Reshape(shape...); e != nil {
+			return err
+		}
+		return gorgonia.UnsafeLet(n, y)
+	case gorgonia.Scalar:
+		if shape.TotalSize() != 1 {
+			return err
+		}
+		var back any
+		switch d := x.Data().(type) {
+		case float32:
+			back = []float32{d}
+		case float64:
+			back = []float64{d}
+		default:
+			return err
+		}
+		return gorgonia.UnsafeLet(n, tensor.New(tensor.WithShape(shape...), tensor.WithBacking(back)))
+	}
+	return err
+}
+
+// overwrites reports whether op is one of Gorgonia's ops whose
+// UsePreallocDo overwrites the buffer it is given: the element-wise binary
+// ops and the matrix products (their tensor kernels with WithReuse).
+// Others do not all: sliceIncrOp's adds into it, as if it were zeroed.
+func overwrites(op gorgonia.Op) bool {
+	switch reflect.TypeOf(op).String() {
+	case "gorgonia.elemBinOp", "gorgonia.linAlgBinOp":
+		return true
+	}
+	return false
+}
+
 // sameMemory reports whether v is a tensor starting where t does.
 func sameMemory(v gorgonia.Value, t *tensor.Dense) bool {
 	d, ok := v.(*tensor.Dense)
@@ -385,3 +439,15 @@ func overlaps(a, b gorgonia.Value) bool {
 }
 
 var _ gorgonia.VM = (*Machine)(nil)
+
+// Run computes roots once on a new machine and closes it: a forward pass
+// in which every value but the roots is freed once consumed. The roots
+// keep their values.
+func Run(roots ...*gorgonia.Node) error {
+	m, err := New(roots)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	return m.RunAll()
+}
