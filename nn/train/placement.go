@@ -65,11 +65,14 @@ type hostRun struct {
 func newHostRun(t *Task, params, grads gorgonia.Nodes, lr float64) (*hostRun, error) {
 	// Only what the loss and the gradients need runs: no gradient of the
 	// input features or other constants.
-	train, err := vm.New(append(gorgonia.Nodes{t.Loss}, grads...))
+	// The two machines run in turn: one pool holds the larger of their
+	// needs.
+	pool := vm.NewPool()
+	train, err := vm.New(append(gorgonia.Nodes{t.Loss}, grads...), vm.WithPool(pool))
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	eval, err := vm.New(gorgonia.Nodes{t.Logits})
+	eval, err := vm.New(gorgonia.Nodes{t.Logits}, vm.WithPool(pool))
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}

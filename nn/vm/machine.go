@@ -28,7 +28,7 @@ type Machine struct {
 	owner  []int            // the buffer entry of each value, or -1 (a leaf's memory)
 	bufs   []entry          // this run's buffer entries
 	held   []int            // entries of kept values, released at the next run
-	pool   map[key][]*tensor.Dense
+	pool   *Pool
 	args   []gorgonia.Value // scratch for an op's inputs
 	grads  map[*gorgonia.Node]*tensor.Dense
 	stats  Stats
@@ -60,12 +60,11 @@ type entry struct {
 	refs int // values of this run that live in it and are not yet dead
 }
 
-// Stats counts what a machine allocated.
+// Stats counts what a machine did.
 type Stats struct {
-	Runs        int   // runs so far
-	Buffers     int   // buffers the pool allocated, over all runs
-	BufferBytes int64 // their total size
-	Fallbacks   int   // op runs of the last run that allocated their own output
+	Runs      int // runs so far
+	Fallbacks int // op runs of the last run that allocated their own output
+	PoolStats
 }
 
 // IntoDoer is an op that can compute its output into a buffer it is given
@@ -79,6 +78,20 @@ type IntoDoer interface {
 
 // Option configures New.
 type Option func(*Machine) error
+
+// WithPool makes the machine take its buffers from p, which other
+// machines may share: machines that run one after the other (a training
+// step and an evaluation) then hold the larger of their needs, not the
+// sum. The machines must not run at the same time.
+func WithPool(p *Pool) Option {
+	return func(m *Machine) error {
+		if p == nil {
+			return fmt.Errorf("vm: nil pool")
+		}
+		m.pool = p
+		return nil
+	}
+}
 
 // WithKeep keeps the values of the given nodes, as those of roots, from
 // one run to the next (values a caller reads after a run).
@@ -111,7 +124,7 @@ func New(roots gorgonia.Nodes, opts ...Option) (*Machine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vm: %w", err)
 	}
-	m := &Machine{index: map[*gorgonia.Node]int{}, pool: map[key][]*tensor.Dense{}}
+	m := &Machine{index: map[*gorgonia.Node]int{}}
 	// Sort puts the roots first: run in reverse, as Gorgonia's tape does.
 	var ops []*gorgonia.Node
 	for i := len(sorted) - 1; i >= 0; i-- {
@@ -136,6 +149,9 @@ func New(roots gorgonia.Nodes, opts ...Option) (*Machine, error) {
 		if err := o(m); err != nil {
 			return nil, err
 		}
+	}
+	if m.pool == nil {
+		m.pool = NewPool()
 	}
 	slices.Sort(m.keep)
 	m.keep = slices.Compact(m.keep)
@@ -328,31 +344,9 @@ func (m *Machine) drop(i int) {
 	}
 }
 
-// get returns a buffer of k shaped s: the last one freed, or a new one.
-func (m *Machine) get(k key, s tensor.Shape) *tensor.Dense {
-	if free := m.pool[k]; len(free) > 0 {
-		t := free[len(free)-1]
-		m.pool[k] = free[:len(free)-1]
-		if !t.Shape().Eq(s) {
-			if err := t.Reshape(s...); err != nil {
-				return m.alloc(k, s)
-			}
-		}
-		return t
-	}
-	return m.alloc(k, s)
-}
+func (m *Machine) get(k key, s tensor.Shape) *tensor.Dense { return m.pool.get(k, s) }
 
-func (m *Machine) alloc(k key, s tensor.Shape) *tensor.Dense {
-	m.stats.Buffers++
-	m.stats.BufferBytes += int64(k.n) * int64(k.dt.Size())
-	return tensor.New(tensor.WithShape(s.Clone()...), tensor.Of(k.dt))
-}
-
-func (m *Machine) put(t *tensor.Dense) {
-	k := key{t.Dtype(), t.Shape().TotalSize()}
-	m.pool[k] = append(m.pool[k], t)
-}
+func (m *Machine) put(t *tensor.Dense) { m.pool.put(t) }
 
 // Reset does nothing: every run starts afresh. It is there for
 // gorgonia.VM.
@@ -367,7 +361,13 @@ func (m *Machine) Close() error {
 }
 
 // Stats returns what the machine allocated so far.
-func (m *Machine) Stats() Stats { return m.stats }
+func (m *Machine) Stats() Stats {
+	s := m.stats
+	if m.pool != nil {
+		s.PoolStats = m.pool.stats
+	}
+	return s
+}
 
 // bind binds v to n. Gorgonia's tape binds an op's output whatever its
 // shape, and some ops return a value shaped unlike their node (a slice of
