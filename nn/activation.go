@@ -73,7 +73,7 @@ func activationDo[T num.Float](dst *tensor.Dense, op *activationOp, vals []gorgo
 	if err != nil {
 		return nil, err
 	}
-	t, y := values.AllocInto[T](dst, op.shape)
+	t, y := values.OverInto[T](dst, op.shape) // every element written
 	parallel.For(len(x), 1<<14, func(lo, hi int) {
 		for i, v := range x[lo:hi] {
 			switch {

@@ -71,7 +71,7 @@ func biasDo[T num.Float](dst *tensor.Dense, op *biasOp, vals []gorgonia.Value) (
 		return nil, err
 	}
 	n, w := op.shape[0], op.shape[1:].TotalSize()
-	t, y := values.AllocInto[T](dst, op.shape)
+	t, y := values.OverInto[T](dst, op.shape) // every element written
 	parallel.For(n, 1024, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			yr, xr := y[r*w:(r+1)*w], x[r*w:(r+1)*w]

@@ -81,11 +81,11 @@ func (op *dropoutOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.
 	n := t.Shape().TotalSize()
 	switch x := t.Data().(type) {
 	case []float32:
-		out, y := values.AllocInto[float32](dst, t.Shape())
+		out, y := values.OverInto[float32](dst, t.Shape()) // applyMask writes every element
 		applyMask(y, x[:n], op.p, op.seed, step, training, false)
 		return out, nil
 	case []float64:
-		out, y := values.AllocInto[float64](dst, t.Shape())
+		out, y := values.OverInto[float64](dst, t.Shape())
 		applyMask(y, x[:n], op.p, op.seed, step, training, false)
 		return out, nil
 	}

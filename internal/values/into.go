@@ -25,3 +25,16 @@ func AllocInto[T num.Float](dst *tensor.Dense, shape []int) (*tensor.Dense, []T)
 	clear(d)
 	return dst, d
 }
+
+// OverInto is AllocInto for an op that writes every element of its
+// output: dst, when it fits, is returned as it is, not zeroed.
+func OverInto[T num.Float](dst *tensor.Dense, shape []int) (*tensor.Dense, []T) {
+	if dst == nil || dst.Dtype() != Dtype[T]() || dst.IsView() || !dst.Shape().Eq(tensor.Shape(shape)) || dst.Shape().TotalSize() == 0 {
+		return Alloc[T](shape)
+	}
+	d, ok := dst.Data().([]T)
+	if !ok {
+		return Alloc[T](shape)
+	}
+	return dst, d[:dst.Shape().TotalSize()]
+}

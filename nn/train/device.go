@@ -58,9 +58,13 @@ func newDeviceRun(b device.Backend, t *Task, params, grads gorgonia.Nodes, lr fl
 		d.solvers = newSolvers(t.Groups, lr)
 	}
 	eg := t.Loss.Graph()
-	d.vm = gorgonia.NewTapeMachine(eg.SubgraphRoots(append(gorgonia.Nodes{t.Loss, t.Logits}, grads...)...))
-	d.eval = gorgonia.NewTapeMachine(eg.SubgraphRoots(t.Logits))
-	for _, m := range []gorgonia.VM{d.vm, d.eval} {
+	d.vm = gorgonia.NewTapeMachine(eg.SubgraphRoots(append(gorgonia.Nodes{t.Loss}, grads...)...))
+	machines := []gorgonia.VM{d.vm}
+	if t.Logits != nil { // a Stepper's task may have none
+		d.eval = gorgonia.NewTapeMachine(eg.SubgraphRoots(t.Logits))
+		machines = append(machines, d.eval)
+	}
+	for _, m := range machines {
 		if err := d.bind(m); err != nil {
 			d.close()
 			return nil, fmt.Errorf("train: %w", err)
@@ -113,7 +117,9 @@ func (d *deviceRun) snapshot() (saved, error) {
 
 func (d *deviceRun) close() {
 	nn.CloseVM(d.vm)
-	nn.CloseVM(d.eval)
+	if d.eval != nil {
+		nn.CloseVM(d.eval)
+	}
 }
 
 // placeParams checks that the parameters are all on the host or all on

@@ -72,11 +72,13 @@ func newHostRun(t *Task, params, grads gorgonia.Nodes, lr float64) (*hostRun, er
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	eval, err := vm.New(gorgonia.Nodes{t.Logits}, vm.WithPool(pool))
-	if err != nil {
-		return nil, fmt.Errorf("train: %w", err)
+	h := &hostRun{t: t, params: params, grads: grads, vm: train, solvers: newSolvers(t.Groups, lr)}
+	if t.Logits != nil { // a Stepper's task may have none
+		if h.eval, err = vm.New(gorgonia.Nodes{t.Logits}, vm.WithPool(pool)); err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
 	}
-	return &hostRun{t: t, params: params, grads: grads, vm: train, eval: eval, solvers: newSolvers(t.Groups, lr)}, nil
+	return h, nil
 }
 
 func (h *hostRun) forward() (float64, error) {
@@ -107,7 +109,9 @@ func (h *hostRun) snapshot() (saved, error) { return snapshot(h.params) }
 
 func (h *hostRun) close() {
 	h.vm.Close()
-	h.eval.Close()
+	if h.eval != nil {
+		h.eval.Close()
+	}
 }
 
 // syncRun trains one rank of a data-parallel job on the host: after the

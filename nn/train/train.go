@@ -162,14 +162,8 @@ func epoch(t *Task, p placement, ep int) (Epoch, error) {
 		t.Mode.Train()
 		t.Mode.Next()
 	}
-	loss, err := p.forward()
+	loss, err := step(p)
 	if err != nil {
-		return Epoch{}, err
-	}
-	if math.IsNaN(loss) || math.IsInf(loss, 0) {
-		return Epoch{}, fmt.Errorf("the training loss is %v: the run diverged (lower the learning rate?)", loss)
-	}
-	if err := p.step(); err != nil {
 		return Epoch{}, err
 	}
 	e := Epoch{Epoch: ep, Loss: loss, Time: time.Since(start)}
