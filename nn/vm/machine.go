@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"slices"
@@ -27,10 +28,12 @@ type Machine struct {
 	vals   []gorgonia.Value // this run's values, by index
 	owner  []int            // the buffer entry of each value, or -1 (a leaf's memory)
 	bufs   []entry          // this run's buffer entries
-	held   []int            // entries of kept values, released at the next run
+	kept   []int            // entries of kept values, released at the next run
 	pool   *Pool
 	args   []gorgonia.Value // scratch for an op's inputs
 	grads  map[*gorgonia.Node]*tensor.Dense
+	peak   int64    // the most pool bytes in use seen during this machine's steps
+	held   []Holder // what held this machine's buffers then
 	stats  Stats
 	closed bool
 }
@@ -229,6 +232,9 @@ func (m *Machine) RunAll() error {
 		m.owner[i] = -1
 	}
 	m.release()
+	for i := len(m.leaves); i < len(m.owner); i++ {
+		m.owner[i] = -1 // not computed in this run yet
+	}
 	for si := range m.steps {
 		if err := m.exec(&m.steps[si]); err != nil {
 			return err
@@ -236,7 +242,7 @@ func (m *Machine) RunAll() error {
 	}
 	for _, k := range m.keep {
 		if o := m.owner[k]; o >= 0 {
-			m.held = append(m.held, o)
+			m.kept = append(m.kept, o)
 		}
 	}
 	return nil
@@ -246,7 +252,7 @@ func (m *Machine) RunAll() error {
 // pool, except those a leaf's value now lies in (a caller who bound a
 // kept value to an input owns it from then on).
 func (m *Machine) release() {
-	for _, o := range m.held {
+	for _, o := range m.kept {
 		e := &m.bufs[o]
 		if e.t == nil {
 			continue
@@ -259,7 +265,7 @@ func (m *Machine) release() {
 			m.put(e.t)
 		}
 	}
-	m.held = m.held[:0]
+	m.kept = m.kept[:0]
 	m.bufs = m.bufs[:0]
 }
 
@@ -326,6 +332,10 @@ func (m *Machine) exec(s *step) error {
 		return fmt.Errorf("vm: %v: %w", s.n, err)
 	}
 	m.vals[s.out], m.owner[s.out] = v, o
+	if in := m.pool.stats.InUse; in > m.peak {
+		m.peak = in
+		m.recordPeak()
+	}
 	for _, i := range s.free {
 		m.drop(i)
 	}
@@ -348,6 +358,35 @@ func (m *Machine) get(k key, s tensor.Shape) *tensor.Dense { return m.pool.get(k
 
 func (m *Machine) put(t *tensor.Dense) { m.pool.put(t) }
 
+// Holder is a value holding a pooled buffer, and the buffer's size.
+type Holder struct {
+	Node  *gorgonia.Node
+	Bytes int64
+}
+
+// PeakHolders returns the values that held pooled buffers when the pool's
+// bytes in use were highest during this machine's steps, largest first
+// (a value sharing its buffer with an earlier one, a view, is left out):
+// what a run's peak is made of, by node.
+func (m *Machine) PeakHolders() []Holder { return slices.Clone(m.held) }
+
+// recordPeak notes what holds the pool's buffers now.
+func (m *Machine) recordPeak() {
+	m.held = m.held[:0]
+	seen := map[int]bool{}
+	for i, v := range m.vals {
+		o := m.owner[i]
+		if i < len(m.leaves) || o < 0 || v == nil || seen[o] {
+			continue
+		}
+		if e := m.bufs[o]; e.refs > 0 && e.t != nil {
+			seen[o] = true
+			m.held = append(m.held, Holder{m.nodes[i], key{e.t.Dtype(), e.t.Shape().TotalSize()}.bytes()})
+		}
+	}
+	slices.SortStableFunc(m.held, func(a, b Holder) int { return cmp.Compare(b.Bytes, a.Bytes) })
+}
+
 // Reset does nothing: every run starts afresh. It is there for
 // gorgonia.VM.
 func (m *Machine) Reset() {}
@@ -356,7 +395,7 @@ func (m *Machine) Reset() {}
 // readable.
 func (m *Machine) Close() error {
 	m.closed = true
-	m.pool, m.bufs, m.held, m.vals, m.grads = nil, nil, nil, nil, nil
+	m.pool, m.bufs, m.kept, m.vals, m.grads = nil, nil, nil, nil, nil
 	return nil
 }
 

@@ -335,3 +335,31 @@ func TestViews(t *testing.T) {
 		}
 	}
 }
+
+// TestPeakHolders checks that the peak's holders are the values alive at
+// the peak, largest first, and add up to the pool's peak.
+func TestPeakHolders(t *testing.T) {
+	eg := gorgonia.NewGraph()
+	x := gorgonia.NewMatrix(eg, tensor.Float64, gorgonia.WithShape(10, 10), gorgonia.WithName("x"), gorgonia.WithInit(gorgonia.Ones()))
+	big := gorgonia.Must(gorgonia.Add(x, x))                                             // 800 bytes, alive until the end
+	small := gorgonia.Must(gorgonia.Sum(big, 1))                                         // a scalar per row: Sum allocates its own
+	sq := gorgonia.Must(gorgonia.HadamardProd(big, big))                                 // 800 bytes
+	out := gorgonia.Must(gorgonia.Add(sq, gorgonia.Must(gorgonia.HadamardProd(big, x)))) // peak: big, sq, big*x
+	m, err := vm.New(gorgonia.Nodes{out, small})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for range 2 {
+		if err := m.RunAll(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var sum int64
+	for _, h := range m.PeakHolders() {
+		sum += h.Bytes
+	}
+	if p := m.Stats().PeakInUse; sum != p || len(m.PeakHolders()) != 3 {
+		t.Errorf("holders %v add up to %d bytes; the pool's peak is %d, want 3 holders", m.PeakHolders(), sum, p)
+	}
+}
