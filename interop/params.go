@@ -25,10 +25,11 @@ func (p Params) Names() []string {
 }
 
 // Values returns p as an nn.Values, for the WithValues option of the
-// layers that have it (gcn, gat, sage, gin): the layer then starts from
-// these values instead of drawing its own. A layer silently draws a value
-// whose shape or dtype differs, so prefer Assign after building the
-// model, which checks every parameter.
+// layers (every layer package with parameters has one): the layer then
+// starts from these values instead of drawing its own, and refuses a
+// value of another shape or dtype. A parameter p has no value for is
+// drawn, so prefer Assign after building the model, which also checks
+// that every parameter gets a value.
 func (p Params) Values() nn.Values {
 	return func(name string) *tensor.Dense { return p[name] }
 }

@@ -275,7 +275,7 @@ func buildGATv2Conv(e env, ls *LayerSpec, act nn.Activation) (*built, error) {
 	opts := []gatv2.Option{gatv2.WithName(ls.Name), gatv2.WithSeed(*ls.Seed), gatv2.WithDtype(e.dt), gatv2.WithHeads(ls.Heads),
 		gatv2.WithMeanHeads(ls.MeanHeads), gatv2.WithMode(e.mode), gatv2.WithFeatDropout(ls.Dropout), gatv2.WithAttnDropout(ls.AttnDropout),
 		gatv2.WithActivation(act), gatv2.WithBias(!ls.NoBias), gatv2.WithResidual(ls.Residual), gatv2.WithShareWeights(ls.ShareWeights),
-		gatv2.WithAllowZeroInDegree(ls.AllowZeroInDegree), gatv2.WithEdgeFeatures(ls.EdgeFeatures)}
+		gatv2.WithAllowZeroInDegree(ls.AllowZeroInDegree), gatv2.WithEdgeFeatures(ls.EdgeFeatures), gatv2.WithValues(e.values)}
 	if ls.NegativeSlope != nil {
 		opts = append(opts, gatv2.WithNegativeSlope(*ls.NegativeSlope))
 	}
@@ -347,7 +347,7 @@ func buildAPPNPConv(e env, ls *LayerSpec, _ nn.Activation) (*built, error) {
 
 func buildSGConv(e env, ls *LayerSpec, _ nn.Activation) (*built, error) {
 	opts := []sgc.Option{sgc.WithName(ls.Name), sgc.WithSeed(*ls.Seed), sgc.WithDtype(e.dt), sgc.WithBias(!ls.NoBias),
-		sgc.WithAllowZeroInDegree(ls.AllowZeroInDegree)}
+		sgc.WithAllowZeroInDegree(ls.AllowZeroInDegree), sgc.WithValues(e.values)}
 	if ls.K > 0 {
 		opts = append(opts, sgc.WithK(ls.K))
 	}
@@ -360,7 +360,7 @@ func buildSGConv(e env, ls *LayerSpec, _ nn.Activation) (*built, error) {
 
 func buildTAGConv(e env, ls *LayerSpec, act nn.Activation) (*built, error) {
 	opts := []tag.Option{tag.WithName(ls.Name), tag.WithSeed(*ls.Seed), tag.WithDtype(e.dt), tag.WithBias(!ls.NoBias),
-		tag.WithActivation(act)}
+		tag.WithActivation(act), tag.WithValues(e.values)}
 	if ls.K > 0 {
 		opts = append(opts, tag.WithK(ls.K))
 	}
@@ -373,7 +373,7 @@ func buildTAGConv(e env, ls *LayerSpec, act nn.Activation) (*built, error) {
 
 func buildChebConv(e env, ls *LayerSpec, act nn.Activation) (*built, error) {
 	opts := []cheb.Option{cheb.WithName(ls.Name), cheb.WithSeed(*ls.Seed), cheb.WithDtype(e.dt), cheb.WithBias(!ls.NoBias),
-		cheb.WithActivation(act)}
+		cheb.WithActivation(act), cheb.WithValues(e.values)}
 	if ls.LambdaMax != 0 {
 		opts = append(opts, cheb.WithLambdaMax(ls.LambdaMax))
 	}
@@ -386,7 +386,7 @@ func buildChebConv(e env, ls *LayerSpec, act nn.Activation) (*built, error) {
 
 func buildRelGraphConv(e env, ls *LayerSpec, act nn.Activation) (*built, error) {
 	opts := []rgcn.Option{rgcn.WithName(ls.Name), rgcn.WithSeed(*ls.Seed), rgcn.WithDtype(e.dt), rgcn.WithBias(!ls.NoBias),
-		rgcn.WithSelfLoop(!ls.NoSelfLoop), rgcn.WithActivation(act)}
+		rgcn.WithSelfLoop(!ls.NoSelfLoop), rgcn.WithActivation(act), rgcn.WithValues(e.values)}
 	switch ls.Regularizer {
 	case "":
 	case "basis":

@@ -23,17 +23,18 @@ import (
 // A row group avoids that. Its parts gather rows of x but are not
 // differentiable with respect to x; each also reads a scalar token computed
 // from x, through which the gradient flows instead. A part's Grad hands its
-// (small) output gradient to the group's backward state (groupGrads.record)
+// (small) output gradient to the group (rowGroup.record)
 // and returns a scalar carrier for the token; the token's Grad, which
 // gorgonia.Grad calls after those of all the token's consumers (it visits
 // nodes in reverse topological order), takes the recorded gradients
-// (groupGrads.take) and scatters them into one gradient of x's size. The
+// (rowGroup.take) and scatters them into one gradient of x's size. The
 // parts' gradients are thus assembled once, and the carriers and their sum
 // are scalars.
 //
-// That hand-over is the only state a gnn op keeps across calls of its
-// Grad, and it lives in groupGrads, not in the ops: the ops hold the group
-// only to reach it.
+// That hand-over is build-time state kept in an opkit.Handover on the
+// group, keyed by the group, the one supported way for a gnn op to pass
+// values on other than as its output; the ops hold the group only to reach
+// it.
 
 // rowGroup reads several row sets of one tensor.
 type rowGroup struct {
@@ -43,36 +44,22 @@ type rowGroup struct {
 	feat  []int
 	tok   *gorgonia.Node
 	parts []*groupPartOp
-	back  groupGrads
+	back  opkit.Handover[uint64, *gorgonia.Node] // the parts' output gradients, by part
 }
 
-// groupGrads is the backward state of a row group: the output gradients of
-// its parts, recorded by the parts' Grad and taken by the token's Grad, in
-// that order, within one gorgonia.Grad.
-type groupGrads struct {
-	grads []*gorgonia.Node // by part; nil where no gradient reached the part
-}
-
-// record sets the output gradient of part.
-func (b *groupGrads) record(part int, grad *gorgonia.Node) error {
-	if b.grads[part] != nil {
+// record hands the output gradient of part to the token's Grad.
+func (grp *rowGroup) record(part int, grad *gorgonia.Node) error {
+	if err := grp.back.Put(grp.id, part, grad); err != nil {
 		return fmt.Errorf("mp: row group part %d got a second gradient before the group's token was differentiated", part)
 	}
-	b.grads[part] = grad
 	return nil
 }
 
-// take returns the parts that received a gradient and their gradients, and
-// clears the record, so that no recorded gradient is used twice.
-func (b *groupGrads) take() (parts []int, grads gorgonia.Nodes) {
-	for i, g := range b.grads {
-		if g != nil {
-			parts = append(parts, i)
-			grads = append(grads, g)
-			b.grads[i] = nil
-		}
-	}
-	return parts, grads
+// take returns the parts that received a gradient and their gradients, in
+// part order, and clears the record, so that no recorded gradient is used
+// twice.
+func (grp *rowGroup) take() (parts []int, grads gorgonia.Nodes) {
+	return grp.back.TakeAll(grp.id)
 }
 
 func newRowGroup(x *gorgonia.Node) (*rowGroup, error) {
@@ -97,7 +84,6 @@ func (grp *rowGroup) gather(idx *index, lead []int, fill float64) (*gorgonia.Nod
 		part:     len(grp.parts),
 	}
 	grp.parts = append(grp.parts, op)
-	grp.back.grads = append(grp.back.grads, nil)
 	return apply(op, grp.x, grp.tok)
 }
 
@@ -122,7 +108,7 @@ func (op *groupTokenOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { retu
 // Grad returns the gradient of x: the gradients the parts recorded,
 // scattered into x's shape.
 func (op *groupTokenOp) Grad(_ gorgonia.Nodes, _, _ *gorgonia.Node) (gorgonia.Nodes, error) {
-	parts, grads := op.grp.back.take()
+	parts, grads := op.grp.take()
 	if len(grads) == 0 {
 		return nil, fmt.Errorf("mp: %v: no gradient reached the group's parts", op.Name())
 	}
@@ -155,7 +141,7 @@ func (op *groupPartOp) WRT(int) []bool { return []bool{false, true} }
 // Grad records the part's gradient for the group's token and returns a
 // scalar carrier of it as the token's gradient.
 func (op *groupPartOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	if err := op.grp.back.record(op.part, grad); err != nil {
+	if err := op.grp.record(op.part, grad); err != nil {
 		return nil, err
 	}
 	c, err := apply(&groupCarrierOp{shape: grad.Shape().Clone()}, grad)

@@ -69,7 +69,7 @@ func TestRowGroupGrad(t *testing.T) {
 	}
 }
 
-// TestGroupGrads checks the backward state of a row group: a part's
+// TestGroupGrads checks the hand-over of a row group's gradients: a part's
 // gradient is recorded once, take returns the recorded ones in part order
 // and clears them.
 func TestGroupGrads(t *testing.T) {
@@ -77,7 +77,7 @@ func TestGroupGrads(t *testing.T) {
 	eg := gorgonia.NewGraph()
 	a := gorgonia.NewScalar(eg, tensor.Float64, gorgonia.WithName("a"))
 	c := gorgonia.NewScalar(eg, tensor.Float64, gorgonia.WithName("c"))
-	b := groupGrads{grads: make([]*gorgonia.Node, 3)}
+	b := &rowGroup{id: 7}
 	if err := b.record(2, c); err != nil {
 		t.Fatal(err)
 	}

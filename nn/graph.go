@@ -12,8 +12,9 @@ import (
 
 // Graph is what a layer aggregates over: a *graph.Graph in one process, or
 // one worker's share of a graph split across processes (a Sharded graph,
-// such as dist/sar's). Layers check for Sharded once, while they build the
-// expression graph, so the single-process path runs the same ops as before.
+// such as dist/sar's). Layers build their aggregations with On, the one
+// place that tells the two apart, so the single-process path runs the same
+// ops as before.
 type Graph interface {
 	NumSrc() int
 	NumDst() int
@@ -23,53 +24,27 @@ type Graph interface {
 }
 
 // Sharded is a Graph whose aggregations run across workers. NumSrc and
-// NumDst are both the worker's node count; the methods build the
-// distributed counterparts of the ops named in their comments.
+// NumDst are both the worker's node count. A layer reaches it only through
+// On (its aggregations) and the helpers of this package (DropoutOn,
+// InDegrees), never by a type switch; a new aggregation is a new
+// Aggregation type, which the sharded implementation adds to its Aggregate,
+// not a new method here.
 type Sharded interface {
 	Graph
-	// NormalizedSum is ops.NormalizedSum on the whole graph, with global
-	// degrees.
-	NormalizedSum(x *gorgonia.Node, srcPower, dstPower float64) (*gorgonia.Node, error)
-	// GATAggregate is ops.UMulESum(g, z, Dropout(ops.GATAttention(g, el,
-	// er, slope), drop)) on the whole graph, with the scores el and er
-	// (N, H, 1) of z under the attention vectors al and ar (el[n,h] =
-	// sum_f z[n,h,f] al[h,f]) computed inside: z is (N, H, F), al and ar
-	// (H, F) or (1, H, F), and the result (N, H*F), the heads side by
-	// side; the gradients go to z, al and ar. The attention dropout masks
-	// are those of one process on the whole graph (drop.P 0: no dropout).
-	// No attention tensor is returned.
-	// ew, when not nil, holds a constant weight per local edge (EdgeIDs
-	// order) multiplying the attention, as GATConv.ForwardWeighted.
-	GATAggregate(z, al, ar, ew *gorgonia.Node, slope float64, drop DropoutSpec) (*gorgonia.Node, error)
+	// Aggregate builds the distributed counterpart of a's Local on the
+	// whole graph, from the same inputs (edge operands hold one row per
+	// local edge, in EdgeIDs order); an aggregation it does not implement
+	// is an error naming it.
+	Aggregate(a Aggregation, in ...*gorgonia.Node) (*gorgonia.Node, error)
 	// NodeIDs returns the global IDs of the worker's nodes: row i of a
 	// layer's input is node NodeIDs()[i] of the whole graph.
 	NodeIDs() []int64
-	// Reduce is ops.SpMM(g, ops.CopyLHS, red, x, nil) on the whole graph,
-	// for every reducer (ties of Max and Min go to the smallest edge ID).
-	Reduce(x *gorgonia.Node, red ops.Reducer) (*gorgonia.Node, error)
-	// WeightedSum is NormalizedSum with a weight per edge multiplying
-	// each message (ops.UMulESum between the degree scalings); ew has one
-	// row per local edge, in EdgeIDs order, and is a constant: it gets no
-	// gradient.
-	WeightedSum(x, ew *gorgonia.Node, srcPower, dstPower float64) (*gorgonia.Node, error)
 	// EdgeIDs returns the global IDs of the edges into the worker's nodes,
 	// in the order of the rows of an edge operand.
 	EdgeIDs() []int64
 	// InDegrees returns the in-degree, in the whole graph, of each of the
 	// worker's nodes.
 	InDegrees() []int64
-	// OneShotBlock returns, when the graph fetches all remote rows at once
-	// (plain domain-parallel training), the worker's in-edges as one
-	// graph, in EdgeIDs order: its destinations are the worker's nodes,
-	// its sources those nodes (first) followed by the remote sources. A
-	// layer may then run its single-process ops on it, with its inputs
-	// extended by Halo. It returns nil when aggregations run shard by
-	// shard.
-	OneShotBlock() (*graph.Graph, error)
-	// Halo returns x, one row per worker node, followed by the rows of the
-	// OneShotBlock's remote sources, fetched from their owners; its
-	// gradient returns theirs. It is collective.
-	Halo(x *gorgonia.Node) (*gorgonia.Node, error)
 }
 
 // DropoutSpec is a dropout site: probability P, seed and mode, as Dropout
@@ -90,17 +65,20 @@ func DropoutOn(g Graph, x *gorgonia.Node, p float64, seed uint64, mode *Mode) (*
 	return Dropout(x, p, seed, mode)
 }
 
+// InDegrees returns the in-degree of each destination of g: of a
+// *graph.Graph, or in the whole graph of a Sharded graph's nodes; what
+// names the caller in the error for any other kind of graph.
+func InDegrees(g Graph, what string) ([]int64, error) {
+	if d, ok := g.(interface{ InDegrees() []int64 }); ok && !IsNil(g) {
+		return d.InDegrees(), nil
+	}
+	return nil, fmt.Errorf("%s needs a *graph.Graph or an nn.Sharded graph, got %T", what, g)
+}
+
 // NormalizedSum is ops.NormalizedSum on g, a *graph.Graph or a Sharded
 // graph.
 func NormalizedSum(g Graph, x *gorgonia.Node, srcPower, dstPower float64) (*gorgonia.Node, error) {
-	if s, ok := g.(Sharded); ok {
-		return s.NormalizedSum(x, srcPower, dstPower)
-	}
-	pg, err := Local(g, "NormalizedSum")
-	if err != nil {
-		return nil, fmt.Errorf("nn: %w", err)
-	}
-	return ops.NormalizedSum(pg, x, srcPower, dstPower)
+	return On(g, NormSum{Src: srcPower, Dst: dstPower}, x, nil)
 }
 
 // Aggregate reduces the messages x[u], each multiplied by its edge's weight
@@ -109,25 +87,7 @@ func NormalizedSum(g Graph, x *gorgonia.Node, srcPower, dstPower float64) (*gorg
 // the whole graph's on a Sharded one, where edge weights (constants, rows
 // in EdgeIDs order) go with the sum and the mean only.
 func Aggregate(g Graph, red ops.Reducer, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
-	if s, ok := g.(Sharded); ok {
-		switch {
-		case ew == nil:
-			return s.Reduce(x, red)
-		case red == ops.Sum:
-			return s.WeightedSum(x, ew, 0, 0)
-		case red == ops.Mean: // the weighted sum over the in-degree (0 without in-edges)
-			return s.WeightedSum(x, ew, 0, -1)
-		}
-		return nil, fmt.Errorf("nn: the weighted %v aggregation is not supported on a sharded graph", red)
-	}
-	pg, err := Local(g, fmt.Sprintf("the %v aggregation", red))
-	if err != nil {
-		return nil, fmt.Errorf("nn: %w", err)
-	}
-	if ew == nil {
-		return ops.SpMM(pg, ops.CopyLHS, red, x, nil)
-	}
-	return ops.SpMM(pg, ops.Mul, red, x, ew)
+	return On(g, Reduction{Red: red}, x, ew)
 }
 
 // Local returns g as a *graph.Graph for what (a layer, or a feature of

@@ -58,7 +58,9 @@ func Zeros(dt tensor.Dtype, shape ...int) *tensor.Dense {
 // A layer given Values (train.Shared's Value, for a model rebuilt on every
 // mini-batch graph) starts a parameter from the tensor found instead of
 // drawing a fresh one, so that no initialisation is drawn only to be
-// replaced.
+// replaced. The layer packages refuse a tensor of another dtype or shape
+// than the parameter's, with an error naming the parameter; a nil tensor
+// (an unknown name) leaves the parameter to its seeded draw.
 type Values func(name string) *tensor.Dense
 
 // Initial returns values' tensor for name when values is not nil and holds

@@ -31,8 +31,8 @@ func (g *Graph) Block() (*graph.Graph, error) {
 }
 
 // OneShotBlock returns Block in OneShot mode, and nil in Sequential mode:
-// in OneShot mode GATConv runs its single-process ops on the Block, with
-// its projected features extended by Halo.
+// in OneShot mode Aggregate runs gat.Attention's single-process ops on the
+// Block, with the projected features extended by Halo.
 func (g *Graph) OneShotBlock() (*graph.Graph, error) {
 	if g.mode != OneShot {
 		return nil, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/ops/heads"
 	"github.com/gnngo/gnn/ops/spmm"
 )
 
@@ -59,8 +60,15 @@ import (
 // over its input (Gorgonia's arithmetic) through a reshaped view, whose
 // register Gorgonia would take as free (GATConv uses it as (N, H*F)).
 //
-// GATAggregate runs shard by shard in either mode; in OneShot mode GATConv
-// does not call it, but runs its single-process ops on OneShotBlock.
+// The head scores and the gradients of al and ar are package heads'
+// kernels, the ones GATConv's single-process op runs, so they give the
+// same bits; the edge softmax and its backward are written here, because
+// they normalise over all the shards at once (the online merge above),
+// where ops/edgesoftmax's kernels normalise within one graph.
+//
+// GATAggregate runs shard by shard in either mode; in OneShot mode
+// Aggregate does not call it for gat.Attention, but runs the layer's
+// single-process ops on Block.
 func (g *Graph) GATAggregate(z, al, ar, ew *gorgonia.Node, slope float64, drop nn.DropoutSpec) (*gorgonia.Node, error) {
 	if math.IsNaN(slope) || math.IsInf(slope, 0) {
 		return nil, fmt.Errorf("sar: GATAggregate: slope %v is not finite", slope)
@@ -85,7 +93,7 @@ func (g *Graph) GATAggregate(z, al, ar, ew *gorgonia.Node, slope float64, drop n
 	if len(zr) != 2 {
 		return nil, fmt.Errorf("sar: GATAggregate: projected features %q have shape %v, want (%d, heads, features)", z.Name(), z.Shape(), g.n)
 	}
-	op := &gatOp{g: g, heads: zr[0], feat: zr[1], slope: slope, drop: drop, tag: g.nextTags()}
+	op := &gatOp{g: g, heads: zr[0], feat: zr[1], slope: slope, drop: drop, tag: g.nextTags(), back: new(opkit.Handover[gorgonia.Value, gorgonia.Value])}
 	for i, a := range []*gorgonia.Node{al, ar} {
 		if a == nil {
 			return nil, fmt.Errorf("sar: GATAggregate: nil attention vector")
@@ -126,9 +134,10 @@ type gatOp struct {
 	slope       float64
 	drop        nn.DropoutSpec
 	tag         int
-	// vecGrads holds the gradients of al and ar from the backward's
-	// gatGradOp until the two vecGradOps hand them on.
-	vecGrads [2]gorgonia.Value
+	// back hands the gradients of al and ar from a run of the backward's
+	// gatGradOp to the two vecGradOps that give them, keyed by the
+	// gatGradOp's result, their input.
+	back *opkit.Handover[gorgonia.Value, gorgonia.Value]
 }
 
 // Tags of the sweeps of a gatOp, after its base tag (each fetching sweep
@@ -195,7 +204,7 @@ func (op *gatOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgo
 		return nil, err
 	}
 	ds := gorgonia.Nodes{dz}
-	for i := range op.vecGrads {
+	for i := range 2 {
 		d, err := apply(&vecGradOp{fwd: op, which: i}, dz)
 		if err != nil {
 			return nil, err
@@ -210,7 +219,8 @@ func (op *gatOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgo
 
 // gatGradOp is the backward of fwd, taking (z, al, ar, out, dout), then ew
 // with edge weights, and
-// giving the gradient of z; it leaves those of al and ar in fwd.vecGrads.
+// giving the gradient of z; it hands those of al and ar to the vecGradOps
+// through fwd.back.
 type gatGradOp struct{ fwd *gatOp }
 
 func (op *gatGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fwd.shapes(true) }
@@ -311,18 +321,8 @@ func leaky[T num.Float](x T, slope float64) T {
 // scores returns, for every node and head, the dot product of its z row
 // with the head's row of the attention vector a: el (a = al) or er.
 func (s *gatState[T]) scores(a []T) []T {
-	h, f := s.op.heads, s.op.feat
-	out := make([]T, s.op.g.n*h)
-	parallel.For(s.op.g.n, 256, func(lo, hi int) {
-		for i := lo * h; i < hi*h; i++ {
-			row, av := s.z[i*f:(i+1)*f], a[(i%h)*f:(i%h+1)*f]
-			var d T
-			for j, v := range row {
-				d += v * av[j]
-			}
-			out[i] = d
-		}
-	})
+	out := make([]T, s.op.g.n*s.op.heads)
+	heads.Dot(out, s.z, a, s.op.g.n, s.op.heads, s.op.feat)
 	return out
 }
 
@@ -538,7 +538,11 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 	if err := p.runIn(g, Sequential); err != nil {
 		return nil, err
 	}
-	s.op.vecGrads = s.fold(res, resL, resR)
+	for i, v := range s.fold(res, resL, resR) {
+		if err := s.op.back.Put(t, i, v); err != nil {
+			return nil, fmt.Errorf("sar: %s: %w", s.op.Name(), err)
+		}
+	}
 	return t, nil
 }
 
@@ -557,30 +561,18 @@ func (s *gatState[T]) fold(dz, del, der []T) [2]gorgonia.Value {
 			}
 		}
 	})
-	hf := h * f
-	both := make([]T, 2*hf)
-	parallel.Sum(both, s.op.g.n, 1024, func(acc []T, lo, hi int) {
-		for i := lo * h; i < hi*h; i++ {
-			k := i % h
-			row, l, r := s.z[i*f:(i+1)*f], acc[k*f:(k+1)*f], acc[hf+k*f:hf+(k+1)*f]
-			for j, v := range row {
-				l[j] += del[i] * v
-				r[j] += der[i] * v
-			}
-		}
-	})
 	var grads [2]gorgonia.Value
-	for i := range grads {
-		t, d := values.Alloc[T](s.op.vShape[i])
-		copy(d, both[i*hf:(i+1)*hf])
+	for i, d := range [2][]T{del, der} {
+		t, da := values.Alloc[T](s.op.vShape[i])
+		heads.Sum(da, s.z, d, s.op.g.n, h, f)
 		grads[i] = t
 	}
 	return grads
 }
 
 // vecGradOp hands on the gradient of al (which 0) or ar (which 1) that
-// fwd's gatGradOp, its input, left: it takes that op's output only to run
-// after it.
+// fwd's gatGradOp, its input, computed: it takes that op's result, the key
+// of the run in fwd.back, and runs after it.
 type vecGradOp struct {
 	fwd   *gatOp
 	which int
@@ -596,12 +588,11 @@ func (op *vecGradOp) Name() string {
 
 func (op *vecGradOp) Key() string { return op.fwd.Key() }
 
-func (op *vecGradOp) Do([]gorgonia.Value) (gorgonia.Value, error) {
-	v := op.fwd.vecGrads[op.which]
-	if v == nil {
-		return nil, fmt.Errorf("sar: %s ran before the backward it comes from", op.Name())
+func (op *vecGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	v, ok := op.fwd.back.Take(vals[0], op.which)
+	if !ok {
+		return nil, fmt.Errorf("sar: %s: no gradient from this run of the backward it comes from", op.Name())
 	}
-	op.fwd.vecGrads[op.which] = nil
 	return v, nil
 }
 

@@ -25,8 +25,9 @@ const (
 	// and keeps what the backward needs until it runs, as autograd would
 	// on the whole partition graph: plain domain-parallel training (SAR's
 	// mode 3, one-shot aggregation through a DistributedBlock), the
-	// baseline. GATConv fetches its projected rows into a Halo and runs
-	// its single-process ops on the worker's Block (OneShotBlock), which
+	// baseline. GATConv's attention (gat.Attention, see Aggregate) fetches
+	// the projected rows into a Halo and runs the layer's single-process
+	// ops on the worker's Block, which
 	// keep the fetched rows and the (E, H, 1) attention for the backward,
 	// and its backward fetches nothing; the linear aggregations need
 	// nothing of the forward, as in Sequential.

@@ -9,7 +9,6 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/dist/sar"
-	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/gcn"
@@ -21,13 +20,7 @@ import (
 // Reduce on a sharded graph), then a projection to out features.
 func reduceModel(red ops.Reducer, in, out int) model {
 	return func(eg *gorgonia.ExprGraph, g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {
-		var h *gorgonia.Node
-		var err error
-		if s, ok := g.(nn.Sharded); ok {
-			h, err = s.Reduce(x, red)
-		} else {
-			h, err = ops.SpMM(g.(*graph.Graph), ops.CopyLHS, red, x, nil)
-		}
+		h, err := nn.On(g, nn.Reduction{Red: red}, x, nil)
 		if err != nil {
 			return nil, nil, err
 		}

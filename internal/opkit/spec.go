@@ -18,7 +18,10 @@ import (
 // Gorgonia asks of an op once for every op.
 //
 // A Spec holds only static configuration (graph, shapes, constants): the
-// same op may appear in many nodes and run many times.
+// same op may appear in many nodes and run many times. Values pass from op
+// to op as graph inputs; an op that has to hand more than its output to
+// the ops after it (the extra gradients of a backward computed in one
+// sweep) does so through a Handover, the one supported way.
 type Spec interface {
 	// Name is the op's name in messages and graph dumps ("copy_u_sum").
 	Name() string

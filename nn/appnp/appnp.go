@@ -29,12 +29,10 @@ func New(k int, alpha float64, opts ...Option) (*APPNPConv, error) {
 		return nil, fmt.Errorf("appnp: teleport probability %v is not in [0, 1]", alpha)
 	}
 	var c config
-	for _, o := range opts {
-		if err := o(&c); err != nil {
-			return nil, err
-		}
+	if err := kit.Apply(&c, opts); err != nil {
+		return nil, err
 	}
-	if c.edgeDrop > 0 && c.mode == nil {
+	if c.edgeDrop > 0 && c.Mode == nil {
 		return nil, fmt.Errorf("appnp: edge dropout needs WithMode")
 	}
 	return &APPNPConv{k: k, alpha: alpha, cfg: c}, nil
@@ -67,9 +65,11 @@ func (l *APPNPConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, e
 		return nil, fmt.Errorf("appnp: Forward needs a graph and features")
 	}
 	l.settle(x.Graph())
-	name := l.cfg.name
-	if _, ok := g.(nn.Sharded); ok && l.cfg.edgeDrop > 0 {
-		return nil, fmt.Errorf("appnp: %s: edge dropout is not supported on a sharded graph", name)
+	name := l.cfg.Name
+	if l.cfg.edgeDrop > 0 {
+		if _, err := nn.Local(g, "edge dropout"); err != nil {
+			return nil, fmt.Errorf("appnp: %s: %w", name, err)
+		}
 	}
 	if g.NumSrc() != g.NumDst() {
 		return nil, fmt.Errorf("appnp: %s: graph has %d source and %d destination nodes; APPNP needs a homogeneous graph", name, g.NumSrc(), g.NumDst())
@@ -93,7 +93,7 @@ func (l *APPNPConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, e
 		wk := w
 		var err error
 		if l.cfg.edgeDrop > 0 && w != nil {
-			if wk, err = nn.Dropout(w, l.cfg.edgeDrop, nn.ParamSeed(l.cfg.seed, uint64(step)), l.cfg.mode); err != nil {
+			if wk, err = nn.Dropout(w, l.cfg.edgeDrop, nn.ParamSeed(l.cfg.Seed, uint64(step)), l.cfg.Mode); err != nil {
 				return nil, err
 			}
 		}
@@ -116,14 +116,7 @@ func (l *APPNPConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, e
 // settle names an unnamed layer after the layers already in eg, on its
 // first Forward (the layer has no parameters, so New needs no expression
 // graph), and derives its dropout seed from the name unless one was given.
-func (l *APPNPConv) settle(eg *gorgonia.ExprGraph) {
-	if l.cfg.name == "" {
-		l.cfg.name = nn.UniqueName(eg, "appnp")
-	}
-	if !l.cfg.seedSet {
-		l.cfg.seed, l.cfg.seedSet = nn.SeedOf(l.cfg.name), true
-	}
-}
+func (l *APPNPConv) settle(eg *gorgonia.ExprGraph) { l.cfg.Finish(eg, "appnp") }
 
 // ones returns a column of one weight per edge in x's dtype, what edge
 // dropout drops when the caller gives no weights.
@@ -144,7 +137,7 @@ func (l *APPNPConv) ones(g *graph.Graph, x *gorgonia.Node) *gorgonia.Node {
 		backing = b
 	}
 	t := tensor.New(tensor.WithShape(n, 1), tensor.WithBacking(backing))
-	return gorgonia.NodeFromAny(x.Graph(), t, gorgonia.WithName(fmt.Sprintf("%s.ones.g%d", l.cfg.name, g.ID())))
+	return gorgonia.NodeFromAny(x.Graph(), t, gorgonia.WithName(fmt.Sprintf("%s.ones.g%d", l.cfg.Name, g.ID())))
 }
 
 var _ nn.WeightedLayer = (*APPNPConv)(nil)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
@@ -23,26 +22,19 @@ type ChebConv struct {
 // (k*in, out) is Glorot-uniform initialised (DGL leaves PyTorch's default
 // Linear initialisation); the bias starts at 0.
 func New(eg *gorgonia.ExprGraph, in, out, k int, opts ...Option) (*ChebConv, error) {
-	if err := prop.CheckSizes("cheb", eg, in, out); err != nil {
+	if err := kit.Sizes(in, out); err != nil {
 		return nil, err
 	}
 	if k < 1 {
 		return nil, fmt.Errorf("cheb: %d Chebyshev terms, want at least 1", k)
 	}
-	c := config{lambda: 2, bias: true, act: nn.ReLU, dtype: tensor.Float32}
-	for _, o := range opts {
-		if err := o(&c); err != nil {
-			return nil, err
-		}
+	c := config{lambda: 2, bias: true, act: nn.ReLU}
+	if err := kit.Setup(eg, &c, opts); err != nil {
+		return nil, err
 	}
-	if c.name == "" {
-		c.name = nn.UniqueName(eg, "cheb")
-	}
-	if !c.seedSet {
-		c.seed = nn.SeedOf(c.name)
-	}
-	lin, err := prop.NewLinear(eg, c.name, c.dtype, c.seed, 1, k*in, out, c.bias)
-	if err != nil {
+	ps := c.Params(eg)
+	lin := prop.NewLinear(ps, 1, k*in, out, c.bias)
+	if err := ps.Err(); err != nil {
 		return nil, err
 	}
 	return &ChebConv{in: in, out: out, k: k, cfg: c, lin: lin}, nil
@@ -61,7 +53,7 @@ func (l *ChebConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error)
 // ForwardLambda is Forward with lambdaMax, the largest eigenvalue of g's
 // normalised Laplacian (DGL's lambda_max argument; see LambdaMax).
 func (l *ChebConv) ForwardLambda(g nn.Graph, x *gorgonia.Node, lambdaMax float64) (*gorgonia.Node, error) {
-	pg, err := nn.Local(g, "cheb: "+l.cfg.name)
+	pg, err := nn.Local(g, "cheb: "+l.cfg.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -72,8 +64,8 @@ func (l *ChebConv) ForwardLambda(g nn.Graph, x *gorgonia.Node, lambdaMax float64
 }
 
 func (l *ChebConv) forward(g *graph.Graph, x *gorgonia.Node, lambda float64) (*gorgonia.Node, error) {
-	name := l.cfg.name
-	if err := prop.CheckInput("cheb", name, "ChebConv", g, x, l.in, l.cfg.dtype); err != nil {
+	name := l.cfg.Name
+	if err := l.cfg.CheckHomogeneous(g, x, l.in, "ChebConv"); err != nil {
 		return nil, err
 	}
 	terms, err := chebyshev(g, x, l.k, 2/lambda)

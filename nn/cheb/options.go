@@ -7,20 +7,20 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 )
 
 // Option configures a ChebConv.
 type Option func(*config) error
 
 type config struct {
-	lambda  float64
-	bias    bool
-	act     nn.Activation
-	name    string
-	seedSet bool
-	seed    uint64
-	dtype   tensor.Dtype
+	layerkit.Config
+	lambda float64
+	bias   bool
+	act    nn.Activation
 }
+
+var kit = layerkit.Kit[*config, Option]{Pkg: "cheb"}
 
 // WithLambdaMax sets the largest eigenvalue of the normalised Laplacian
 // that Forward rescales by (default 2, as DGL when none is given; see
@@ -51,29 +51,17 @@ func WithBias(on bool) Option { return func(c *config) error { c.bias = on; retu
 func WithActivation(f nn.Activation) Option { return func(c *config) error { c.act = f; return nil } }
 
 // WithName sets the prefix of the parameter names (default a unique "cheb<k>").
-func WithName(name string) Option {
-	return func(c *config) error {
-		if name == "" {
-			return fmt.Errorf("cheb: empty name")
-		}
-		c.name = name
-		return nil
-	}
-}
+func WithName(name string) Option { return kit.Name(name) }
 
 // WithSeed sets the seed of the weight initialisation (default: derived
 // from the layer name).
-func WithSeed(seed uint64) Option {
-	return func(c *config) error { c.seed, c.seedSet = seed, true; return nil }
-}
+func WithSeed(seed uint64) Option { return kit.Seed(seed) }
 
 // WithDtype sets the parameters' dtype (default float32).
-func WithDtype(dt tensor.Dtype) Option {
-	return func(c *config) error {
-		if dt != tensor.Float32 && dt != tensor.Float64 {
-			return fmt.Errorf("cheb: dtype %v, want float32 or float64", dt)
-		}
-		c.dtype = dt
-		return nil
-	}
-}
+func WithDtype(dt tensor.Dtype) Option { return kit.Dtype(dt) }
+
+// WithValues makes the layer start each parameter from values' tensor of
+// its name instead of drawing one (see nn.Values); a tensor of another
+// dtype or shape is an error. A model rebuilt on every mini-batch graph
+// (nn/train) then draws no initialisation only to replace it.
+func WithValues(values nn.Values) Option { return kit.Values(values) }

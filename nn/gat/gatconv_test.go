@@ -190,7 +190,7 @@ func TestGradients(t *testing.T) {
 func TestNewErrors(t *testing.T) {
 	t.Parallel()
 	layertest.NewErrors(t, "gat: ", gat.New, gorgonia.NewGraph(),
-		layertest.Bad("heads", "heads must be positive", 2, 2, gat.WithHeads(0)),
+		layertest.Bad("heads", "heads 0, want at least 1", 2, 2, gat.WithHeads(0)),
 		layertest.Bad("feat-dropout", "feature dropout", 2, 2, gat.WithFeatDropout(1)),
 		layertest.Bad("attn-dropout", "attention dropout", 2, 2, gat.WithAttnDropout(-0.1)),
 		layertest.Bad("nan-dropout", "attention dropout", 2, 2, gat.WithAttnDropout(math.NaN())),

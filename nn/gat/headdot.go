@@ -8,8 +8,8 @@ import (
 
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
-	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
+	"github.com/gnngo/gnn/ops/heads"
 )
 
 // headScores returns (N, H, 1): for every node and head, the dot product of
@@ -112,70 +112,15 @@ func headDotDo[T num.Float](dst *tensor.Dense, op *headDotOp, mode headMode, val
 	}
 	_, outShape := op.shapes(mode)
 	t, out := values.AllocInto[T](dst, outShape)
-	h, f := op.h, op.f
 	switch mode {
 	case headFwd: // x = z, y = a
-		parallel.For(op.n, 256, func(lo, hi int) {
-			if f == 8 {
-				headDot8(out[lo*h:hi*h], x[lo*h*8:hi*h*8], y[:h*8])
-				return
-			}
-			for n := lo; n < hi; n++ {
-				for k := range h {
-					row, av := x[(n*h+k)*f:(n*h+k+1)*f], y[k*f:(k+1)*f]
-					var s T
-					for j, v := range row {
-						s += v * av[j]
-					}
-					out[n*h+k] = s
-				}
-			}
-		})
+		heads.Dot(out, x, y, op.n, op.h, op.f)
 	case headDZ: // x = a, y = ds
-		parallel.For(op.n, 256, func(lo, hi int) {
-			for n := lo; n < hi; n++ {
-				for k := range h {
-					d, av := y[n*h+k], x[k*f:(k+1)*f]
-					row := out[(n*h+k)*f : (n*h+k+1)*f]
-					for j, v := range av {
-						row[j] = d * v
-					}
-				}
-			}
-		})
-	case headDA: // x = z, y = ds; summed over nodes in fixed chunks
-		parallel.Sum(out, op.n, 1024, func(acc []T, lo, hi int) {
-			for n := lo; n < hi; n++ {
-				for k := range h {
-					d, row, a := y[n*h+k], x[(n*h+k)*f:(n*h+k+1)*f], acc[k*f:(k+1)*f]
-					for j, v := range row {
-						a[j] += d * v
-					}
-				}
-			}
-		})
+		heads.Scale(out, x, y, op.n, op.h, op.f)
+	case headDA: // x = z, y = ds
+		heads.Sum(out, x, y, op.n, op.h, op.f)
 	}
 	return t, nil
-}
-
-// headDot8 sets o[i] to the dot product of row i of z, 8 elements, with row
-// i%h of a, h = len(a)/8: the attention scores of heads of 8 features, in
-// the order of the general loop.
-func headDot8[T num.Float](o, z, a []T) {
-	h := len(a) / 8
-	z = z[:len(o)*8]
-	for i := range o {
-		r, av := (*[8]T)(z[i*8:]), (*[8]T)(a[(i%h)*8:])
-		s := r[0] * av[0]
-		s += r[1] * av[1]
-		s += r[2] * av[2]
-		s += r[3] * av[3]
-		s += r[4] * av[4]
-		s += r[5] * av[5]
-		s += r[6] * av[6]
-		s += r[7] * av[7]
-		o[i] = s
-	}
 }
 
 var (

@@ -6,14 +6,15 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 )
 
 // Option configures a GATConv.
 type Option func(*config) error
 
 type config struct {
+	layerkit.Config
 	heads       int
-	featDrop    float64
 	attnDrop    float64
 	slope       float64
 	residual    bool
@@ -22,14 +23,10 @@ type config struct {
 	edgeDim     int
 	act         nn.Activation
 	allowZeroIn bool
-	mode        *nn.Mode
-	name        string
-	seedSet     bool
-	seed        uint64
-	dtype       tensor.Dtype
 	dstIn       int // 0: no destination projection of its own
-	values      nn.Values
 }
+
+var kit = layerkit.Kit[*config, Option]{Pkg: "gat"}
 
 // WithDstIn gives the layer a destination projection of its own, fc_dst
 // (n, H*out), for ForwardBipartite's destination features of n columns
@@ -39,48 +36,22 @@ type config struct {
 // columns. With WithResidual the residual reads the destination features
 // (projected when n != H*out).
 func WithDstIn(n int) Option {
-	return func(c *config) error {
-		if n <= 0 {
-			return fmt.Errorf("gat: destination width %d; want at least 1", n)
-		}
-		c.dstIn = n
-		return nil
-	}
+	return kit.AtLeast("destination width", n, 1, func(c *config) *int { return &c.dstIn })
 }
 
 // WithHeads sets the number of attention heads (default 1).
 func WithHeads(h int) Option {
-	return func(c *config) error {
-		if h < 1 {
-			return fmt.Errorf("gat: heads must be positive, got %d", h)
-		}
-		c.heads = h
-		return nil
-	}
+	return kit.AtLeast("heads", h, 1, func(c *config) *int { return &c.heads })
 }
 
 // WithFeatDropout sets the dropout probability on the input features
 // (default 0). Dropout needs WithMode.
-func WithFeatDropout(p float64) Option {
-	return func(c *config) error {
-		if !(p >= 0 && p < 1) {
-			return fmt.Errorf("gat: feature dropout %v is not in [0, 1)", p)
-		}
-		c.featDrop = p
-		return nil
-	}
-}
+func WithFeatDropout(p float64) Option { return kit.Dropout(p) }
 
 // WithAttnDropout sets the dropout probability on the attention weights
 // (default 0). Dropout needs WithMode.
 func WithAttnDropout(p float64) Option {
-	return func(c *config) error {
-		if !(p >= 0 && p < 1) {
-			return fmt.Errorf("gat: attention dropout %v is not in [0, 1)", p)
-		}
-		c.attnDrop = p
-		return nil
-	}
+	return kit.Probability("attention dropout", p, func(c *config) *float64 { return &c.attnDrop })
 }
 
 // WithNegativeSlope sets the LeakyReLU slope of the attention (default 0.2).
@@ -110,13 +81,7 @@ func WithMeanHeads(on bool) Option { return func(c *config) error { c.meanHeads 
 // the logit before the LeakyReLU. The layer then runs with ForwardEdges.
 // 0, the default, means none.
 func WithEdgeFeatures(d int) Option {
-	return func(c *config) error {
-		if d < 0 {
-			return fmt.Errorf("gat: edge feature size %d is negative", d)
-		}
-		c.edgeDim = d
-		return nil
-	}
+	return kit.AtLeast("edge feature size", d, 0, func(c *config) *int { return &c.edgeDim })
 }
 
 // WithActivation sets the output activation (default none).
@@ -130,40 +95,19 @@ func WithAllowZeroInDegree(on bool) Option {
 }
 
 // WithMode sets the training/evaluation switch the dropouts follow.
-func WithMode(m *nn.Mode) Option { return func(c *config) error { c.mode = m; return nil } }
+func WithMode(m *nn.Mode) Option { return kit.Mode(m) }
 
 // WithName sets the prefix of the parameter names (default a unique "gat<k>").
-func WithName(name string) Option {
-	return func(c *config) error {
-		if name == "" {
-			return fmt.Errorf("gat: empty name")
-		}
-		c.name = name
-		return nil
-	}
-}
+func WithName(name string) Option { return kit.Name(name) }
 
 // WithSeed sets the seed of initialisation and dropout (default: derived from the layer name, so unseeded layers differ).
-func WithSeed(seed uint64) Option {
-	return func(c *config) error { c.seed, c.seedSet = seed, true; return nil }
-}
+func WithSeed(seed uint64) Option { return kit.Seed(seed) }
 
 // WithDtype sets the parameters' dtype (default float32).
-func WithDtype(dt tensor.Dtype) Option {
-	return func(c *config) error {
-		if dt != tensor.Float32 && dt != tensor.Float64 {
-			return fmt.Errorf("gat: dtype %v, want float32 or float64", dt)
-		}
-		c.dtype = dt
-		return nil
-	}
-}
+func WithDtype(dt tensor.Dtype) Option { return kit.Dtype(dt) }
 
 // WithValues makes the layer start each parameter from values' tensor of
-// its name when it has the layer's dtype and the parameter's shape, instead
-// of drawing one (see nn.Values): a model rebuilt on every mini-batch graph
-// (nn/train) then draws no initialisation only for train.Shared to
-// replace it.
-func WithValues(values nn.Values) Option {
-	return func(c *config) error { c.values = values; return nil }
-}
+// its name instead of drawing one (see nn.Values); a tensor of another
+// dtype or shape is an error. A model rebuilt on every mini-batch graph
+// (nn/train) then draws no initialisation only to replace it.
+func WithValues(values nn.Values) Option { return kit.Values(values) }

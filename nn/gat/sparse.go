@@ -17,23 +17,23 @@ func (l *GATConv) ForwardSparse(g nn.Graph, x *nn.Sparse) (*gorgonia.Node, error
 		return nil, fmt.Errorf("gat: ForwardSparse needs a graph and features")
 	}
 	if g.NumSrc() != g.NumDst() {
-		return nil, fmt.Errorf("gat: %s: ForwardSparse needs a homogeneous graph", l.cfg.name)
+		return nil, fmt.Errorf("gat: %s: ForwardSparse needs a homogeneous graph", l.cfg.Name)
 	}
 	if x.Rows != g.NumSrc() || x.Cols != l.in {
-		return nil, fmt.Errorf("gat: %s: sparse features are %d x %d, want (%d, %d)", l.cfg.name, x.Rows, x.Cols, g.NumSrc(), l.in)
+		return nil, fmt.Errorf("gat: %s: sparse features are %d x %d, want (%d, %d)", l.cfg.Name, x.Rows, x.Cols, g.NumSrc(), l.in)
 	}
 	if l.cfg.residual && l.res == nil {
-		return nil, fmt.Errorf("gat: %s: an identity residual needs dense features", l.cfg.name)
+		return nil, fmt.Errorf("gat: %s: an identity residual needs dense features", l.cfg.Name)
 	}
 	if err := l.checkGraph(g); err != nil {
 		return nil, err
 	}
 	if l.cfg.edgeDim > 0 {
-		return nil, fmt.Errorf("gat: %s: ForwardSparse has no edge features; the layer takes some (use ForwardEdges)", l.cfg.name)
+		return nil, fmt.Errorf("gat: %s: ForwardSparse has no edge features; the layer takes some (use ForwardEdges)", l.cfg.Name)
 	}
 	var err error
-	if l.cfg.featDrop > 0 {
-		if x, err = x.Dropout(l.cfg.featDrop, l.dropSeed(1), l.cfg.mode); err != nil {
+	if l.cfg.Dropout > 0 {
+		if x, err = x.Dropout(l.cfg.Dropout, l.dropSeed(1), l.cfg.Mode); err != nil {
 			return nil, err
 		}
 	}
@@ -47,6 +47,6 @@ func (l *GATConv) ForwardSparse(g nn.Graph, x *nn.Sparse) (*gorgonia.Node, error
 			return nil, err
 		}
 	}
-	out, _, err := l.attend(g, flat, nil, res, nil, nil)
+	out, _, err := l.attend(g, flat, nil, res, nil, nil, false)
 	return out, err
 }

@@ -28,73 +28,40 @@ type GATv2Conv struct {
 // draws them from the Glorot normal distribution of the same variance);
 // biases start at 0.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATv2Conv, error) {
-	if eg == nil {
-		return nil, fmt.Errorf("gatv2: nil expression graph")
+	if err := kit.Sizes(in, out); err != nil {
+		return nil, err
 	}
-	if in <= 0 || out <= 0 {
-		return nil, fmt.Errorf("gatv2: feature sizes must be positive, got in %d, out %d", in, out)
+	c := config{heads: 1, slope: 0.2, bias: true}
+	if err := kit.Setup(eg, &c, opts, func(c *config) float64 { return c.attnDrop }); err != nil {
+		return nil, err
 	}
-	c := config{heads: 1, slope: 0.2, bias: true, dtype: tensor.Float32}
-	for _, o := range opts {
-		if err := o(&c); err != nil {
-			return nil, err
-		}
-	}
-	if (c.featDrop > 0 || c.attnDrop > 0) && c.mode == nil {
-		return nil, fmt.Errorf("gatv2: dropout needs WithMode")
-	}
-	if c.name == "" {
-		c.name = nn.UniqueName(eg, "gatv2")
-	}
-	if !c.seedSet {
-		c.seed = nn.SeedOf(c.name)
-	}
-	hf := c.heads * out
+	hf, gain := c.heads*out, math.Sqrt2
 	l := &GATv2Conv{in: in, out: out, cfg: c}
-	weight := func(suffix string, k uint64, shape ...int) (*gorgonia.Node, error) {
-		v, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, k), math.Sqrt2, shape...)
-		if err != nil {
-			return nil, err
-		}
-		return nn.Param(eg, c.name+"."+suffix, v), nil
-	}
+	ps := c.Params(eg)
 	bias := func(suffix string) *gorgonia.Node {
 		if !c.bias {
 			return nil
 		}
-		return nn.Param(eg, c.name+"."+suffix, nn.Zeros(c.dtype, hf))
+		return ps.Zeros(suffix, hf)
 	}
-	var err error
-	if l.ws, err = weight("weight_src", 0, in, hf); err != nil {
-		return nil, err
-	}
+	l.ws = ps.Glorot("weight_src", 0, gain, in, hf)
 	l.bs = bias("bias_src")
 	if !c.share {
-		if l.wd, err = weight("weight_dst", 1, in, hf); err != nil {
-			return nil, err
-		}
+		l.wd = ps.Glorot("weight_dst", 1, gain, in, hf)
 		l.bd = bias("bias_dst")
 	}
 	// As in package gat: initialised as an (H, out) matrix, then given its
 	// broadcast shape.
-	v, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, 2), math.Sqrt2, c.heads, out)
-	if err != nil {
-		return nil, err
-	}
-	if err := v.Reshape(1, c.heads, out); err != nil {
-		return nil, err
-	}
-	l.attn = nn.Param(eg, c.name+".attn", v)
+	l.attn = ps.GlorotAs("attn", 2, gain, []int{c.heads, out}, 1, c.heads, out)
 	if c.residual && in != hf {
-		if l.rw, err = weight("res_weight", 3, in, hf); err != nil {
-			return nil, err
-		}
+		l.rw = ps.Glorot("res_weight", 3, gain, in, hf)
 		l.rb = bias("res_bias")
 	}
 	if c.edgeDim > 0 {
-		if l.we, err = weight("edge_weight", 4, c.edgeDim, hf); err != nil {
-			return nil, err
-		}
+		l.we = ps.Glorot("edge_weight", 4, gain, c.edgeDim, hf)
+	}
+	if err := ps.Err(); err != nil {
+		return nil, err
 	}
 	return l, nil
 }
@@ -117,7 +84,7 @@ func (l *GATv2Conv) Learnables() gorgonia.Nodes {
 // returns (NumDst, H*out) features, or (NumDst, out) with WithMeanHeads.
 // GATv2Conv has no sharded (distributed) path: g must be a *graph.Graph.
 func (l *GATv2Conv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-	pg, err := nn.Local(g, "gatv2: "+l.cfg.name)
+	pg, err := nn.Local(g, "gatv2: "+l.cfg.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +97,7 @@ func (l *GATv2Conv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error
 // attention to return: that is an error.
 func (l *GATv2Conv) ForwardWithAttention(g *graph.Graph, x *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
 	if g != nil && g.NumEdges() == 0 {
-		return nil, nil, fmt.Errorf("gatv2: %s: the graph has no edges, so there is no attention to return", l.cfg.name)
+		return nil, nil, fmt.Errorf("gatv2: %s: the graph has no edges, so there is no attention to return", l.cfg.Name)
 	}
 	return l.forward(g, x, nil, nil)
 }
@@ -141,7 +108,7 @@ func (l *GATv2Conv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("gatv2: nil edge weight")
 	}
-	pg, err := nn.Local(g, "gatv2: "+l.cfg.name)
+	pg, err := nn.Local(g, "gatv2: "+l.cfg.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -153,24 +120,17 @@ func (l *GATv2Conv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*
 // in the attention, for a layer built WithEdgeFeatures(D).
 func (l *GATv2Conv) ForwardEdges(g *graph.Graph, x, ef *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
 	if ef == nil {
-		return nil, nil, fmt.Errorf("gatv2: %s: nil edge features", l.cfg.name)
+		return nil, nil, fmt.Errorf("gatv2: %s: nil edge features", l.cfg.Name)
 	}
 	return l.forward(g, x, nil, ef)
 }
 
 func (l *GATv2Conv) forward(g *graph.Graph, x, ew, ef *gorgonia.Node) (out, attn *gorgonia.Node, err error) {
-	name := l.cfg.name
-	if g == nil || x == nil {
-		return nil, nil, fmt.Errorf("gatv2: %s: Forward needs a graph and features", name)
+	if err := l.cfg.CheckInput(g, x, l.in); err != nil {
+		return nil, nil, err
 	}
-	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
-		return nil, nil, fmt.Errorf("gatv2: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, g.NumSrc(), l.in)
-	}
-	if x.Dtype() != l.cfg.dtype {
-		return nil, nil, fmt.Errorf("gatv2: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
-	}
-	if g.NumDst() > g.NumSrc() {
-		return nil, nil, fmt.Errorf("gatv2: %s: graph has %d destination nodes but %d sources; the destinations must be the first NumDst sources", name, g.NumDst(), g.NumSrc())
+	if err := l.cfg.CheckDstFirst(g); err != nil {
+		return nil, nil, err
 	}
 	if err := l.checkEdges(g, ef); err != nil {
 		return nil, nil, err
@@ -179,8 +139,8 @@ func (l *GATv2Conv) forward(g *graph.Graph, x, ew, ef *gorgonia.Node) (out, attn
 		return nil, nil, err
 	}
 	h0 := x
-	if l.cfg.featDrop > 0 {
-		if h0, err = nn.Dropout(x, l.cfg.featDrop, nn.ParamSeed(l.cfg.seed, 101), l.cfg.mode); err != nil {
+	if l.cfg.Dropout > 0 {
+		if h0, err = nn.Dropout(x, l.cfg.Dropout, nn.ParamSeed(l.cfg.Seed, 101), l.cfg.Mode); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -216,7 +176,7 @@ func (l *GATv2Conv) forward(g *graph.Graph, x, ew, ef *gorgonia.Node) (out, attn
 // checkEdges checks that edge features are given exactly when the layer
 // has an edge projection, and their shape and dtype.
 func (l *GATv2Conv) checkEdges(g *graph.Graph, ef *gorgonia.Node) error {
-	name, d := l.cfg.name, l.cfg.edgeDim
+	name, d := l.cfg.Name, l.cfg.edgeDim
 	switch {
 	case ef == nil && d > 0:
 		return fmt.Errorf("gatv2: %s: the layer takes edge features of size %d; use ForwardEdges", name, d)
@@ -228,8 +188,8 @@ func (l *GATv2Conv) checkEdges(g *graph.Graph, ef *gorgonia.Node) error {
 	if s := ef.Shape(); len(s) != 2 || s[0] != g.NumEdges() || s[1] != d {
 		return fmt.Errorf("gatv2: %s: edge features %q have shape %v, want (%d, %d)", name, ef.Name(), s, g.NumEdges(), d)
 	}
-	if ef.Dtype() != l.cfg.dtype {
-		return fmt.Errorf("gatv2: %s: edge features have dtype %v, the layer %v", name, ef.Dtype(), l.cfg.dtype)
+	if ef.Dtype() != l.cfg.Dtype {
+		return fmt.Errorf("gatv2: %s: edge features have dtype %v, the layer %v", name, ef.Dtype(), l.cfg.Dtype)
 	}
 	return nil
 }
@@ -239,15 +199,15 @@ func (l *GATv2Conv) checkEdges(g *graph.Graph, ef *gorgonia.Node) error {
 // isolated), not by the entry points that return or score per-edge values.
 func (l *GATv2Conv) checkGraph(g *graph.Graph, ef *gorgonia.Node) error {
 	if g.NumDst() == 0 {
-		return fmt.Errorf("gatv2: %s: the graph has no destination nodes, so the output would be empty, which Gorgonia cannot compute with", l.cfg.name)
+		return fmt.Errorf("gatv2: %s: the graph has no destination nodes, so the output would be empty, which Gorgonia cannot compute with", l.cfg.Name)
 	}
 	if !l.cfg.allowZeroIn {
 		if z := g.ZeroInDegree(); len(z) > 0 {
-			return fmt.Errorf("gatv2: %s: %d of %d destination nodes have no in-edges (node %d first); add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.name, len(z), g.NumDst(), z[0])
+			return fmt.Errorf("gatv2: %s: %d of %d destination nodes have no in-edges (node %d first); add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.Name, len(z), g.NumDst(), z[0])
 		}
 	}
 	if g.NumEdges() == 0 && ef != nil {
-		return fmt.Errorf("gatv2: %s: the graph has no edges, so there are no edge features to score; use Forward", l.cfg.name)
+		return fmt.Errorf("gatv2: %s: the graph has no edges, so there are no edge features to score; use Forward", l.cfg.Name)
 	}
 	return nil
 }
@@ -259,7 +219,7 @@ func (l *GATv2Conv) checkGraph(g *graph.Graph, ef *gorgonia.Node) error {
 // in-edges, so that their parameters get their zero gradients, as in DGL.
 func (l *GATv2Conv) isolated(g *graph.Graph, zl, zr, res, ew *gorgonia.Node) (*gorgonia.Node, error) {
 	if ew != nil && ew.Shape().TotalSize() != 0 {
-		return nil, fmt.Errorf("gatv2: %s: edge weight %q has shape %v but the graph has no edges", l.cfg.name, ew.Name(), ew.Shape())
+		return nil, fmt.Errorf("gatv2: %s: edge weight %q has shape %v but the graph has no edges", l.cfg.Name, ew.Name(), ew.Shape())
 	}
 	back, err := ops.CopyUSum(g.Reverse(), zr) // (NumSrc, H, F) zeros
 	if err != nil {
@@ -303,19 +263,19 @@ func (l *GATv2Conv) attend(g *graph.Graph, zs, zd, res, ew, ef *gorgonia.Node) (
 		s, err = ops.GATv2Scores(g, zl, zr, l.attn, l.cfg.slope)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("gatv2: %s: %w", l.cfg.name, err)
+		return nil, nil, fmt.Errorf("gatv2: %s: %w", l.cfg.Name, err)
 	}
 	if attn, err = ops.EdgeSoftmax(g, s, ops.ByDst); err != nil {
 		return nil, nil, err
 	}
 	if l.cfg.attnDrop > 0 {
-		if attn, err = nn.Dropout(attn, l.cfg.attnDrop, nn.ParamSeed(l.cfg.seed, 102), l.cfg.mode); err != nil {
+		if attn, err = nn.Dropout(attn, l.cfg.attnDrop, nn.ParamSeed(l.cfg.Seed, 102), l.cfg.Mode); err != nil {
 			return nil, nil, err
 		}
 	}
 	if ew != nil {
 		if attn, err = ops.EMulE(g, attn, ew); err != nil {
-			return nil, nil, fmt.Errorf("gatv2: %s: edge weight: %w", l.cfg.name, err)
+			return nil, nil, fmt.Errorf("gatv2: %s: edge weight: %w", l.cfg.Name, err)
 		}
 	}
 	rst, err := ops.UMulESum(g, zl, attn) // (NumDst, H, F)

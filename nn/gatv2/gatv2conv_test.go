@@ -202,7 +202,7 @@ func gradModel(g *graph.Graph, c goldenCase) layertest.Model {
 func TestNewErrors(t *testing.T) {
 	t.Parallel()
 	layertest.NewErrors(t, "gatv2: ", gatv2.New, gorgonia.NewGraph(),
-		layertest.Bad("heads", "heads must be positive", 2, 2, gatv2.WithHeads(0)),
+		layertest.Bad("heads", "heads 0, want at least 1", 2, 2, gatv2.WithHeads(0)),
 		layertest.Bad("feat-dropout", "feature dropout", 2, 2, gatv2.WithFeatDropout(1)),
 		layertest.Bad("attn-dropout", "attention dropout", 2, 2, gatv2.WithAttnDropout(-0.1)),
 		layertest.Bad("slope", "negative slope", 2, 2, gatv2.WithNegativeSlope(-1)),

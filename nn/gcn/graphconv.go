@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
@@ -21,40 +20,26 @@ type GraphConv struct {
 // New adds a GraphConv with in input and out output features to eg. The
 // weight is Glorot-uniform initialised from the seed; the bias starts at 0.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GraphConv, error) {
-	if eg == nil {
-		return nil, fmt.Errorf("gcn: nil expression graph")
+	if err := kit.Sizes(in, out); err != nil {
+		return nil, err
 	}
-	if in <= 0 || out <= 0 {
-		return nil, fmt.Errorf("gcn: feature sizes must be positive, got in %d, out %d", in, out)
-	}
-	c := config{weight: true, bias: true, dtype: tensor.Float32}
-	for _, o := range opts {
-		if err := o(&c); err != nil {
-			return nil, err
-		}
-	}
-	if c.name == "" {
-		c.name = nn.UniqueName(eg, "gcn")
-	}
-	if !c.seedSet {
-		c.seed = nn.SeedOf(c.name)
+	c := config{weight: true, bias: true}
+	if err := kit.Setup(eg, &c, opts); err != nil {
+		return nil, err
 	}
 	if !c.weight && in != out {
 		return nil, fmt.Errorf("gcn: a layer without weight needs in == out, got %d and %d", in, out)
 	}
 	l := &GraphConv{in: in, out: out, cfg: c}
+	ps := c.Params(eg)
 	if c.weight {
-		w, err := nn.Initial(c.values, c.name+".weight", c.dtype, []int{in, out}, func() (*tensor.Dense, error) {
-			return nn.Glorot(c.dtype, nn.ParamSeed(c.seed, 0), 1, in, out)
-		})
-		if err != nil {
-			return nil, err
-		}
-		l.w = nn.Param(eg, c.name+".weight", w)
+		l.w = ps.Glorot("weight", 0, 1, in, out)
 	}
 	if c.bias {
-		b, _ := nn.Initial(c.values, c.name+".bias", c.dtype, []int{out}, func() (*tensor.Dense, error) { return nn.Zeros(c.dtype, out), nil })
-		l.b = nn.Param(eg, c.name+".bias", b)
+		l.b = ps.Zeros("bias", out)
+	}
+	if err := ps.Err(); err != nil {
+		return nil, err
 	}
 	return l, nil
 }
@@ -92,14 +77,8 @@ func (l *GraphConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*
 }
 
 func (l *GraphConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
-	if nn.IsNil(g) || x == nil {
-		return nil, fmt.Errorf("gcn: Forward needs a graph and features")
-	}
-	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
-		return nil, fmt.Errorf("gcn: %s: features %q have shape %v, want (%d, %d)", l.cfg.name, x.Name(), s, g.NumSrc(), l.in)
-	}
-	if x.Dtype() != l.cfg.dtype {
-		return nil, fmt.Errorf("gcn: %s: features have dtype %v, the layer %v", l.cfg.name, x.Dtype(), l.cfg.dtype)
+	if err := l.cfg.CheckInput(g, x, l.in); err != nil {
+		return nil, err
 	}
 	if err := l.checkGraph(g); err != nil {
 		return nil, err
@@ -108,7 +87,7 @@ func (l *GraphConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, e
 	var err error
 	// Multiply by W first when the aggregation then gathers fewer cache
 	// lines per edge (nn.ProjectFirst).
-	early := l.w != nil && nn.ProjectFirst(l.in, l.out, l.cfg.dtype)
+	early := l.w != nil && nn.ProjectFirst(l.in, l.out, l.cfg.Dtype)
 	if early {
 		if h, err = nn.MatMul(h, l.w); err != nil {
 			return nil, err
@@ -139,7 +118,7 @@ func (l *GraphConv) propagate(g nn.Graph, h, ew *gorgonia.Node, multiplied bool)
 		h, err = l.weightedSum(g, h, ew, src, dst)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("gcn: %s: %w", l.cfg.name, err)
+		return nil, fmt.Errorf("gcn: %s: %w", l.cfg.Name, err)
 	}
 	if l.w != nil && !multiplied {
 		if h, err = nn.MatMul(h, l.w); err != nil {
@@ -162,26 +141,8 @@ func (l *GraphConv) propagate(g nn.Graph, h, ew *gorgonia.Node, multiplied bool)
 // weightedSum is the normalised aggregation with a weight per edge: the
 // source rows scaled by out-degree^src, summed with the edge weights ew,
 // scaled by in-degree^dst.
-func (l *GraphConv) weightedSum(sg nn.Graph, h, ew *gorgonia.Node, src, dst float64) (*gorgonia.Node, error) {
-	if s, ok := sg.(nn.Sharded); ok {
-		return s.WeightedSum(h, ew, src, dst)
-	}
-	g, err := nn.Local(sg, "edge weights")
-	if err != nil {
-		return nil, err
-	}
-	if src != 0 {
-		if h, err = ops.ScaleByDegree(g, h, ops.OutDegree, src); err != nil {
-			return nil, err
-		}
-	}
-	if h, err = ops.UMulESum(g, h, ew); err != nil {
-		return nil, err
-	}
-	if dst != 0 {
-		h, err = ops.ScaleByDegree(g, h, ops.InDegree, dst)
-	}
-	return h, err
+func (l *GraphConv) weightedSum(g nn.Graph, h, ew *gorgonia.Node, src, dst float64) (*gorgonia.Node, error) {
+	return nn.On(g, nn.NormSum{Src: src, Dst: dst}, h, ew)
 }
 
 // copyUSum is ops.CopyUSum on a *graph.Graph, the plain sum of a sharded
@@ -199,7 +160,7 @@ func (l *GraphConv) checkGraph(g nn.Graph) error {
 		return nil
 	}
 	if z := g.ZeroInDegree(); len(z) > 0 {
-		return fmt.Errorf("gcn: %s: %d of %d destination nodes have no in-edges (node %d first); their output would be the bias alone. Add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.name, len(z), g.NumDst(), z[0])
+		return fmt.Errorf("gcn: %s: %d of %d destination nodes have no in-edges (node %d first); their output would be the bias alone. Add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.Name, len(z), g.NumDst(), z[0])
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 )
 
 // Norm selects GraphConv's normalisation.
@@ -37,17 +38,15 @@ func (n Norm) String() string {
 type Option func(*config) error
 
 type config struct {
+	layerkit.Config
 	norm        Norm
 	weight      bool
 	bias        bool
 	act         nn.Activation
 	allowZeroIn bool
-	name        string
-	seedSet     bool
-	seed        uint64
-	dtype       tensor.Dtype
-	values      nn.Values
 }
+
+var kit = layerkit.Kit[*config, Option]{Pkg: "gcn"}
 
 // WithNorm sets the normalisation (default Both).
 func WithNorm(n Norm) Option {
@@ -79,37 +78,16 @@ func WithAllowZeroInDegree(on bool) Option {
 }
 
 // WithName sets the prefix of the parameter names (default a unique "gcn<k>").
-func WithName(name string) Option {
-	return func(c *config) error {
-		if name == "" {
-			return fmt.Errorf("gcn: empty name")
-		}
-		c.name = name
-		return nil
-	}
-}
+func WithName(name string) Option { return kit.Name(name) }
 
 // WithSeed sets the seed of the weight initialisation (default: derived from the layer name, so unseeded layers differ).
-func WithSeed(seed uint64) Option {
-	return func(c *config) error { c.seed, c.seedSet = seed, true; return nil }
-}
+func WithSeed(seed uint64) Option { return kit.Seed(seed) }
 
 // WithDtype sets the parameters' dtype (default float32).
-func WithDtype(dt tensor.Dtype) Option {
-	return func(c *config) error {
-		if dt != tensor.Float32 && dt != tensor.Float64 {
-			return fmt.Errorf("gcn: dtype %v, want float32 or float64", dt)
-		}
-		c.dtype = dt
-		return nil
-	}
-}
+func WithDtype(dt tensor.Dtype) Option { return kit.Dtype(dt) }
 
 // WithValues makes the layer start each parameter from values' tensor of
-// its name when it has the layer's dtype and the parameter's shape, instead
-// of drawing one (see nn.Values): a model rebuilt on every mini-batch graph
-// (nn/train) then draws no initialisation only for train.Shared to
-// replace it.
-func WithValues(values nn.Values) Option {
-	return func(c *config) error { c.values = values; return nil }
-}
+// its name instead of drawing one (see nn.Values); a tensor of another
+// dtype or shape is an error. A model rebuilt on every mini-batch graph
+// (nn/train) then draws no initialisation only to replace it.
+func WithValues(values nn.Values) Option { return kit.Values(values) }

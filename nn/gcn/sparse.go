@@ -16,10 +16,10 @@ func (l *GraphConv) ForwardSparse(g nn.Graph, x *nn.Sparse) (*gorgonia.Node, err
 		return nil, fmt.Errorf("gcn: ForwardSparse needs a graph and features")
 	}
 	if l.w == nil {
-		return nil, fmt.Errorf("gcn: %s: ForwardSparse needs a layer with a weight", l.cfg.name)
+		return nil, fmt.Errorf("gcn: %s: ForwardSparse needs a layer with a weight", l.cfg.Name)
 	}
 	if x.Rows != g.NumSrc() || x.Cols != l.in {
-		return nil, fmt.Errorf("gcn: %s: sparse features are %d x %d, want (%d, %d)", l.cfg.name, x.Rows, x.Cols, g.NumSrc(), l.in)
+		return nil, fmt.Errorf("gcn: %s: sparse features are %d x %d, want (%d, %d)", l.cfg.Name, x.Rows, x.Cols, g.NumSrc(), l.in)
 	}
 	if err := l.checkGraph(g); err != nil {
 		return nil, err

@@ -21,36 +21,22 @@ type GINConv struct {
 // apply function's output, and must equal in when there is none. A learned ε
 // starts at WithEps's value; there is nothing random to seed.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GINConv, error) {
-	if eg == nil {
-		return nil, fmt.Errorf("gin: nil expression graph")
+	if err := kit.Sizes(in, out); err != nil {
+		return nil, err
 	}
-	if in <= 0 || out <= 0 {
-		return nil, fmt.Errorf("gin: feature sizes must be positive, got in %d, out %d", in, out)
-	}
-	c := config{dtype: tensor.Float32}
-	for _, o := range opts {
-		if err := o(&c); err != nil {
-			return nil, err
-		}
+	var c config
+	if err := kit.Setup(eg, &c, opts); err != nil {
+		return nil, err
 	}
 	if c.apply == nil && in != out {
 		return nil, fmt.Errorf("gin: a layer without an apply function needs in == out, got %d and %d", in, out)
 	}
-	if c.name == "" {
-		c.name = nn.UniqueName(eg, "gin")
-	}
 	l := &GINConv{in: in, out: out, cfg: c}
 	if c.learnEps {
-		v, _ := nn.Initial(c.values, c.name+".eps", c.dtype, []int{1, 1}, func() (*tensor.Dense, error) {
-			v := nn.Zeros(c.dtype, 1, 1)
-			if c.dtype == tensor.Float32 {
-				v.Data().([]float32)[0] = float32(c.eps)
-			} else {
-				v.Data().([]float64)[0] = c.eps
-			}
-			return v, nil
-		})
-		l.eps = nn.Param(eg, c.name+".eps", v)
+		ps := c.Params(eg)
+		if l.eps = ps.Fill("eps", c.eps, 1, 1); ps.Err() != nil {
+			return nil, ps.Err()
+		}
 	}
 	return l, nil
 }
@@ -90,18 +76,12 @@ func (l *GINConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*go
 }
 
 func (l *GINConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
-	name := l.cfg.name
-	if nn.IsNil(g) || x == nil {
-		return nil, fmt.Errorf("gin: %s: Forward needs a graph and features", name)
+	name := l.cfg.Name
+	if err := l.cfg.CheckInput(g, x, l.in); err != nil {
+		return nil, err
 	}
-	if g.NumDst() > g.NumSrc() {
-		return nil, fmt.Errorf("gin: %s: graph has %d destination nodes but %d sources; the destinations must be the first NumDst sources", name, g.NumDst(), g.NumSrc())
-	}
-	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
-		return nil, fmt.Errorf("gin: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, g.NumSrc(), l.in)
-	}
-	if x.Dtype() != l.cfg.dtype {
-		return nil, fmt.Errorf("gin: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
+	if err := l.cfg.CheckDstFirst(g); err != nil {
+		return nil, err
 	}
 	red := [...]ops.Reducer{Sum: ops.Sum, Mean: ops.Mean, Max: ops.Max}[l.cfg.agg]
 	neigh, err := nn.Aggregate(g, red, x, ew)
@@ -151,7 +131,7 @@ func (l *GINConv) scaledSelf(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, erro
 		return gorgonia.Add(self, scaled)
 	case l.cfg.eps == 0:
 		return self, nil
-	case l.cfg.dtype == tensor.Float32:
+	case l.cfg.Dtype == tensor.Float32:
 		return gorgonia.Mul(self, gorgonia.NewConstant(float32(1+l.cfg.eps)))
 	default:
 		return gorgonia.Mul(self, gorgonia.NewConstant(1+l.cfg.eps))

@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 )
 
 // Aggregator selects how GINConv reduces a node's neighbours.
@@ -37,16 +38,16 @@ func (a Aggregator) String() string {
 type Option func(*config) error
 
 type config struct {
+	layerkit.Config
 	agg      Aggregator
 	eps      float64
 	learnEps bool
 	apply    nn.Activation
 	params   gorgonia.Nodes
 	act      nn.Activation
-	name     string
-	dtype    tensor.Dtype
-	values   nn.Values
 }
+
+var kit = layerkit.Kit[*config, Option]{Pkg: "gin"}
 
 // WithAggregator sets the aggregator (default Sum).
 func WithAggregator(a Aggregator) Option {
@@ -97,32 +98,13 @@ func WithActivation(f nn.Activation) Option { return func(c *config) error { c.a
 
 // WithName sets the prefix of the parameter names (default a unique
 // "gin<k>").
-func WithName(name string) Option {
-	return func(c *config) error {
-		if name == "" {
-			return fmt.Errorf("gin: empty name")
-		}
-		c.name = name
-		return nil
-	}
-}
+func WithName(name string) Option { return kit.Name(name) }
 
 // WithDtype sets the dtype of the features and of ε (default float32).
-func WithDtype(dt tensor.Dtype) Option {
-	return func(c *config) error {
-		if dt != tensor.Float32 && dt != tensor.Float64 {
-			return fmt.Errorf("gin: dtype %v, want float32 or float64", dt)
-		}
-		c.dtype = dt
-		return nil
-	}
-}
+func WithDtype(dt tensor.Dtype) Option { return kit.Dtype(dt) }
 
 // WithValues makes the layer start each parameter from values' tensor of
-// its name when it has the layer's dtype and the parameter's shape, instead
-// of drawing one (see nn.Values): a model rebuilt on every mini-batch graph
-// (nn/train) then draws no initialisation only for train.Shared to
-// replace it.
-func WithValues(values nn.Values) Option {
-	return func(c *config) error { c.values = values; return nil }
-}
+// its name instead of drawing one (see nn.Values); a tensor of another
+// dtype or shape is an error. A model rebuilt on every mini-batch graph
+// (nn/train) then draws no initialisation only to replace it.
+func WithValues(values nn.Values) Option { return kit.Values(values) }

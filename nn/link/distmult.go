@@ -4,10 +4,8 @@ import (
 	"fmt"
 
 	"gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
-	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/ops"
 )
 
@@ -38,15 +36,13 @@ func NewDistMult(eg *gorgonia.ExprGraph, rels, dim int, opts ...Option) (*DistMu
 	if c.combine != Concat || c.edgeFeat != 0 {
 		return nil, fmt.Errorf("link: DistMult takes no combination or edge features (options of MLP and EdgeHead)")
 	}
-	c.finish(eg, "distmult")
-	name := c.name + ".rel"
-	w, err := nn.Initial(c.values, name, c.dtype, []int{rels, dim}, func() (*tensor.Dense, error) {
-		return nn.Glorot(c.dtype, nn.ParamSeed(c.seed, 0), 1, rels, dim)
-	})
-	if err != nil {
+	c.Finish(eg, "distmult")
+	ps := c.Params(eg)
+	w := ps.Glorot("rel", 0, 1, rels, dim)
+	if err := ps.Err(); err != nil {
 		return nil, err
 	}
-	return &DistMult{rels: rels, dim: dim, w: nn.Param(eg, name, w), name: c.name}, nil
+	return &DistMult{rels: rels, dim: dim, w: w, name: c.Name}, nil
 }
 
 // Relations returns the relation table, rels x dim.
@@ -77,14 +73,4 @@ func (d *DistMult) ScoreRelations(pairs *graph.Graph, h *gorgonia.Node, rel []in
 		return nil, fmt.Errorf("link: %s scores %d-wide embeddings but %q has shape %v", d.name, d.dim, h.Name(), s)
 	}
 	return ops.DistMult(pairs, h, d.w, h, rel)
-}
-
-// finish names the module and derives its seed when not given.
-func (c *config) finish(eg *gorgonia.ExprGraph, prefix string) {
-	if c.name == "" {
-		c.name = nn.UniqueName(eg, prefix)
-	}
-	if !c.seedSet {
-		c.seed = nn.SeedOf(c.name)
-	}
 }

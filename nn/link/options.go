@@ -6,6 +6,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 )
 
 // Combine says how the MLP decoder and the edge head combine the two
@@ -37,61 +38,34 @@ func (c Combine) String() string {
 type Option func(*config) error
 
 type config struct {
-	name     string
-	seedSet  bool
-	seed     uint64
-	dtype    tensor.Dtype
-	values   nn.Values
+	layerkit.Config
 	combine  Combine
 	edgeFeat int
 }
 
+var kit = layerkit.Kit[*config, Option]{Pkg: "link"}
+
 // newConfig applies opts over the defaults.
 func newConfig(opts []Option) (config, error) {
-	c := config{dtype: tensor.Float32}
-	for _, o := range opts {
-		if err := o(&c); err != nil {
-			return c, err
-		}
-	}
-	return c, nil
+	var c config
+	return c, kit.Apply(&c, opts)
 }
 
 // WithName sets the prefix of the parameter names (default a unique
 // "distmult<k>", "mlp<k>" or "edgehead<k>").
-func WithName(name string) Option {
-	return func(c *config) error {
-		if name == "" {
-			return fmt.Errorf("link: empty name")
-		}
-		c.name = name
-		return nil
-	}
-}
+func WithName(name string) Option { return kit.Name(name) }
 
 // WithSeed sets the seed of the initialisation (default: derived from the
 // name, so that unseeded modules differ).
-func WithSeed(seed uint64) Option {
-	return func(c *config) error { c.seed, c.seedSet = seed, true; return nil }
-}
+func WithSeed(seed uint64) Option { return kit.Seed(seed) }
 
 // WithDtype sets the parameters' dtype (default float32).
-func WithDtype(dt tensor.Dtype) Option {
-	return func(c *config) error {
-		if dt != tensor.Float32 && dt != tensor.Float64 {
-			return fmt.Errorf("link: dtype %v, want float32 or float64", dt)
-		}
-		c.dtype = dt
-		return nil
-	}
-}
+func WithDtype(dt tensor.Dtype) Option { return kit.Dtype(dt) }
 
 // WithValues starts each parameter from values' tensor of its name when it
 // has the right dtype and shape (see nn.Values), for a model rebuilt on
 // every mini-batch.
-func WithValues(values nn.Values) Option {
-	return func(c *config) error { c.values = values; return nil }
-}
+func WithValues(values nn.Values) Option { return kit.Values(values) }
 
 // WithCombine sets how the MLP decoder and the edge head combine the
 // endpoints (default Concat).
@@ -108,11 +82,5 @@ func WithCombine(m Combine) Option {
 // WithEdgeFeatures gives an EdgeHead d features per edge, concatenated to
 // the endpoints' rows (default 0: none). The MLP decoder takes none.
 func WithEdgeFeatures(d int) Option {
-	return func(c *config) error {
-		if d < 0 {
-			return fmt.Errorf("link: %d edge features", d)
-		}
-		c.edgeFeat = d
-		return nil
-	}
+	return kit.AtLeast("edge features", d, 0, func(c *config) *int { return &c.edgeFeat })
 }

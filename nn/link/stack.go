@@ -44,7 +44,7 @@ func newStack(eg *gorgonia.ExprGraph, prefix string, in int, hidden []int, out i
 	if err != nil {
 		return nil, err
 	}
-	c.finish(eg, prefix)
+	c.Finish(eg, prefix)
 	s := &stack{cfg: c, in: in, widths: append(append([]int{}, hidden...), out)}
 	// The first layer's weight is one Glorot matrix over all its inputs,
 	// as a linear layer on the concatenation, split into row blocks.
@@ -54,12 +54,12 @@ func newStack(eg *gorgonia.ExprGraph, prefix string, in int, hidden []int, out i
 	}
 	fanIn := rows[0] + rows[1] + rows[2]
 	h0 := s.widths[0]
+	ps := c.Params(eg)
 	var full *tensor.Dense
-	block := func(suffix string, lo, n int) (*gorgonia.Node, error) {
-		name := c.name + suffix
-		v, err := nn.Initial(c.values, name, c.dtype, []int{n, h0}, func() (*tensor.Dense, error) {
+	block := func(suffix string, lo, n int) *gorgonia.Node {
+		return ps.Add(suffix, []int{n, h0}, func() (*tensor.Dense, error) {
 			if full == nil {
-				f, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, 0), 1, fanIn, h0)
+				f, err := nn.Glorot(c.Dtype, nn.ParamSeed(c.Seed, 0), 1, fanIn, h0)
 				if err != nil {
 					return nil, err
 				}
@@ -67,46 +67,23 @@ func newStack(eg *gorgonia.ExprGraph, prefix string, in int, hidden []int, out i
 			}
 			return rowBlock(full, lo, n, h0), nil
 		})
-		if err != nil {
-			return nil, err
-		}
-		return nn.Param(eg, name, v), nil
 	}
-	if s.wu, err = block(".w0u", 0, rows[0]); err != nil {
-		return nil, err
-	}
+	s.wu = block("w0u", 0, rows[0])
 	if rows[1] > 0 {
-		if s.wv, err = block(".w0v", rows[0], rows[1]); err != nil {
-			return nil, err
-		}
+		s.wv = block("w0v", rows[0], rows[1])
 	}
 	if rows[2] > 0 {
-		if s.we, err = block(".w0e", rows[0]+rows[1], rows[2]); err != nil {
-			return nil, err
-		}
+		s.we = block("w0e", rows[0]+rows[1], rows[2])
 	}
-	s.b0 = s.bias(eg, 0)
+	s.b0 = ps.Zeros("b0", h0)
 	for i := 1; i < len(s.widths); i++ {
-		name := fmt.Sprintf("%s.w%d", c.name, i)
-		fi, fo := s.widths[i-1], s.widths[i]
-		v, err := nn.Initial(c.values, name, c.dtype, []int{fi, fo}, func() (*tensor.Dense, error) {
-			return nn.Glorot(c.dtype, nn.ParamSeed(c.seed, uint64(i)), 1, fi, fo)
-		})
-		if err != nil {
-			return nil, err
-		}
-		s.w = append(s.w, nn.Param(eg, name, v))
-		s.b = append(s.b, s.bias(eg, i))
+		s.w = append(s.w, ps.Glorot(fmt.Sprintf("w%d", i), uint64(i), 1, s.widths[i-1], s.widths[i]))
+		s.b = append(s.b, ps.Zeros(fmt.Sprintf("b%d", i), s.widths[i]))
+	}
+	if err := ps.Err(); err != nil {
+		return nil, err
 	}
 	return s, nil
-}
-
-// bias returns the zero-initialised bias of layer i.
-func (s *stack) bias(eg *gorgonia.ExprGraph, i int) *gorgonia.Node {
-	name := fmt.Sprintf("%s.b%d", s.cfg.name, i)
-	n := s.widths[i]
-	v, _ := nn.Initial(s.cfg.values, name, s.cfg.dtype, []int{n}, func() (*tensor.Dense, error) { return nn.Zeros(s.cfg.dtype, n), nil })
-	return nn.Param(eg, name, v)
 }
 
 // learnables returns the parameters, first layer first.
@@ -130,23 +107,23 @@ func (s *stack) forward(pairs *graph.Graph, h, ef *gorgonia.Node) (*gorgonia.Nod
 		return nil, err
 	}
 	if sh := h.Shape(); sh[1] != s.in {
-		return nil, fmt.Errorf("link: %s takes %d-wide embeddings but %q has shape %v", s.cfg.name, s.in, h.Name(), sh)
+		return nil, fmt.Errorf("link: %s takes %d-wide embeddings but %q has shape %v", s.cfg.Name, s.in, h.Name(), sh)
 	}
-	if h.Dtype() != s.cfg.dtype {
-		return nil, fmt.Errorf("link: %s: embeddings have dtype %v, the module %v", s.cfg.name, h.Dtype(), s.cfg.dtype)
+	if h.Dtype() != s.cfg.Dtype {
+		return nil, fmt.Errorf("link: %s: embeddings have dtype %v, the module %v", s.cfg.Name, h.Dtype(), s.cfg.Dtype)
 	}
 	z, err := s.first(pairs, h)
 	if err != nil {
-		return nil, fmt.Errorf("link: %s: %w", s.cfg.name, err)
+		return nil, fmt.Errorf("link: %s: %w", s.cfg.Name, err)
 	}
 	switch {
 	case s.we != nil && ef == nil:
-		return nil, fmt.Errorf("link: %s takes %d edge features per pair and got none", s.cfg.name, s.cfg.edgeFeat)
+		return nil, fmt.Errorf("link: %s takes %d edge features per pair and got none", s.cfg.Name, s.cfg.edgeFeat)
 	case s.we == nil && ef != nil:
-		return nil, fmt.Errorf("link: %s takes no edge features (see WithEdgeFeatures)", s.cfg.name)
+		return nil, fmt.Errorf("link: %s takes no edge features (see WithEdgeFeatures)", s.cfg.Name)
 	case ef != nil:
 		if sh := ef.Shape(); len(sh) != 2 || sh[0] != pairs.NumEdges() || sh[1] != s.cfg.edgeFeat {
-			return nil, fmt.Errorf("link: %s: edge features %q have shape %v, want (%d, %d)", s.cfg.name, ef.Name(), sh, pairs.NumEdges(), s.cfg.edgeFeat)
+			return nil, fmt.Errorf("link: %s: edge features %q have shape %v, want (%d, %d)", s.cfg.Name, ef.Name(), sh, pairs.NumEdges(), s.cfg.edgeFeat)
 		}
 		p, err := nn.MatMul(ef, s.we)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 )
 
 // Regularizer selects how RelGraphConv parametrises the relation weights.
@@ -36,6 +37,7 @@ func (r Regularizer) String() string {
 type Option func(*config) error
 
 type config struct {
+	layerkit.Config
 	reg      Regularizer
 	numBases int
 	selfLoop bool
@@ -43,12 +45,9 @@ type config struct {
 	act      nn.Activation
 	relu     bool // act is nn.ReLU: fused with the dropout
 	dropout  float64
-	mode     *nn.Mode
-	name     string
-	seedSet  bool
-	seed     uint64
-	dtype    tensor.Dtype
 }
+
+var kit = layerkit.Kit[*config, Option]{Pkg: "rgcn"}
 
 // WithBasis uses the basis decomposition with numBases bases.
 func WithBasis(numBases int) Option {
@@ -90,46 +89,35 @@ func WithActivation(f nn.Activation) Option {
 	}
 }
 
-// WithDropout sets the dropout probability of the output, in [0, 1), and
-// the Mode that switches it between training and evaluation.
+// WithDropout sets the dropout probability of the output, in [0, 1), and,
+// when m is not nil, the Mode that switches it between training and
+// evaluation (as WithMode, the other layers' shape, does).
 func WithDropout(p float64, m *nn.Mode) Option {
+	prob := kit.Probability("dropout", p, func(c *config) *float64 { return &c.dropout })
 	return func(c *config) error {
-		if !(p >= 0 && p < 1) {
-			return fmt.Errorf("rgcn: dropout %v is not in [0, 1)", p)
+		if m != nil {
+			c.Mode = m
 		}
-		if p > 0 && m == nil {
-			return fmt.Errorf("rgcn: dropout %v needs a Mode", p)
-		}
-		c.dropout, c.mode = p, m
-		return nil
+		return prob(c)
 	}
 }
 
+// WithMode sets the training/evaluation switch the dropout follows.
+func WithMode(m *nn.Mode) Option { return kit.Mode(m) }
+
 // WithName sets the prefix of the parameters' names (default a unique
-// "rgcn", "rgcn_1", ...).
-func WithName(name string) Option {
-	return func(c *config) error {
-		if name == "" {
-			return fmt.Errorf("rgcn: empty name")
-		}
-		c.name = name
-		return nil
-	}
-}
+// "rgcn<k>": rgcn1, rgcn2, ...).
+func WithName(name string) Option { return kit.Name(name) }
 
 // WithSeed sets the seed of the initialisation and dropout (default derived
 // from the name).
-func WithSeed(seed uint64) Option {
-	return func(c *config) error { c.seed, c.seedSet = seed, true; return nil }
-}
+func WithSeed(seed uint64) Option { return kit.Seed(seed) }
 
 // WithDtype sets the parameters' dtype, float32 (default) or float64.
-func WithDtype(dt tensor.Dtype) Option {
-	return func(c *config) error {
-		if dt != tensor.Float32 && dt != tensor.Float64 {
-			return fmt.Errorf("rgcn: dtype %v; want float32 or float64", dt)
-		}
-		c.dtype = dt
-		return nil
-	}
-}
+func WithDtype(dt tensor.Dtype) Option { return kit.Dtype(dt) }
+
+// WithValues makes the layer start each parameter from values' tensor of
+// its name instead of drawing one (see nn.Values); a tensor of another
+// dtype or shape is an error. A model rebuilt on every mini-batch graph
+// (nn/train) then draws no initialisation only to replace it.
+func WithValues(values nn.Values) Option { return kit.Values(values) }

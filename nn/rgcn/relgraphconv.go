@@ -25,58 +25,37 @@ type RelGraphConv struct {
 // positive, an option is invalid, or in and out are not multiples of the
 // number of blocks.
 func New(eg *gorgonia.ExprGraph, in, out, numRels int, opts ...Option) (*RelGraphConv, error) {
-	if eg == nil {
-		return nil, fmt.Errorf("rgcn: nil expression graph")
-	}
 	if in <= 0 || out <= 0 || numRels <= 0 {
 		return nil, fmt.Errorf("rgcn: sizes must be positive, got in %d, out %d, %d relations", in, out, numRels)
 	}
-	c := config{selfLoop: true, bias: true, dtype: tensor.Float32}
-	for _, o := range opts {
-		if err := o(&c); err != nil {
-			return nil, err
-		}
+	c := config{selfLoop: true, bias: true}
+	if err := kit.Setup(eg, &c, opts, func(c *config) float64 { return c.dropout }); err != nil {
+		return nil, err
 	}
 	if c.reg == BlockDiagonal && (in%c.numBases != 0 || out%c.numBases != 0) {
 		return nil, fmt.Errorf("rgcn: block-diagonal with %d blocks needs in (%d) and out (%d) to be multiples of it", c.numBases, in, out)
 	}
-	if c.name == "" {
-		c.name = nn.UniqueName(eg, "rgcn")
-	}
-	if !c.seedSet {
-		c.seed = nn.SeedOf(c.name)
-	}
 	l := &RelGraphConv{in: in, out: out, numRels: numRels, cfg: c}
 	gain := 1.4142135623730951 // DGL: nn.init.calculate_gain("relu")
-	param := func(k uint64, name string, shape ...int) (*gorgonia.Node, error) {
-		v, err := nn.Glorot(c.dtype, nn.ParamSeed(c.seed, k), gain, shape...)
-		if err != nil {
-			return nil, err
-		}
-		return nn.Param(eg, c.name+"."+name, v), nil
-	}
-	var err error
+	ps := c.Params(eg)
 	switch c.reg {
 	case None:
-		l.w, err = param(0, "weight", numRels, in, out)
+		l.w = ps.Glorot("weight", 0, gain, numRels, in, out)
 	case Basis:
-		if l.w, err = param(0, "bases", c.numBases, in, out); err == nil {
-			l.coeff, err = param(1, "coeff", numRels, c.numBases)
-		}
+		l.w = ps.Glorot("bases", 0, gain, c.numBases, in, out)
+		l.coeff = ps.Glorot("coeff", 1, gain, numRels, c.numBases)
 	case BlockDiagonal:
 		b := c.numBases
-		l.w, err = param(0, "blocks", numRels, b, in/b, out/b)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("rgcn: %w", err)
+		l.w = ps.Glorot("blocks", 0, gain, numRels, b, in/b, out/b)
 	}
 	if c.selfLoop {
-		if l.loop, err = param(2, "loop_weight", in, out); err != nil {
-			return nil, fmt.Errorf("rgcn: %w", err)
-		}
+		l.loop = ps.Glorot("loop_weight", 2, gain, in, out)
 	}
 	if c.bias {
-		l.b = nn.Param(eg, c.name+".bias", nn.Zeros(c.dtype, out))
+		l.b = ps.Zeros("bias", out)
+	}
+	if err := ps.Err(); err != nil {
+		return nil, err
 	}
 	return l, nil
 }
@@ -106,14 +85,14 @@ func (l *RelGraphConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, er
 		return nil, err
 	}
 	if x == nil {
-		return nil, fmt.Errorf("rgcn: %s: nil features", l.cfg.name)
+		return nil, fmt.Errorf("rgcn: %s: nil features", l.cfg.Name)
 	}
 	return l.ForwardRows(g, gorgonia.Nodes{x})
 }
 
 // relations returns g as the layer's relations, or Forward's error.
 func (l *RelGraphConv) relations(g nn.Graph) (*Relations, error) {
-	name := l.cfg.name
+	name := l.cfg.Name
 	if nn.IsNil(g) {
 		return nil, fmt.Errorf("rgcn: %s: nil relations", name)
 	}
@@ -135,7 +114,7 @@ func (l *RelGraphConv) relations(g nn.Graph) (*Relations, error) {
 // homogeneous graph's order), without a stacked copy: see
 // SegmentMatMulRows. It returns Forward's errors, for any block.
 func (l *RelGraphConv) ForwardRows(g nn.Graph, xs gorgonia.Nodes) (*gorgonia.Node, error) {
-	name := l.cfg.name
+	name := l.cfg.Name
 	rel, err := l.relations(g)
 	if err != nil {
 		return nil, err
@@ -151,8 +130,8 @@ func (l *RelGraphConv) ForwardRows(g nn.Graph, xs gorgonia.Nodes) (*gorgonia.Nod
 		if s := x.Shape(); len(s) != 2 || s[1] != l.in {
 			return nil, fmt.Errorf("rgcn: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, rel.NumSrc(), l.in)
 		}
-		if x.Dtype() != l.cfg.dtype {
-			return nil, fmt.Errorf("rgcn: %s: features %q are %v, the layer %v", name, x.Name(), x.Dtype(), l.cfg.dtype)
+		if x.Dtype() != l.cfg.Dtype {
+			return nil, fmt.Errorf("rgcn: %s: features %q are %v, the layer %v", name, x.Name(), x.Dtype(), l.cfg.Dtype)
 		}
 		rows += x.Shape()[0]
 	}
@@ -187,7 +166,7 @@ func (l *RelGraphConv) forward(rel *Relations, xs gorgonia.Nodes) (*gorgonia.Nod
 		return nil, err
 	}
 	if l.cfg.relu && l.cfg.dropout > 0 {
-		return nn.ReLUDropout(h, l.cfg.dropout, nn.ParamSeed(l.cfg.seed, 3), l.cfg.mode)
+		return nn.ReLUDropout(h, l.cfg.dropout, nn.ParamSeed(l.cfg.Seed, 3), l.cfg.Mode)
 	}
 	if l.cfg.act != nil {
 		if h, err = l.cfg.act(h); err != nil {
@@ -195,7 +174,7 @@ func (l *RelGraphConv) forward(rel *Relations, xs gorgonia.Nodes) (*gorgonia.Nod
 		}
 	}
 	if l.cfg.dropout > 0 {
-		if h, err = nn.Dropout(h, l.cfg.dropout, nn.ParamSeed(l.cfg.seed, 3), l.cfg.mode); err != nil {
+		if h, err = nn.Dropout(h, l.cfg.dropout, nn.ParamSeed(l.cfg.Seed, 3), l.cfg.Mode); err != nil {
 			return nil, err
 		}
 	}

@@ -212,8 +212,14 @@ func TestErrors(t *testing.T) {
 	if _, err := rgcn.New(eg, 4, 6, 2, rgcn.WithBasis(0)); err == nil {
 		t.Error("0 bases: no error")
 	}
-	if _, err := rgcn.New(eg, 4, 6, 2, rgcn.WithDropout(0.5, nil)); err == nil {
-		t.Error("dropout without mode: no error")
+	if _, err := rgcn.New(eg, 4, 6, 2, rgcn.WithDropout(0.5, nil)); err == nil || !strings.Contains(err.Error(), "rgcn: dropout needs WithMode") {
+		t.Errorf("dropout without mode: %v", err)
+	}
+	if _, err := rgcn.New(eg, 4, 6, 2, rgcn.WithDropout(1, nn.NewMode())); err == nil || !strings.Contains(err.Error(), "rgcn: dropout 1 is not in [0, 1)") {
+		t.Errorf("dropout 1: %v", err)
+	}
+	if _, err := rgcn.New(eg, 4, 6, 2, rgcn.WithMode(nn.NewMode()), rgcn.WithDropout(0.5, nil)); err != nil {
+		t.Errorf("dropout with WithMode: %v", err)
 	}
 	l, _ := rgcn.New(eg, 4, 6, 3)
 	rel, _ := rgcn.Group(g, []int32{0, 1, 1, 0, 1}, 2, nil)

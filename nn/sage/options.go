@@ -6,6 +6,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 )
 
 // Aggregator selects how SAGEConv combines a node's neighbours.
@@ -35,31 +36,21 @@ func (a Aggregator) String() string {
 type Option func(*config) error
 
 type config struct {
-	agg      Aggregator
-	bias     bool
-	act      nn.Activation
-	featDrop float64
-	mode     *nn.Mode
-	name     string
-	seedSet  bool
-	seed     uint64
-	dtype    tensor.Dtype
-	values   nn.Values
-	dstIn    int // 0: in
+	layerkit.Config
+	agg   Aggregator
+	bias  bool
+	act   nn.Activation
+	dstIn int // 0: in
 }
+
+var kit = layerkit.Kit[*config, Option]{Pkg: "sage"}
 
 // WithDstIn sets the width of the destination features ForwardBipartite
 // takes (DGL's in_feats pair (in, n)), for relations between two node
 // types; the default is in. The self weight fc_self is then (n, out). The
 // gcn aggregator adds destination and source features, so it needs n = in.
 func WithDstIn(n int) Option {
-	return func(c *config) error {
-		if n <= 0 {
-			return fmt.Errorf("sage: destination width %d; want at least 1", n)
-		}
-		c.dstIn = n
-		return nil
-	}
+	return kit.AtLeast("destination width", n, 1, func(c *config) *int { return &c.dstIn })
 }
 
 // WithAggregator sets the aggregator (default Mean).
@@ -81,50 +72,22 @@ func WithActivation(f nn.Activation) Option { return func(c *config) error { c.a
 
 // WithFeatDropout sets the dropout probability on the input features
 // (default 0). Dropout needs WithMode.
-func WithFeatDropout(p float64) Option {
-	return func(c *config) error {
-		if !(p >= 0 && p < 1) {
-			return fmt.Errorf("sage: feature dropout %v is not in [0, 1)", p)
-		}
-		c.featDrop = p
-		return nil
-	}
-}
+func WithFeatDropout(p float64) Option { return kit.Dropout(p) }
 
 // WithMode sets the training/evaluation switch the dropout follows.
-func WithMode(m *nn.Mode) Option { return func(c *config) error { c.mode = m; return nil } }
+func WithMode(m *nn.Mode) Option { return kit.Mode(m) }
 
 // WithName sets the prefix of the parameter names (default a unique
 // "sage<k>").
-func WithName(name string) Option {
-	return func(c *config) error {
-		if name == "" {
-			return fmt.Errorf("sage: empty name")
-		}
-		c.name = name
-		return nil
-	}
-}
+func WithName(name string) Option { return kit.Name(name) }
 
 // WithSeed sets the seed of initialisation and dropout (default: derived from the layer name, so unseeded layers differ).
-func WithSeed(seed uint64) Option {
-	return func(c *config) error { c.seed, c.seedSet = seed, true; return nil }
-}
+func WithSeed(seed uint64) Option { return kit.Seed(seed) }
 
 // WithValues makes the layer start each parameter from values' tensor of
-// its name when it has the layer's dtype and the parameter's shape, instead
-// of drawing one (see nn.Values).
-func WithValues(values nn.Values) Option {
-	return func(c *config) error { c.values = values; return nil }
-}
+// its name instead of drawing one (see nn.Values); a tensor of another
+// dtype or shape is an error.
+func WithValues(values nn.Values) Option { return kit.Values(values) }
 
 // WithDtype sets the parameters' dtype (default float32).
-func WithDtype(dt tensor.Dtype) Option {
-	return func(c *config) error {
-		if dt != tensor.Float32 && dt != tensor.Float64 {
-			return fmt.Errorf("sage: dtype %v, want float32 or float64", dt)
-		}
-		c.dtype = dt
-		return nil
-	}
-}
+func WithDtype(dt tensor.Dtype) Option { return kit.Dtype(dt) }

@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/ops"
 )
@@ -25,20 +26,12 @@ type SAGEConv struct {
 // are Glorot-uniform initialised from the seed with gain sqrt(2), as DGL
 // does; biases start at 0. Feature dropout needs WithMode.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error) {
-	if eg == nil {
-		return nil, fmt.Errorf("sage: nil expression graph")
+	if err := kit.Sizes(in, out); err != nil {
+		return nil, err
 	}
-	if in <= 0 || out <= 0 {
-		return nil, fmt.Errorf("sage: feature sizes must be positive, got in %d, out %d", in, out)
-	}
-	c := config{bias: true, dtype: tensor.Float32}
-	for _, o := range opts {
-		if err := o(&c); err != nil {
-			return nil, err
-		}
-	}
-	if c.featDrop > 0 && c.mode == nil {
-		return nil, fmt.Errorf("sage: dropout needs WithMode")
+	c := config{bias: true}
+	if err := kit.Setup(eg, &c, opts); err != nil {
+		return nil, err
 	}
 	if c.dstIn == 0 {
 		c.dstIn = in
@@ -46,45 +39,21 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error)
 	if c.agg == GCN && c.dstIn != in {
 		return nil, fmt.Errorf("sage: the gcn aggregator adds destination features (%d wide) to source features (%d wide); they must have one width", c.dstIn, in)
 	}
-	if c.name == "" {
-		c.name = nn.UniqueName(eg, "sage")
-	}
-	if !c.seedSet {
-		c.seed = nn.SeedOf(c.name)
-	}
 	l := &SAGEConv{in: in, out: out, cfg: c}
-	param := func(suffix string, k uint64, shape ...int) (*gorgonia.Node, error) {
-		name := c.name + "." + suffix
-		v, err := nn.Initial(c.values, name, c.dtype, shape, func() (*tensor.Dense, error) {
-			return nn.Glorot(c.dtype, nn.ParamSeed(c.seed, k), math.Sqrt2, shape...)
-		})
-		if err != nil {
-			return nil, err
-		}
-		return nn.Param(eg, name, v), nil
-	}
-	zeros := func(suffix string, n int) *gorgonia.Node {
-		name := c.name + "." + suffix
-		v, _ := nn.Initial(c.values, name, c.dtype, []int{n}, func() (*tensor.Dense, error) { return nn.Zeros(c.dtype, n), nil })
-		return nn.Param(eg, name, v)
-	}
-	var err error
+	ps := c.Params(eg)
 	if c.agg == Pool {
-		if l.pool, err = param("fc_pool.weight", 2, in, in); err != nil {
-			return nil, err
-		}
-		l.poolBias = zeros("fc_pool.bias", in)
+		l.pool = ps.Glorot("fc_pool.weight", 2, math.Sqrt2, in, in)
+		l.poolBias = ps.Zeros("fc_pool.bias", in)
 	}
 	if c.agg != GCN {
-		if l.self, err = param("fc_self.weight", 1, c.dstIn, out); err != nil {
-			return nil, err
-		}
+		l.self = ps.Glorot("fc_self.weight", 1, math.Sqrt2, c.dstIn, out)
 	}
-	if l.neigh, err = param("fc_neigh.weight", 0, in, out); err != nil {
-		return nil, err
-	}
+	l.neigh = ps.Glorot("fc_neigh.weight", 0, math.Sqrt2, in, out)
 	if c.bias {
-		l.b = zeros("bias", out)
+		l.b = ps.Zeros("bias", out)
+	}
+	if err := ps.Err(); err != nil {
+		return nil, err
 	}
 	return l, nil
 }
@@ -117,7 +86,7 @@ func (l *SAGEConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error)
 // node types.
 func (l *SAGEConv) ForwardBipartite(g nn.Graph, src, dst *gorgonia.Node) (*gorgonia.Node, error) {
 	if dst == nil {
-		return nil, fmt.Errorf("sage: %s: nil destination features", l.cfg.name)
+		return nil, fmt.Errorf("sage: %s: nil destination features", l.cfg.Name)
 	}
 	return l.forward(g, src, dst, nil)
 }
@@ -134,37 +103,30 @@ func (l *SAGEConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*g
 
 // forward runs the layer; xDst is nil for the first NumDst rows of x.
 func (l *SAGEConv) forward(g nn.Graph, x, xDst, ew *gorgonia.Node) (*gorgonia.Node, error) {
-	name := l.cfg.name
-	if nn.IsNil(g) || x == nil {
-		return nil, fmt.Errorf("sage: %s: Forward needs a graph and features", name)
+	name := l.cfg.Name
+	if err := l.cfg.CheckInput(g, x, l.in); err != nil {
+		return nil, err
 	}
-	if xDst != nil {
-		if s := xDst.Shape(); len(s) != 2 || s[0] != g.NumDst() || s[1] != l.cfg.dstIn {
-			return nil, fmt.Errorf("sage: %s: destination features %q have shape %v, want (%d, %d)", name, xDst.Name(), s, g.NumDst(), l.cfg.dstIn)
+	switch {
+	case xDst != nil:
+		if err := l.cfg.CheckDst(g, xDst, l.cfg.dstIn); err != nil {
+			return nil, err
 		}
-		if xDst.Dtype() != l.cfg.dtype {
-			return nil, fmt.Errorf("sage: %s: destination features have dtype %v, the layer %v", name, xDst.Dtype(), l.cfg.dtype)
-		}
-	} else if l.cfg.dstIn != l.in {
+	case l.cfg.dstIn != l.in:
 		return nil, fmt.Errorf("sage: %s: the layer takes %d-wide destination features (WithDstIn); use ForwardBipartite", name, l.cfg.dstIn)
-	}
-	if xDst == nil && g.NumDst() > g.NumSrc() {
-		return nil, fmt.Errorf("sage: %s: graph has %d destination nodes but %d sources; the destinations must be the first NumDst sources", name, g.NumDst(), g.NumSrc())
-	}
-	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != l.in {
-		return nil, fmt.Errorf("sage: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, g.NumSrc(), l.in)
-	}
-	if x.Dtype() != l.cfg.dtype {
-		return nil, fmt.Errorf("sage: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.dtype)
+	default:
+		if err := l.cfg.CheckDstFirst(g); err != nil {
+			return nil, err
+		}
 	}
 	h, hDst := x, xDst
 	var err error
-	if l.cfg.featDrop > 0 {
-		if h, err = nn.DropoutOn(g, x, l.cfg.featDrop, l.cfg.seed*0x9e3779b97f4a7c15+1, l.cfg.mode); err != nil {
+	if l.cfg.Dropout > 0 {
+		if h, err = nn.DropoutOn(g, x, l.cfg.Dropout, l.cfg.Seed*0x9e3779b97f4a7c15+1, l.cfg.Mode); err != nil {
 			return nil, err
 		}
 		if xDst != nil {
-			if hDst, err = nn.Dropout(xDst, l.cfg.featDrop, l.cfg.seed*0x9e3779b97f4a7c15+2, l.cfg.mode); err != nil {
+			if hDst, err = nn.Dropout(xDst, l.cfg.Dropout, l.cfg.Seed*0x9e3779b97f4a7c15+2, l.cfg.Mode); err != nil {
 				return nil, err
 			}
 		}
@@ -199,7 +161,7 @@ func (l *SAGEConv) forward(g nn.Graph, x, xDst, ew *gorgonia.Node) (*gorgonia.No
 // aggregating when the aggregation then gathers fewer cache lines
 // (nn.ProjectFirst).
 func (l *SAGEConv) mean(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) {
-	early := nn.ProjectFirst(l.in, l.out, l.cfg.dtype)
+	early := nn.ProjectFirst(l.in, l.out, l.cfg.Dtype)
 	src := h
 	var err error
 	if early {
@@ -223,7 +185,7 @@ func (l *SAGEConv) mean(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error)
 // first when the aggregation then gathers fewer cache lines
 // (nn.ProjectFirst).
 func (l *SAGEConv) gcn(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) {
-	early := nn.ProjectFirst(l.in, l.out, l.cfg.dtype)
+	early := nn.ProjectFirst(l.in, l.out, l.cfg.Dtype)
 	src := h
 	var err error
 	if early {
@@ -322,17 +284,13 @@ func (a aggregation) reduce(red ops.Reducer, u *gorgonia.Node) (*gorgonia.Node, 
 // in like's dtype, named after the graph so that layers sharing the graph
 // share the node. On a Sharded graph the degrees are the whole graph's.
 func invDegreePlusOne(g nn.Graph, like *gorgonia.Node) (*gorgonia.Node, error) {
-	var deg []int64
-	var name string
-	switch g := g.(type) {
-	case nn.Sharded:
-		deg, name = g.InDegrees(), fmt.Sprintf("sage.inv_in_degree_plus_1.sharded%p", g)
-	default:
-		pg, err := nn.Local(g, "the gcn aggregator")
-		if err != nil {
-			return nil, err
-		}
-		deg, name = pg.InDegrees(), fmt.Sprintf("sage.inv_in_degree_plus_1.g%d", pg.ID())
+	deg, err := nn.InDegrees(g, "the gcn aggregator")
+	if err != nil {
+		return nil, err
+	}
+	name := fmt.Sprintf("sage.inv_in_degree_plus_1.%p", g)
+	if pg, ok := g.(*graph.Graph); ok {
+		name = fmt.Sprintf("sage.inv_in_degree_plus_1.g%d", pg.ID())
 	}
 	var backing any
 	if like.Dtype() == tensor.Float32 {

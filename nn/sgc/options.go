@@ -1,37 +1,29 @@
 package sgc
 
 import (
-	"fmt"
-
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 )
 
 // Option configures an SGConv.
 type Option func(*config) error
 
 type config struct {
+	layerkit.Config
 	k           int
 	cached      bool
 	bias        bool
 	norm        nn.Activation
 	allowZeroIn bool
-	name        string
-	seedSet     bool
-	seed        uint64
-	dtype       tensor.Dtype
 }
+
+var kit = layerkit.Kit[*config, Option]{Pkg: "sgc"}
 
 // WithK sets the number of propagation steps (default 1).
 func WithK(k int) Option {
-	return func(c *config) error {
-		if k < 1 {
-			return fmt.Errorf("sgc: %d propagation steps, want at least 1", k)
-		}
-		c.k = k
-		return nil
-	}
+	return kit.AtLeast("propagation steps", k, 1, func(c *config) *int { return &c.k })
 }
 
 // WithCached propagates the features once, at Forward, and reuses the
@@ -52,29 +44,17 @@ func WithAllowZeroInDegree(on bool) Option {
 }
 
 // WithName sets the prefix of the parameter names (default a unique "sgc<k>").
-func WithName(name string) Option {
-	return func(c *config) error {
-		if name == "" {
-			return fmt.Errorf("sgc: empty name")
-		}
-		c.name = name
-		return nil
-	}
-}
+func WithName(name string) Option { return kit.Name(name) }
 
 // WithSeed sets the seed of the weight initialisation (default: derived
 // from the layer name).
-func WithSeed(seed uint64) Option {
-	return func(c *config) error { c.seed, c.seedSet = seed, true; return nil }
-}
+func WithSeed(seed uint64) Option { return kit.Seed(seed) }
 
 // WithDtype sets the parameters' dtype (default float32).
-func WithDtype(dt tensor.Dtype) Option {
-	return func(c *config) error {
-		if dt != tensor.Float32 && dt != tensor.Float64 {
-			return fmt.Errorf("sgc: dtype %v, want float32 or float64", dt)
-		}
-		c.dtype = dt
-		return nil
-	}
-}
+func WithDtype(dt tensor.Dtype) Option { return kit.Dtype(dt) }
+
+// WithValues makes the layer start each parameter from values' tensor of
+// its name instead of drawing one (see nn.Values); a tensor of another
+// dtype or shape is an error. A model rebuilt on every mini-batch graph
+// (nn/train) then draws no initialisation only to replace it.
+func WithValues(values nn.Values) Option { return kit.Values(values) }

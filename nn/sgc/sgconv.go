@@ -32,23 +32,16 @@ type cacheKey struct {
 // weight is Glorot-uniform initialised (gain 1, as DGL's xavier_uniform_);
 // the bias starts at 0.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SGConv, error) {
-	if err := prop.CheckSizes("sgc", eg, in, out); err != nil {
+	if err := kit.Sizes(in, out); err != nil {
 		return nil, err
 	}
-	c := config{k: 1, bias: true, dtype: tensor.Float32}
-	for _, o := range opts {
-		if err := o(&c); err != nil {
-			return nil, err
-		}
+	c := config{k: 1, bias: true}
+	if err := kit.Setup(eg, &c, opts); err != nil {
+		return nil, err
 	}
-	if c.name == "" {
-		c.name = nn.UniqueName(eg, "sgc")
-	}
-	if !c.seedSet {
-		c.seed = nn.SeedOf(c.name)
-	}
-	lin, err := prop.NewLinear(eg, c.name, c.dtype, c.seed, 1, in, out, c.bias)
-	if err != nil {
+	ps := c.Params(eg)
+	lin := prop.NewLinear(ps, 1, in, out, c.bias)
+	if err := ps.Err(); err != nil {
 		return nil, err
 	}
 	return &SGConv{in: in, out: out, cfg: c, lin: lin}, nil
@@ -61,7 +54,7 @@ func (l *SGConv) Learnables() gorgonia.Nodes { return l.lin.Learnables() }
 // returns (N, out). SGConv has no sharded (distributed) path: g must be a
 // *graph.Graph.
 func (l *SGConv) Forward(g nn.Graph, x *gorgonia.Node) (*gorgonia.Node, error) {
-	pg, err := nn.Local(g, "sgc: "+l.cfg.name)
+	pg, err := nn.Local(g, "sgc: "+l.cfg.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +67,7 @@ func (l *SGConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*gor
 	if edgeWeight == nil {
 		return nil, fmt.Errorf("sgc: nil edge weight")
 	}
-	pg, err := nn.Local(g, "sgc: "+l.cfg.name)
+	pg, err := nn.Local(g, "sgc: "+l.cfg.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -82,8 +75,8 @@ func (l *SGConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*gor
 }
 
 func (l *SGConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
-	name := l.cfg.name
-	if err := prop.CheckInput("sgc", name, "SGConv", g, x, l.in, l.cfg.dtype); err != nil {
+	name := l.cfg.Name
+	if err := l.cfg.CheckHomogeneous(g, x, l.in, "SGConv"); err != nil {
 		return nil, err
 	}
 	if !l.cfg.allowZeroIn {
@@ -172,7 +165,7 @@ func (l *SGConv) cached(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, e
 	if !ok {
 		return nil, fmt.Errorf("propagated features of type %T", h.Value())
 	}
-	n := gorgonia.NodeFromAny(x.Graph(), v.Clone().(*tensor.Dense), gorgonia.WithName(fmt.Sprintf("%s.cached%d", l.cfg.name, len(l.cache)+1)))
+	n := gorgonia.NodeFromAny(x.Graph(), v.Clone().(*tensor.Dense), gorgonia.WithName(fmt.Sprintf("%s.cached%d", l.cfg.Name, len(l.cache)+1)))
 	if l.cache == nil {
 		l.cache = map[cacheKey]*gorgonia.Node{}
 	}

@@ -1,35 +1,27 @@
 package tag
 
 import (
-	"fmt"
-
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 )
 
 // Option configures a TAGConv.
 type Option func(*config) error
 
 type config struct {
-	k       int
-	bias    bool
-	act     nn.Activation
-	name    string
-	seedSet bool
-	seed    uint64
-	dtype   tensor.Dtype
+	layerkit.Config
+	k    int
+	bias bool
+	act  nn.Activation
 }
+
+var kit = layerkit.Kit[*config, Option]{Pkg: "tag"}
 
 // WithK sets the number of hops K (default 2, as DGL).
 func WithK(k int) Option {
-	return func(c *config) error {
-		if k < 0 {
-			return fmt.Errorf("tag: %d hops, want at least 0", k)
-		}
-		c.k = k
-		return nil
-	}
+	return kit.AtLeast("hops", k, 0, func(c *config) *int { return &c.k })
 }
 
 // WithBias sets whether the layer adds a learnable bias (default true).
@@ -39,29 +31,17 @@ func WithBias(on bool) Option { return func(c *config) error { c.bias = on; retu
 func WithActivation(f nn.Activation) Option { return func(c *config) error { c.act = f; return nil } }
 
 // WithName sets the prefix of the parameter names (default a unique "tag<k>").
-func WithName(name string) Option {
-	return func(c *config) error {
-		if name == "" {
-			return fmt.Errorf("tag: empty name")
-		}
-		c.name = name
-		return nil
-	}
-}
+func WithName(name string) Option { return kit.Name(name) }
 
 // WithSeed sets the seed of the weight initialisation (default: derived
 // from the layer name).
-func WithSeed(seed uint64) Option {
-	return func(c *config) error { c.seed, c.seedSet = seed, true; return nil }
-}
+func WithSeed(seed uint64) Option { return kit.Seed(seed) }
 
 // WithDtype sets the parameters' dtype (default float32).
-func WithDtype(dt tensor.Dtype) Option {
-	return func(c *config) error {
-		if dt != tensor.Float32 && dt != tensor.Float64 {
-			return fmt.Errorf("tag: dtype %v, want float32 or float64", dt)
-		}
-		c.dtype = dt
-		return nil
-	}
-}
+func WithDtype(dt tensor.Dtype) Option { return kit.Dtype(dt) }
+
+// WithValues makes the layer start each parameter from values' tensor of
+// its name instead of drawing one (see nn.Values); a tensor of another
+// dtype or shape is an error. A model rebuilt on every mini-batch graph
+// (nn/train) then draws no initialisation only to replace it.
+func WithValues(values nn.Values) Option { return kit.Values(values) }

@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/internal/prop"
@@ -23,23 +22,16 @@ type TAGConv struct {
 // (DGL draws it from the Glorot normal distribution of the same
 // variance); the bias starts at 0.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*TAGConv, error) {
-	if err := prop.CheckSizes("tag", eg, in, out); err != nil {
+	if err := kit.Sizes(in, out); err != nil {
 		return nil, err
 	}
-	c := config{k: 2, bias: true, dtype: tensor.Float32}
-	for _, o := range opts {
-		if err := o(&c); err != nil {
-			return nil, err
-		}
+	c := config{k: 2, bias: true}
+	if err := kit.Setup(eg, &c, opts); err != nil {
+		return nil, err
 	}
-	if c.name == "" {
-		c.name = nn.UniqueName(eg, "tag")
-	}
-	if !c.seedSet {
-		c.seed = nn.SeedOf(c.name)
-	}
-	lin, err := prop.NewLinear(eg, c.name, c.dtype, c.seed, math.Sqrt2, (c.k+1)*in, out, c.bias)
-	if err != nil {
+	ps := c.Params(eg)
+	lin := prop.NewLinear(ps, math.Sqrt2, (c.k+1)*in, out, c.bias)
+	if err := ps.Err(); err != nil {
 		return nil, err
 	}
 	return &TAGConv{in: in, out: out, cfg: c, lin: lin}, nil
@@ -68,8 +60,8 @@ func (l *TAGConv) ForwardWeighted(g nn.Graph, x, edgeWeight *gorgonia.Node) (*go
 }
 
 func (l *TAGConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, error) {
-	name := l.cfg.name
-	if err := prop.CheckInput("tag", name, "TAGConv", g, x, l.in, l.cfg.dtype); err != nil {
+	name := l.cfg.Name
+	if err := l.cfg.CheckHomogeneous(g, x, l.in, "TAGConv"); err != nil {
 		return nil, err
 	}
 	var err error

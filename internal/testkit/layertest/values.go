@@ -2,6 +2,7 @@ package layertest
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"gorgonia.org/gorgonia"
@@ -14,8 +15,10 @@ import (
 // graph, taking its initial values from values, and returns its
 // parameters. Built with a values that knows every parameter's name, the
 // layer must hold exactly the tensors given (the same memory: nothing is
-// drawn or copied); built with one that answers tensors of another shape,
-// or nothing, it must draw the same initial values as without values.
+// drawn or copied); built with one that answers nothing, it must draw the
+// same initial values as without values; built with one that answers a
+// tensor of another shape or dtype, it must fail with an error naming the
+// parameter.
 func Values(t *testing.T, build func(eg *gorgonia.ExprGraph, values nn.Values) (gorgonia.Nodes, error)) {
 	t.Helper()
 	drawn, err := build(gorgonia.NewGraph(), nil)
@@ -41,24 +44,41 @@ func Values(t *testing.T, build func(eg *gorgonia.ExprGraph, values nn.Values) (
 			t.Errorf("parameter %q does not hold the tensor values gave", p.Name())
 		}
 	}
-	for _, values := range []nn.Values{
-		func(name string) *tensor.Dense { return wrong[name] },
-		func(string) *tensor.Dense { return nil },
-	} {
-		ps, err := build(gorgonia.NewGraph(), values)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(ps) != len(drawn) {
-			t.Fatalf("%d parameters, %d without values", len(ps), len(drawn))
-		}
-		for i, p := range ps {
-			a, b := p.Value().(*tensor.Dense), drawn[i].Value().(*tensor.Dense)
-			if !a.Shape().Eq(b.Shape()) || !sameData(a.Data(), b.Data()) {
-				t.Errorf("parameter %q: values of another shape, or none, changed the drawn initial value", p.Name())
+	for _, p := range drawn {
+		for what, bad := range map[string]*tensor.Dense{"shape": wrong[p.Name()], "dtype": otherDtype(given[p.Name()])} {
+			_, err := build(gorgonia.NewGraph(), func(name string) *tensor.Dense {
+				if name == p.Name() {
+					return bad
+				}
+				return nil
+			})
+			if err == nil || !strings.Contains(err.Error(), p.Name()) {
+				t.Errorf("parameter %q given a value of another %s: got error %v, want one naming the parameter", p.Name(), what, err)
 			}
 		}
 	}
+	ps, err = build(gorgonia.NewGraph(), func(string) *tensor.Dense { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != len(drawn) {
+		t.Fatalf("%d parameters, %d without values", len(ps), len(drawn))
+	}
+	for i, p := range ps {
+		a, b := p.Value().(*tensor.Dense), drawn[i].Value().(*tensor.Dense)
+		if !a.Shape().Eq(b.Shape()) || !sameData(a.Data(), b.Data()) {
+			t.Errorf("parameter %q: values that know no parameter changed the drawn initial value", p.Name())
+		}
+	}
+}
+
+// otherDtype returns a zero tensor of v's shape in the other float dtype.
+func otherDtype(v *tensor.Dense) *tensor.Dense {
+	dt := tensor.Float64
+	if v.Dtype() == tensor.Float64 {
+		dt = tensor.Float32
+	}
+	return tensor.New(tensor.WithShape(v.Shape().Clone()...), tensor.Of(dt))
 }
 
 func sameData(a, b any) bool {

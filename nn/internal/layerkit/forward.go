@@ -1,0 +1,52 @@
+package layerkit
+
+import (
+	"gorgonia.org/gorgonia"
+
+	"github.com/gnngo/gnn/nn"
+)
+
+// CheckInput is the check at the top of a layer's Forward: a graph, and
+// features x of NumSrc rows, in columns and the layer's dtype.
+func (c *Config) CheckInput(g nn.Graph, x *gorgonia.Node, in int) error {
+	if nn.IsNil(g) || x == nil {
+		return c.Errorf("Forward needs a graph and features")
+	}
+	if s := x.Shape(); len(s) != 2 || s[0] != g.NumSrc() || s[1] != in {
+		return c.Errorf("features %q have shape %v, want (%d, %d)", x.Name(), s, g.NumSrc(), in)
+	}
+	if x.Dtype() != c.Dtype {
+		return c.Errorf("features have dtype %v, the layer %v", x.Dtype(), c.Dtype)
+	}
+	return nil
+}
+
+// CheckHomogeneous is CheckInput for a layer that needs as many source as
+// destination nodes; kind names the layer in the error ("SGConv").
+func (c *Config) CheckHomogeneous(g nn.Graph, x *gorgonia.Node, in int, kind string) error {
+	if !nn.IsNil(g) && g.NumSrc() != g.NumDst() {
+		return c.Errorf("graph has %d source and %d destination nodes; %s needs a homogeneous graph", g.NumSrc(), g.NumDst(), kind)
+	}
+	return c.CheckInput(g, x, in)
+}
+
+// CheckDst is the check of destination features given apart (a
+// bipartite Forward): NumDst rows, width columns and the layer's dtype.
+func (c *Config) CheckDst(g nn.Graph, xDst *gorgonia.Node, width int) error {
+	if s := xDst.Shape(); len(s) != 2 || s[0] != g.NumDst() || s[1] != width {
+		return c.Errorf("destination features %q have shape %v, want (%d, %d)", xDst.Name(), s, g.NumDst(), width)
+	}
+	if xDst.Dtype() != c.Dtype {
+		return c.Errorf("destination features have dtype %v, the layer %v", xDst.Dtype(), c.Dtype)
+	}
+	return nil
+}
+
+// CheckDstFirst is the check of a layer that reads the destination nodes'
+// features as the first NumDst rows of the source features (DGL's blocks).
+func (c *Config) CheckDstFirst(g nn.Graph) error {
+	if g.NumDst() > g.NumSrc() {
+		return c.Errorf("graph has %d destination nodes but %d sources; the destinations must be the first NumDst sources", g.NumDst(), g.NumSrc())
+	}
+	return nil
+}
