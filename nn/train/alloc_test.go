@@ -58,3 +58,28 @@ func TestEpochAllocation(t *testing.T) {
 		}
 	}
 }
+
+// TestEpochAllocationCora is TestEpochAllocation on Cora (dense features),
+// skipped when the data is absent.
+func TestEpochAllocationCora(t *testing.T) {
+	dir := findCora()
+	if dir == "" || testing.Short() {
+		t.Skip("Cora not found under ../shared/data/planetoid (set GNN_PLANETOID_DIR), or -short")
+	}
+	ds, err := dataset.LoadPlanetoid(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds.Features.RowNormalize()
+	g, err := ds.Graph.AddSelfLoops()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"gcn", "gat"} {
+		per, live := epochAllocation(t, goldenTask(t, ds, g, kind, tensor.Float32), 8)
+		t.Logf("cora %s: %d bytes allocated per epoch, live heap %d bytes (%.1f%%)", kind, per, live, 100*float64(per)/float64(live))
+		if float64(per) > 0.10*float64(live) {
+			t.Errorf("cora %s: an epoch allocates %d bytes, over 10%% of the live heap (%d bytes)", kind, per, live)
+		}
+	}
+}
