@@ -48,20 +48,23 @@
 // # Measured
 //
 // On this project's 2-core machine, shared and loaded (load average
-// 13-28), cmd/gnnbench with sparse input and dropout off, before (tape
-// machine, dual values) and after (this package), interleaved runs. CPU
-// time per epoch (process CPU of 300 epochs minus 5, or 200 minus 5; the
-// wall-clock medians swung 3x with the load):
+// 13-28, so that wall-clock medians swung 3x between runs), cmd/gnnbench
+// with sparse input and dropout off, before (tape machine, dual values)
+// and after (this package). Process CPU time per epoch (a run of 405
+// epochs minus one of 5, or 205, 63, 23 minus 5 or 3; median of three
+// interleaved rounds):
 //
-//	Cora GCN      4.6-5.6 ms -> 3.4-4.3 ms (-23% to -26%)
-//	Cora GAT      16.6 ms    -> 11.9 ms    (-28%)
-//	PubMed GAT    253 ms     -> 180 ms     (-29%)
-//	PubMed GCN    31.0 ms    -> 30.7 ms
+//	Cora GCN      4.90 ms -> 3.65 ms (-25%)
+//	Cora GAT      17.3 ms -> 11.6 ms (-33%)
+//	PubMed GCN    31.2 ms -> 23.0 ms (-26%)
+//	PubMed GAT    215 ms  -> 202 ms  (-6%; another three rounds +5%: the same)
 //	200K-node GAT (2.2M edges, 8 heads of 8): 2.83 s -> 2.75 s
 //
-// Peak RSS: Cora GAT 56 -> 38 MiB, PubMed GAT 276 -> 121 MiB, the
-// 200K-node GAT 1.85 GiB -> 593 MiB. Bytes allocated per steady-state
-// epoch of nn/train.Fit (training step and evaluation) on a 2000-node
-// graph: GCN 4.2 MB -> 0.14 MB, GAT 9.0 MB -> 0.20 MB, 4% of the live
-// heap; most of what is left is Gorgonia's Adam's temporaries.
+// Peak RSS: Cora GCN 33 -> 27 MiB, Cora GAT 53 -> 40 MiB, PubMed GCN
+// 116 -> 61 MiB, PubMed GAT 270 -> 120 MiB, the 200K-node GAT 1.85 GiB ->
+// 593 MiB, a 200K-node GCN (hidden 64) 1.03 GiB -> 506 MiB. Bytes
+// allocated per steady-state epoch of nn/train.Fit (training step and
+// evaluation) on Cora with dense features: GCN 36.5 MB (103% of the live
+// heap) -> 0.60 MB (1.7%), GAT 43.2 MB (106%) -> 1.1 MB (2.8%), most of
+// it Gorgonia's Adam's temporaries.
 package vm
