@@ -10,6 +10,7 @@ import (
 	"github.com/gnngo/gnn/graph/hetero"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/rgcn"
+	"github.com/gnngo/gnn/nn/vm"
 	"github.com/gnngo/gnn/sampling"
 )
 
@@ -258,9 +259,7 @@ func (m *Model) run(f func(e env, x *gorgonia.Node) (*gorgonia.Node, error), row
 
 // evaluate runs what outs need of eg and returns their values.
 func evaluate(eg *gorgonia.ExprGraph, outs ...*gorgonia.Node) ([]*tensor.Dense, error) {
-	vm := gorgonia.NewTapeMachine(eg.SubgraphRoots(outs...))
-	defer nn.CloseVM(vm)
-	if err := vm.RunAll(); err != nil {
+	if err := vm.Run(outs...); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
 	vals := make([]*tensor.Dense, len(outs))

@@ -60,8 +60,7 @@ func (op *activationOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *activationOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return activationDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return activationDo[float64](op, vals) })
+	return op.DoInto(nil, vals)
 }
 
 // device returns the backend's code of a.
@@ -82,12 +81,18 @@ func (op *activationOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgo
 	return y, b.Activate(op.fn.device(), y, in[0])
 }
 
-func activationDo[T num.Float](op *activationOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+// DoInto is Do into dst (opkit.Into).
+func (op *activationOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return activationDo[float32](dst, op, vals) },
+		func() (gorgonia.Value, error) { return activationDo[float64](dst, op, vals) })
+}
+
+func activationDo[T num.Float](dst *tensor.Dense, op *activationOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
 	}
-	t, y := values.Alloc[T](op.shape)
+	t, y := values.OverInto[T](dst, op.shape) // every element written
 	parallel.For(len(x), 1<<14, func(lo, hi int) {
 		for i, v := range x[lo:hi] {
 			switch {
@@ -128,8 +133,7 @@ func (op *activationGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *activationGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return activationGradDo[float32](op.fwd, vals) },
-		func() (gorgonia.Value, error) { return activationGradDo[float64](op.fwd, vals) })
+	return op.DoInto(nil, vals)
 }
 
 // DeviceDo computes the activation's gradient on the device. It runs when an input is on the device
@@ -142,7 +146,13 @@ func (op *activationGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (g
 	return dx, b.ActivateGrad(op.fwd.fn.device(), dx, in[0], in[1])
 }
 
-func activationGradDo[T num.Float](op *activationOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+// DoInto is Do into dst (opkit.Into).
+func (op *activationGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return activationGradDo[float32](dst, op.fwd, vals) },
+		func() (gorgonia.Value, error) { return activationGradDo[float64](dst, op.fwd, vals) })
+}
+
+func activationGradDo[T num.Float](dst *tensor.Dense, op *activationOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
@@ -154,7 +164,7 @@ func activationGradDo[T num.Float](op *activationOp, vals []gorgonia.Value) (gor
 	if len(dy) != len(x) {
 		return nil, fmt.Errorf("nn: d%v: %d values, %d gradients", op.fn, len(x), len(dy))
 	}
-	t, y := values.Alloc[T](op.shape)
+	t, y := values.AllocInto[T](dst, op.shape)
 	parallel.For(len(x), 1<<14, func(lo, hi int) {
 		for i, v := range x[lo:hi] {
 			switch {

@@ -176,7 +176,7 @@ func (op *batchNormOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.shape
 
 func (op *batchNormOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
 
-// DoInto is Do writing into dst when it fits (see overInto).
+// DoInto is Do writing into dst when it fits (see values.OverInto).
 func (op *batchNormOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](dst, op, bnForward, vals) },
 		func() (gorgonia.Value, error) { return batchNormDo[float64](dst, op, bnForward, vals) })
@@ -214,7 +214,7 @@ func (op *batchNormGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return op.DoInto(nil, vals)
 }
 
-// DoInto is Do writing into dst when it fits (see overInto).
+// DoInto is Do writing into dst when it fits (see values.OverInto).
 func (op *batchNormGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](dst, op.fwd, op.kind, vals) },
 		func() (gorgonia.Value, error) { return batchNormDo[float64](dst, op.fwd, op.kind, vals) })
@@ -243,12 +243,12 @@ func batchNormDo[T num.Float](dst *tensor.Dense, op *batchNormOp, kind int, vals
 		for j := range f {
 			a[j] = T(inv[j] * float64(gamma[j]))
 		}
-		t, y := overInto[T](dst, tensor.Shape{n, f})
+		t, y := values.OverInto[T](dst, tensor.Shape{n, f})
 		affineRows(y, nil, x, m, nil, a, make([]T, f), n, f)
 		return t, nil
 	case bnDGamma:
 		sdy, sdyx := sums(op.cache, gen, x, in[1], n, f)
-		t, dg := overInto[T](dst, tensor.Shape{f})
+		t, dg := values.OverInto[T](dst, tensor.Shape{f})
 		for j := range f {
 			dg[j] = T(inv[j] * (sdyx[j] - mean[j]*sdy[j]))
 		}
@@ -265,7 +265,7 @@ func batchNormDo[T num.Float](dst *tensor.Dense, op *batchNormOp, kind int, vals
 		cb[j] = T(-c * inv[j] * inv[j] * (sdyx[j] - mean[j]*sdy[j]) / float64(n))
 		cc[j] = T(-c * sdy[j] / float64(n))
 	}
-	t, dx := overInto[T](dst, tensor.Shape{n, f})
+	t, dx := values.OverInto[T](dst, tensor.Shape{n, f})
 	affineRows(dx, dy, x, m, ca, cb, cc, n, f)
 	return t, nil
 }

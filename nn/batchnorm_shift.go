@@ -60,7 +60,7 @@ func (op *batchNormShiftOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return op.DoInto(nil, vals)
 }
 
-// DoInto is Do writing into dst when it fits (see overInto).
+// DoInto is Do writing into dst when it fits (see values.OverInto).
 func (op *batchNormShiftOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormShiftDo[float32](dst, op, vals) },
 		func() (gorgonia.Value, error) { return batchNormShiftDo[float64](dst, op, vals) })
@@ -118,7 +118,7 @@ func batchNormShiftDo[T num.Float](dst *tensor.Dense, op *batchNormShiftOp, vals
 		m[j] = T(mean[j])
 		a[j] = T(inv[j] * float64(gamma[j]))
 	}
-	t, y := overInto[T](dst, tensor.Shape{n, f})
+	t, y := values.OverInto[T](dst, tensor.Shape{n, f})
 	relu := op.relu
 	parallel.For(n, 256, func(lo, hi int) {
 		for i := lo; i < hi; i++ {

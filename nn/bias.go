@@ -54,9 +54,12 @@ func (op *biasOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{op.shape, op.shape[1:]}, op.shape
 }
 
-func (op *biasOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return biasDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return biasDo[float64](op, vals) })
+func (op *biasOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *biasOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return biasDo[float32](dst, op, vals) },
+		func() (gorgonia.Value, error) { return biasDo[float64](dst, op, vals) })
 }
 
 // DeviceDo adds the bias to every row on the device. It runs when an input is on the device
@@ -69,7 +72,7 @@ func (op *biasOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Va
 	return y, b.AddRows(y, in[0], in[1], op.shape[0], op.shape[1:].TotalSize())
 }
 
-func biasDo[T num.Float](op *biasOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+func biasDo[T num.Float](dst *tensor.Dense, op *biasOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
@@ -79,7 +82,7 @@ func biasDo[T num.Float](op *biasOp, vals []gorgonia.Value) (gorgonia.Value, err
 		return nil, err
 	}
 	n, w := op.shape[0], op.shape[1:].TotalSize()
-	t, y := values.Alloc[T](op.shape)
+	t, y := values.OverInto[T](dst, op.shape) // every element written
 	parallel.For(n, 1024, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			yr, xr := y[r*w:(r+1)*w], x[r*w:(r+1)*w]
@@ -112,9 +115,12 @@ func (op *biasGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{op.fwd.shape}, op.fwd.shape[1:]
 }
 
-func (op *biasGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return biasGradDo[float32](op.fwd.shape, vals) },
-		func() (gorgonia.Value, error) { return biasGradDo[float64](op.fwd.shape, vals) })
+func (op *biasGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *biasGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return biasGradDo[float32](dst, op.fwd.shape, vals) },
+		func() (gorgonia.Value, error) { return biasGradDo[float64](dst, op.fwd.shape, vals) })
 }
 
 // DeviceDo sums the output gradient's rows on the device. It runs when an input is on the device
@@ -128,13 +134,13 @@ func (op *biasGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgoni
 	return db, b.SumRows(db, in[0], s[0], s[1:].TotalSize())
 }
 
-func biasGradDo[T num.Float](shape tensor.Shape, vals []gorgonia.Value) (gorgonia.Value, error) {
+func biasGradDo[T num.Float](dst *tensor.Dense, shape tensor.Shape, vals []gorgonia.Value) (gorgonia.Value, error) {
 	dy, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
 	}
 	n, w := shape[0], shape[1:].TotalSize()
-	t, db := values.Alloc[T](shape[1:])
+	t, db := values.AllocInto[T](dst, shape[1:])
 	parallel.Sum(db, n, 1024, func(p []T, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			for j, v := range dy[r*w : (r+1)*w] {

@@ -60,17 +60,20 @@ func (op *combineOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return in, op.shape
 }
 
-func (op *combineOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return combineDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return combineDo[float64](op, vals) })
+func (op *combineOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *combineOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return combineDo[float32](dst, op, vals) },
+		func() (gorgonia.Value, error) { return combineDo[float64](dst, op, vals) })
 }
 
-func combineDo[T num.Float](op *combineOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+func combineDo[T num.Float](dst *tensor.Dense, op *combineOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	xs, err := values.DataAll[T](vals)
 	if err != nil {
 		return nil, err
 	}
-	t, out := values.Alloc[T](op.shape)
+	t, out := values.AllocInto[T](dst, op.shape)
 	parallel.For(len(out), 1<<14, func(lo, hi int) {
 		o := out[lo:hi]
 		c := T(op.coeffs[0])

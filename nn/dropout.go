@@ -69,23 +69,28 @@ func (op *dropoutOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{op.shape}, op.shape
 }
 
-func (op *dropoutOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+func (op *dropoutOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *dropoutOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	t, err := values.Dense(vals[0])
 	if err != nil {
 		return nil, fmt.Errorf("nn: dropout: %w", err)
 	}
-	out := tensor.New(tensor.WithShape(t.Shape().Clone()...), tensor.Of(t.Dtype()))
 	training := op.mode.Training()
 	step := op.mode.Step()
+	n := t.Shape().TotalSize()
 	switch x := t.Data().(type) {
 	case []float32:
-		applyMask(out.Data().([]float32), x[:t.Shape().TotalSize()], op.p, op.seed, step, training, false)
+		out, y := values.OverInto[float32](dst, t.Shape()) // applyMask writes every element
+		applyMask(y, x[:n], op.p, op.seed, step, training, false)
+		return out, nil
 	case []float64:
-		applyMask(out.Data().([]float64), x[:t.Shape().TotalSize()], op.p, op.seed, step, training, false)
-	default:
-		return nil, fmt.Errorf("nn: dropout of %T data", x)
+		out, y := values.OverInto[float64](dst, t.Shape())
+		applyMask(y, x[:n], op.p, op.seed, step, training, false)
+		return out, nil
 	}
-	return out, nil
+	return nil, fmt.Errorf("nn: dropout of %T data", t.Data())
 }
 
 // DeviceDo draws the same masks as Do, on the device. It runs when an input is on the device

@@ -75,7 +75,9 @@ func (op *xentOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{{op.n, op.c}}, tensor.ScalarShape()
 }
 
-func (op *xentOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return xentDo(op, vals, false) }
+func (op *xentOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return xentDo(nil, op, vals, false)
+}
 
 // xentConsts returns op's labels and listed nodes on the device, uploaded
 // once per op.
@@ -133,8 +135,11 @@ func (op *xentGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{s, tensor.ScalarShape()}, s
 }
 
-func (op *xentGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return xentDo(op.fwd, vals, true)
+func (op *xentGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *xentGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return xentDo(dst, op.fwd, vals, true)
 }
 
 // DeviceDo computes the loss gradient on the device. It runs when an input is on the device
@@ -161,8 +166,8 @@ func (op *xentGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgoni
 }
 
 // xentDo computes op's loss of (logits), or with grad its gradient from
-// (logits, dloss).
-func xentDo(op *xentOp, vals []gorgonia.Value, grad bool) (gorgonia.Value, error) {
+// (logits, dloss), into dst when it can (values.AllocInto).
+func xentDo(dst *tensor.Dense, op *xentOp, vals []gorgonia.Value, grad bool) (gorgonia.Value, error) {
 	t, err := values.Dense(vals[0])
 	if err != nil {
 		return nil, fmt.Errorf("nn: cross-entropy: %w", err)
@@ -182,17 +187,19 @@ func xentDo(op *xentOp, vals []gorgonia.Value, grad bool) (gorgonia.Value, error
 	}
 	switch x := t.Data().(type) {
 	case []float32:
-		loss, g := xent(x, op, scale, grad)
 		if grad {
-			return tensor.New(tensor.WithShape(op.n, op.c), tensor.WithBacking(g)), nil
+			out, g := values.AllocInto[float32](dst, []int{op.n, op.c})
+			xent(x, op, scale, g)
+			return out, nil
 		}
-		return gorgonia.NewF32(float32(loss)), nil
+		return gorgonia.NewF32(float32(xent(x, op, scale, nil))), nil
 	case []float64:
-		loss, g := xent(x, op, scale, grad)
 		if grad {
-			return tensor.New(tensor.WithShape(op.n, op.c), tensor.WithBacking(g)), nil
+			out, g := values.AllocInto[float64](dst, []int{op.n, op.c})
+			xent(x, op, scale, g)
+			return out, nil
 		}
-		return gorgonia.NewF64(loss), nil
+		return gorgonia.NewF64(xent(x, op, scale, nil)), nil
 	}
 	return nil, fmt.Errorf("nn: cross-entropy of %T data", t.Data())
 }
@@ -200,18 +207,15 @@ func xentDo(op *xentOp, vals []gorgonia.Value, grad bool) (gorgonia.Value, error
 // xentChunk is the number of listed nodes per task of xent.
 const xentChunk = 2048
 
-// xent returns the loss and, with grad (the backward op), the gradient
-// scaled by scale. Chunks of listed nodes run in parallel and record each node's
+// xent returns the loss and, when g is not nil (the backward op, g
+// zeroed), writes the gradient scaled by scale into g. Chunks of listed nodes run in parallel and record each node's
 // term of the loss, which are then added in list order: the result is the
 // same for any GOMAXPROCS, and the same as one loop over the nodes. With a
 // node listed twice, whose gradient row takes two contributions, it runs in
 // one goroutine.
-func xent[T float32 | float64](x []T, op *xentOp, scale float64, grad bool) (float64, []T) {
-	var g []T
-	if grad {
-		g = make([]T, op.n*op.c)
-	}
-	terms := make([]float64, len(op.nodes))
+func xent[T float32 | float64](x []T, op *xentOp, scale float64, g []T) float64 {
+	terms := parallel.Scratch[float64](len(op.nodes))
+	defer parallel.PutScratch(terms)
 	run := func(lo, hi int) { xentNodes(terms[lo:hi], x, g, op, op.nodes[lo:hi], scale) }
 	if op.unique {
 		parallel.For(len(op.nodes), xentChunk, run)
@@ -222,7 +226,7 @@ func xent[T float32 | float64](x []T, op *xentOp, scale float64, grad bool) (flo
 	for _, t := range terms {
 		loss -= t
 	}
-	return loss, g
+	return loss
 }
 
 // xentNodes sets terms[i] to the term of nodes[i] in the loss (to be
@@ -335,11 +339,9 @@ func CrossEntropyOf(logits gorgonia.Value, labels []int32, nodes []int32) (float
 	op := &xentOp{labels: labels, nodes: nodes, n: n, c: c}
 	switch d := t.Data().(type) {
 	case []float32:
-		loss, _ := xent(d, op, 1, false)
-		return loss, nil
+		return xent(d, op, 1, nil), nil
 	case []float64:
-		loss, _ := xent(d, op, 1, false)
-		return loss, nil
+		return xent(d, op, 1, nil), nil
 	}
 	return 0, fmt.Errorf("nn: cross-entropy of %T data", t.Data())
 }

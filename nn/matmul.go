@@ -60,9 +60,12 @@ func (op *matMulOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{{op.n, op.k}, {op.k, op.m}}, tensor.Shape{op.n, op.m}
 }
 
-func (op *matMulOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return matMulDo[float32](op, product, vals) },
-		func() (gorgonia.Value, error) { return matMulDo[float64](op, product, vals) })
+func (op *matMulOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *matMulOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return matMulDo[float32](dst, op, product, vals) },
+		func() (gorgonia.Value, error) { return matMulDo[float64](dst, op, product, vals) })
 }
 
 // DeviceDo runs the product with the backend's dense kernel. It runs when an input is on the device
@@ -135,8 +138,13 @@ func (op *matMulGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *matMulGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return matMulDo[float32](op.fwd, op.mode, vals) },
-		func() (gorgonia.Value, error) { return matMulDo[float64](op.fwd, op.mode, vals) })
+	return op.DoInto(nil, vals)
+}
+
+// DoInto is Do into dst (opkit.Into).
+func (op *matMulGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return matMulDo[float32](dst, op.fwd, op.mode, vals) },
+		func() (gorgonia.Value, error) { return matMulDo[float64](dst, op.fwd, op.mode, vals) })
 }
 
 // DeviceDo runs the gradient's transposed product on the device. It runs when an input is on the device
@@ -146,7 +154,7 @@ func (op *matMulGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgo
 }
 
 // matMulDo computes the product of mode of op's sizes.
-func matMulDo[T num.Float](op *matMulOp, mode matMulMode, vals []gorgonia.Value) (gorgonia.Value, error) {
+func matMulDo[T num.Float](dst *tensor.Dense, op *matMulOp, mode matMulMode, vals []gorgonia.Value) (gorgonia.Value, error) {
 	a, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
@@ -162,7 +170,7 @@ func matMulDo[T num.Float](op *matMulOp, mode matMulMode, vals []gorgonia.Value)
 	case transA:
 		shape = tensor.Shape{op.k, op.m}
 	}
-	t, c := values.Alloc[T](shape)
+	t, c := values.AllocInto[T](dst, shape)
 	switch mode {
 	case product:
 		gemm.Mul(c, a, b, op.n, op.k, op.m)

@@ -52,7 +52,7 @@ func (op *matMulBiasOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return op.DoInto(nil, vals)
 }
 
-// DoInto is Do writing into dst when it fits (see overInto): the product
+// DoInto is Do writing into dst when it fits (see values.OverInto): the product
 // overwrites every element.
 func (op *matMulBiasOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return matMulBiasDo[float32](dst, op, vals) },
@@ -90,7 +90,7 @@ func matMulBiasDo[T num.Float](dst *tensor.Dense, op *matMulBiasOp, vals []gorgo
 		return nil, err
 	}
 	n, k, w := op.mm.n, op.mm.k, op.mm.m
-	t, y := overInto[T](dst, tensor.Shape{n, w})
+	t, y := values.OverInto[T](dst, tensor.Shape{n, w})
 	gemm.Mul(y, x, wt, n, k, w)
 	parallel.For(n, 1024, func(lo, hi int) {
 		for r := lo; r < hi; r++ {

@@ -50,9 +50,12 @@ func (op *meanHeadsOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{{op.n, op.h * op.f}}, tensor.Shape{op.n, op.f}
 }
 
-func (op *meanHeadsOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return meanHeadsDo[float32](op, vals[0]) },
-		func() (gorgonia.Value, error) { return meanHeadsDo[float64](op, vals[0]) })
+func (op *meanHeadsOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *meanHeadsOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return meanHeadsDo[float32](dst, op, vals[0]) },
+		func() (gorgonia.Value, error) { return meanHeadsDo[float64](dst, op, vals[0]) })
 }
 
 // DeviceDo averages the heads on the device. It runs when an input is on the device
@@ -65,12 +68,12 @@ func (op *meanHeadsOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgon
 	return y, b.MeanHeads(y, in[0], op.n, op.h, op.f, false)
 }
 
-func meanHeadsDo[T num.Float](op *meanHeadsOp, v gorgonia.Value) (gorgonia.Value, error) {
+func meanHeadsDo[T num.Float](dst *tensor.Dense, op *meanHeadsOp, v gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](v)
 	if err != nil {
 		return nil, err
 	}
-	t, out := values.Alloc[T](tensor.Shape{op.n, op.f})
+	t, out := values.AllocInto[T](dst, tensor.Shape{op.n, op.f})
 	h, f := op.h, op.f
 	parallel.For(op.n, 1024, func(lo, hi int) {
 		for n := lo; n < hi; n++ {
@@ -111,8 +114,7 @@ func (op *meanHeadsGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *meanHeadsGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return meanHeadsGradDo[float32](op, vals[0]) },
-		func() (gorgonia.Value, error) { return meanHeadsGradDo[float64](op, vals[0]) })
+	return op.DoInto(nil, vals)
 }
 
 // DeviceDo spreads the gradient over the heads on the device. It runs when an input is on the device
@@ -125,12 +127,18 @@ func (op *meanHeadsGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (go
 	return dx, b.MeanHeads(in[0], dx, op.n, op.h, op.f, true)
 }
 
-func meanHeadsGradDo[T num.Float](op *meanHeadsGradOp, v gorgonia.Value) (gorgonia.Value, error) {
+// DoInto is Do into dst (opkit.Into).
+func (op *meanHeadsGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return meanHeadsGradDo[float32](dst, op, vals[0]) },
+		func() (gorgonia.Value, error) { return meanHeadsGradDo[float64](dst, op, vals[0]) })
+}
+
+func meanHeadsGradDo[T num.Float](dst *tensor.Dense, op *meanHeadsGradOp, v gorgonia.Value) (gorgonia.Value, error) {
 	dy, err := values.Data[T](v)
 	if err != nil {
 		return nil, err
 	}
-	t, out := values.Alloc[T](tensor.Shape{op.n, op.h * op.f})
+	t, out := values.AllocInto[T](dst, tensor.Shape{op.n, op.h * op.f})
 	h, f := op.h, op.f
 	parallel.For(op.n, 1024, func(lo, hi int) {
 		for n := lo; n < hi; n++ {

@@ -48,16 +48,21 @@ func (op *reluDropoutOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *reluDropoutOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return reluDropoutDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return reluDropoutDo[float64](op, vals) })
+	return op.DoInto(nil, vals)
 }
 
-func reluDropoutDo[T num.Float](op *reluDropoutOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+// DoInto is Do into dst (opkit.Into).
+func (op *reluDropoutOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return reluDropoutDo[float32](dst, op, vals) },
+		func() (gorgonia.Value, error) { return reluDropoutDo[float64](dst, op, vals) })
+}
+
+func reluDropoutDo[T num.Float](dst *tensor.Dense, op *reluDropoutOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
 	}
-	t, y := values.Alloc[T](op.shape)
+	t, y := values.AllocInto[T](dst, op.shape)
 	applyMask(y, x, op.p, op.seed, op.mode.Step(), op.mode.Training(), true)
 	return t, nil
 }
@@ -81,11 +86,16 @@ func (op *reluDropoutGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *reluDropoutGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return reluDropoutGradDo[float32](op.fwd, vals) },
-		func() (gorgonia.Value, error) { return reluDropoutGradDo[float64](op.fwd, vals) })
+	return op.DoInto(nil, vals)
 }
 
-func reluDropoutGradDo[T num.Float](op *reluDropoutOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+// DoInto is Do into dst (opkit.Into).
+func (op *reluDropoutGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return reluDropoutGradDo[float32](dst, op.fwd, vals) },
+		func() (gorgonia.Value, error) { return reluDropoutGradDo[float64](dst, op.fwd, vals) })
+}
+
+func reluDropoutGradDo[T num.Float](dst *tensor.Dense, op *reluDropoutOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	y, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
@@ -102,7 +112,7 @@ func reluDropoutGradDo[T num.Float](op *reluDropoutOp, vals []gorgonia.Value) (g
 	if training {
 		scale = T(1 / (1 - op.p))
 	}
-	t, dx := values.Alloc[T](op.shape)
+	t, dx := values.AllocInto[T](dst, op.shape)
 	parallel.For(len(y), 1<<14, func(lo, hi int) {
 		for i, v := range y[lo:hi] {
 			if v > 0 {

@@ -71,9 +71,12 @@ func (op *attentionOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{withRows(op.g.NumSrc(), op.feat), withRows(op.g.NumDst(), op.feat)}, withRows(op.g.NumEdges(), op.feat)
 }
 
-func (op *attentionOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return attentionDo[float32](op, vals, false) },
-		func() (gorgonia.Value, error) { return attentionDo[float64](op, vals, false) })
+func (op *attentionOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *attentionOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return attentionDo[float32](dst, op, vals, false) },
+		func() (gorgonia.Value, error) { return attentionDo[float64](dst, op, vals, false) })
 }
 
 // DeviceDo computes the fused attention scores on the device, as Do. It runs when an input is on the device
@@ -120,8 +123,13 @@ func (op *attentionGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *attentionGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return attentionDo[float32](op.fwd, vals, true) },
-		func() (gorgonia.Value, error) { return attentionDo[float64](op.fwd, vals, true) })
+	return op.DoInto(nil, vals)
+}
+
+// DoInto is Do into dst (opkit.Into).
+func (op *attentionGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return attentionDo[float32](dst, op.fwd, vals, true) },
+		func() (gorgonia.Value, error) { return attentionDo[float64](dst, op.fwd, vals, true) })
 }
 
 // DeviceDo computes the fused attention's gradients on the device, as Do. It runs when an input is on the device
@@ -138,7 +146,7 @@ func (op *attentionGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (go
 
 // attentionDo runs op's forward on (el, er), or with grad its backward on
 // (el, er, y, dy).
-func attentionDo[T num.Float](op *attentionOp, vals []gorgonia.Value, grad bool) (gorgonia.Value, error) {
+func attentionDo[T num.Float](dst *tensor.Dense, op *attentionOp, vals []gorgonia.Value, grad bool) (gorgonia.Value, error) {
 	in := make([][]T, len(vals))
 	for i, v := range vals {
 		x, err := values.Data[T](v)
@@ -149,7 +157,7 @@ func attentionDo[T num.Float](op *attentionOp, vals []gorgonia.Value, grad bool)
 	}
 	_, shape := op.Shapes()
 	width := bcast.Prod(op.feat)
-	t, out := values.Alloc[T](shape)
+	t, out := values.AllocInto[T](dst, shape)
 	if grad {
 		edgesoftmax.AttentionBackward(out, op.g, in[0], in[1], op.slope, in[2], in[3], width)
 	} else {

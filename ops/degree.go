@@ -84,8 +84,7 @@ func (op *degreeScaleOp) Name() string {
 func (op *degreeScaleOp) Key() string { return fmt.Sprintf("g=%d,%v", op.g.ID(), op.shape) }
 
 func (op *degreeScaleOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return degreeScaleDo[float32](op, vals[0]) },
-		func() (gorgonia.Value, error) { return degreeScaleDo[float64](op, vals[0]) })
+	return op.DoInto(nil, vals)
 }
 
 // degreeKey names the device copy of g's degree factors max(deg, 1)^power
@@ -128,12 +127,18 @@ func (op *degreeScaleOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorg
 	return y, b.ScaleRows(y, x, f, op.shape.TotalSize()/n)
 }
 
-func degreeScaleDo[T num.Float](op *degreeScaleOp, v gorgonia.Value) (gorgonia.Value, error) {
+// DoInto is Do into dst (opkit.Into).
+func (op *degreeScaleOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return degreeScaleDo[float32](dst, op, vals[0]) },
+		func() (gorgonia.Value, error) { return degreeScaleDo[float64](dst, op, vals[0]) })
+}
+
+func degreeScaleDo[T num.Float](dst *tensor.Dense, op *degreeScaleOp, v gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](v)
 	if err != nil {
 		return nil, err
 	}
-	t, y := values.Alloc[T](op.shape)
+	t, y := values.AllocInto[T](dst, op.shape)
 	c := op.g.CSC()
 	if op.deg == OutDegree {
 		c = op.g.CSR()

@@ -54,8 +54,13 @@ func (op *edgeSoftmaxOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *edgeSoftmaxOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return edgeSoftmaxDo[float32](op, vals, false) },
-		func() (gorgonia.Value, error) { return edgeSoftmaxDo[float64](op, vals, false) })
+	return op.DoInto(nil, vals)
+}
+
+// DoInto is Do into dst (opkit.Into).
+func (op *edgeSoftmaxOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return edgeSoftmaxDo[float32](dst, op, vals, false) },
+		func() (gorgonia.Value, error) { return edgeSoftmaxDo[float64](dst, op, vals, false) })
 }
 
 // DeviceDo normalises the edge scores on the device, as Do. It runs when an input is on the device
@@ -87,8 +92,13 @@ func (op *edgeSoftmaxGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *edgeSoftmaxGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return edgeSoftmaxDo[float32](op.fwd, vals, true) },
-		func() (gorgonia.Value, error) { return edgeSoftmaxDo[float64](op.fwd, vals, true) })
+	return op.DoInto(nil, vals)
+}
+
+// DoInto is Do into dst (opkit.Into).
+func (op *edgeSoftmaxGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return edgeSoftmaxDo[float32](dst, op.fwd, vals, true) },
+		func() (gorgonia.Value, error) { return edgeSoftmaxDo[float64](dst, op.fwd, vals, true) })
 }
 
 // DeviceDo computes the softmax's gradient on the device, as Do. It runs when an input is on the device
@@ -104,13 +114,13 @@ func (op *edgeSoftmaxGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (
 
 // edgeSoftmaxDo runs op's forward on (x), or with grad its backward on
 // (y, dy).
-func edgeSoftmaxDo[T num.Float](op *edgeSoftmaxOp, vals []gorgonia.Value, grad bool) (gorgonia.Value, error) {
+func edgeSoftmaxDo[T num.Float](dst *tensor.Dense, op *edgeSoftmaxOp, vals []gorgonia.Value, grad bool) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
 	}
 	width := bcast.Prod(op.shape[1:])
-	t, out := values.Alloc[T](op.shape)
+	t, out := values.AllocInto[T](dst, op.shape)
 	if !grad {
 		edgesoftmax.Forward(out, op.g, op.norm, x, width)
 		return t, nil

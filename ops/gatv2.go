@@ -126,9 +126,12 @@ func (op *gatv2Op) Shapes() (in []tensor.Shape, out tensor.Shape) {
 	return in, tensor.Shape{op.g.NumEdges(), op.h, 1}
 }
 
-func (op *gatv2Op) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](op, -1, vals) },
-		func() (gorgonia.Value, error) { return gatv2Do[float64](op, -1, vals) })
+func (op *gatv2Op) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *gatv2Op) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](dst, op, -1, vals) },
+		func() (gorgonia.Value, error) { return gatv2Do[float64](dst, op, -1, vals) })
 }
 
 // Grad computes the gradient of zl with one backward op over the sources,
@@ -191,8 +194,13 @@ func (op *gatv2DstGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *gatv2DstGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](op.fwd, gatv2Dst, vals) },
-		func() (gorgonia.Value, error) { return gatv2Do[float64](op.fwd, gatv2Dst, vals) })
+	return op.DoInto(nil, vals)
+}
+
+// DoInto is Do into dst (opkit.Into).
+func (op *gatv2DstGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](dst, op.fwd, gatv2Dst, vals) },
+		func() (gorgonia.Value, error) { return gatv2Do[float64](dst, op.fwd, gatv2Dst, vals) })
 }
 
 // gatv2PartOp is the gradient of input wrt (1, 2 or 4) of fwd, copied out
@@ -212,19 +220,24 @@ func (op *gatv2PartOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *gatv2PartOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Part[float32](op, vals[0]) },
-		func() (gorgonia.Value, error) { return gatv2Part[float64](op, vals[0]) })
+	return op.DoInto(nil, vals)
+}
+
+// DoInto is Do into dst (opkit.Into).
+func (op *gatv2PartOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Part[float32](dst, op, vals[0]) },
+		func() (gorgonia.Value, error) { return gatv2Part[float64](dst, op, vals[0]) })
 }
 
 // gatv2Part copies op's part of the packed gradient v.
-func gatv2Part[T num.Float](op *gatv2PartOp, v gorgonia.Value) (gorgonia.Value, error) {
+func gatv2Part[T num.Float](dst *tensor.Dense, op *gatv2PartOp, v gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](v)
 	if err != nil {
 		return nil, err
 	}
 	off := op.fwd.parts()
 	_, shape := op.Shapes()
-	t, out := values.Alloc[T](shape)
+	t, out := values.AllocInto[T](dst, shape)
 	copy(out, x[off[op.wrt]:off[op.wrt+1]])
 	return t, nil
 }
@@ -245,9 +258,12 @@ func (op *gatv2GradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return append(in, scores), in[op.wrt].Clone()
 }
 
-func (op *gatv2GradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](op.fwd, op.wrt, vals) },
-		func() (gorgonia.Value, error) { return gatv2Do[float64](op.fwd, op.wrt, vals) })
+func (op *gatv2GradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *gatv2GradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](dst, op.fwd, op.wrt, vals) },
+		func() (gorgonia.Value, error) { return gatv2Do[float64](dst, op.fwd, op.wrt, vals) })
 }
 
 // gatv2Dst is the wrt of gatv2Do that computes gatv2DstGradOp's packed
@@ -257,7 +273,7 @@ const gatv2Dst = 5
 // gatv2Do computes op's scores (wrt -1), the gradient with respect to
 // input wrt, or with gatv2Dst the packed gradients of gatv2DstGradOp, whose
 // values end with the gradient of the scores.
-func gatv2Do[T num.Float](op *gatv2Op, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
+func gatv2Do[T num.Float](dst *tensor.Dense, op *gatv2Op, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, err := values.DataAll[T](vals)
 	if err != nil {
 		return nil, err
@@ -273,7 +289,7 @@ func gatv2Do[T num.Float](op *gatv2Op, wrt int, vals []gorgonia.Value) (gorgonia
 	case wrt >= 0:
 		shape = fin[wrt]
 	}
-	t, out := values.Alloc[T](shape)
+	t, out := values.AllocInto[T](dst, shape)
 	ds := in[len(in)-1]
 	switch wrt {
 	case -1:

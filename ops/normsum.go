@@ -13,6 +13,7 @@ import (
 	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/ops/spmm"
 )
@@ -95,9 +96,12 @@ func (op *normSumOp) Name() string {
 
 func (op *normSumOp) Key() string { return fmt.Sprintf("g=%d,%v", op.g.ID(), op.row) }
 
-func (op *normSumOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return normSumDo[float32](op, vals[0]) },
-		func() (gorgonia.Value, error) { return normSumDo[float64](op, vals[0]) })
+func (op *normSumOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *normSumOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return normSumDo[float32](dst, op, vals[0]) },
+		func() (gorgonia.Value, error) { return normSumDo[float64](dst, op, vals[0]) })
 }
 
 // deviceFactors returns op's degree factors (the destination side's when
@@ -161,17 +165,18 @@ func (op *normSumOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia
 	return out, nil
 }
 
-func normSumDo[T num.Float](op *normSumOp, v gorgonia.Value) (gorgonia.Value, error) {
+func normSumDo[T num.Float](dst *tensor.Dense, op *normSumOp, v gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](v)
 	if err != nil {
 		return nil, err
 	}
 	_, outShape := op.Shapes()
-	t, out := values.Alloc[T](outShape)
+	t, out := values.AllocInto[T](dst, outShape)
 	w := bcast.Prod(op.row)
 	u := x
 	if op.src != 0 {
-		u = make([]T, len(x))
+		u = parallel.Scratch[T](len(x))
+		defer parallel.PutScratch(u)
 		scaleRows(u, x, cachedFactors[T](op.factors, false, op.g.CSR(), op.src), w)
 	}
 	p := bcast.Same(op.row)

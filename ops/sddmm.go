@@ -120,9 +120,12 @@ func (op *sddmmOp) Name() string {
 
 func (op *sddmmOp) Key() string { return fmt.Sprintf("g=%d,l=%v,r=%v", op.g.ID(), op.lhs, op.rhs) }
 
-func (op *sddmmOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return sddmmDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return sddmmDo[float64](op, vals) })
+func (op *sddmmOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *sddmmOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return sddmmDo[float32](dst, op, vals) },
+		func() (gorgonia.Value, error) { return sddmmDo[float64](dst, op, vals) })
 }
 
 // DeviceDo runs the SDDMM with the backend's sparse kernel, on the same graph,
@@ -144,7 +147,7 @@ func (op *sddmmOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.V
 	return out, b.SDDMM(out, op.g, op.op, in[0], op.lt, rhs, op.rt, op.plan)
 }
 
-func sddmmDo[T num.Float](op *sddmmOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+func sddmmDo[T num.Float](dst *tensor.Dense, op *sddmmOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	lhs, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
@@ -155,7 +158,7 @@ func sddmmDo[T num.Float](op *sddmmOp, vals []gorgonia.Value) (gorgonia.Value, e
 			return nil, err
 		}
 	}
-	t, out := values.Alloc[T](withRows(op.g.NumEdges(), op.outShape()))
+	t, out := values.AllocInto[T](dst, withRows(op.g.NumEdges(), op.outShape()))
 	sddmm.Forward(out, op.g, op.op, lhs, op.lt, rhs, op.rt, op.plan)
 	return t, nil
 }

@@ -132,9 +132,12 @@ func (op *spmmOp) Name() string {
 
 func (op *spmmOp) Key() string { return fmt.Sprintf("g=%d,u=%v,e=%v", op.g.ID(), op.lhs, op.rhs) }
 
-func (op *spmmOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return spmmDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return spmmDo[float64](op, vals) })
+func (op *spmmOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *spmmOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return spmmDo[float32](dst, op, vals) },
+		func() (gorgonia.Value, error) { return spmmDo[float64](dst, op, vals) })
 }
 
 // DeviceDo runs the SpMM with the backend's sparse kernel, on the same graph,
@@ -183,12 +186,12 @@ func operands[T num.Float](op spmm.Op, vals []gorgonia.Value) (u, e []T, err err
 	return x, e, nil
 }
 
-func spmmDo[T num.Float](op *spmmOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+func spmmDo[T num.Float](dst *tensor.Dense, op *spmmOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	u, e, err := operands[T](op.op, vals)
 	if err != nil {
 		return nil, err
 	}
-	t, out := values.Alloc[T](withRows(op.g.NumDst(), op.plan.Out))
+	t, out := values.AllocInto[T](dst, withRows(op.g.NumDst(), op.plan.Out))
 	spmm.Forward(out, op.g, op.op, op.red, u, e, op.plan, nil)
 	return t, nil
 }

@@ -168,8 +168,7 @@ func (op *spmmArgGradOp) Name() string { return fmt.Sprintf("d%v/d%d", op.fwd.Na
 func (op *spmmArgGradOp) Key() string { return op.fwd.Key() }
 
 func (op *spmmArgGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return spmmArgGradDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return spmmArgGradDo[float64](op, vals) })
+	return op.DoInto(nil, vals)
 }
 
 // DeviceDo recomputes the winning edges of the Max or Min forward on the
@@ -195,7 +194,13 @@ func (op *spmmArgGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorg
 	return d, b.SpMMArgBackward(du, de, f.g, f.op, f.red, u, e, f.plan, in[len(in)-1])
 }
 
-func spmmArgGradDo[T num.Float](op *spmmArgGradOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+// DoInto is Do into dst (opkit.Into).
+func (op *spmmArgGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return spmmArgGradDo[float32](dst, op, vals) },
+		func() (gorgonia.Value, error) { return spmmArgGradDo[float64](dst, op, vals) })
+}
+
+func spmmArgGradDo[T num.Float](dst *tensor.Dense, op *spmmArgGradOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	f := op.fwd
 	u, e, err := operands[T](f.op, vals[:len(vals)-1])
 	if err != nil {
@@ -210,7 +215,7 @@ func spmmArgGradDo[T num.Float](op *spmmArgGradOp, vals []gorgonia.Value) (gorgo
 	arg := make([]int64, n)
 	spmm.Forward(scratch, f.g, f.op, f.red, u, e, f.plan, arg)
 	_, shape := op.Shapes()
-	t, d := values.Alloc[T](shape)
+	t, d := values.AllocInto[T](dst, shape)
 	var du, de []T
 	// For copy_e the single input is the edge operand.
 	if op.wrt == 0 && f.op != spmm.CopyE {

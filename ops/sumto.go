@@ -73,9 +73,12 @@ func (op *broadcastOp) Key() string {
 	return fmt.Sprintf("%v,rows=%d,wide=%v,narrow=%v", op.sum, op.rows, op.wide, op.narrow)
 }
 
-func (op *broadcastOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return broadcastDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return broadcastDo[float64](op, vals) })
+func (op *broadcastOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *broadcastOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return broadcastDo[float32](dst, op, vals) },
+		func() (gorgonia.Value, error) { return broadcastDo[float64](dst, op, vals) })
 }
 
 // DeviceDo expands or sums rows on the device, as Do: the expansion
@@ -135,12 +138,12 @@ func (op *broadcastOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgon
 	return y, b.SumCols(y, x, ptr, idx, op.rows, w)
 }
 
-func broadcastDo[T num.Float](op *broadcastOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+func broadcastDo[T num.Float](dst *tensor.Dense, op *broadcastOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
 	}
-	t, y := values.Alloc[T](op.out())
+	t, y := values.AllocInto[T](dst, op.out())
 	w, n := bcast.Prod(op.wide), bcast.Prod(op.narrow)
 	parallel.For(op.rows, 256, func(lo, hi int) {
 		for r := lo; r < hi; r++ {

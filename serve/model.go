@@ -10,6 +10,7 @@ import (
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
+	"github.com/gnngo/gnn/nn/vm"
 )
 
 // Model is what the server runs: a stack of layers, its parameters and the
@@ -167,9 +168,7 @@ func (m *Model) forward(blocks []*graph.Graph, x *tensor.Dense) (*tensor.Dense, 
 		}
 		h = out
 	}
-	vm := gorgonia.NewTapeMachine(eg.SubgraphRoots(h))
-	defer nn.CloseVM(vm)
-	if err := vm.RunAll(); err != nil {
+	if err := vm.Run(h); err != nil {
 		return nil, err
 	}
 	v, ok := h.Value().(*tensor.Dense)
@@ -212,9 +211,7 @@ func (m *Model) wholeLayers(g *graph.Graph, x *tensor.Dense, depth int) ([]*tens
 		}
 		outs[l], h = out, out
 	}
-	vm := gorgonia.NewTapeMachine(eg.SubgraphRoots(outs...))
-	defer nn.CloseVM(vm)
-	if err := vm.RunAll(); err != nil {
+	if err := vm.Run(outs...); err != nil {
 		return nil, err
 	}
 	res := make([]*tensor.Dense, depth)

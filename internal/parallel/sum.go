@@ -17,7 +17,9 @@ func Sum[T num.Float](out []T, n, least int, fn func(partial []T, lo, hi int)) {
 	per := max(least, (n+63)/64, 1)
 	chunks := (n + per - 1) / per
 	w := len(out)
-	partial := make([]T, chunks*w)
+	partial := Scratch[T](chunks * w)
+	defer PutScratch(partial)
+	clear(partial)
 	For(chunks, 1, func(lo, hi int) {
 		for ch := lo; ch < hi; ch++ {
 			fn(partial[ch*w:(ch+1)*w], ch*per, min((ch+1)*per, n))

@@ -33,9 +33,12 @@ func (op *headDotOp) Key() string { return fmt.Sprintf("%d,%d,%d", op.n, op.h, o
 
 func (op *headDotOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.shapes(headFwd) }
 
-func (op *headDotOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return headDotDo[float32](op, headFwd, vals) },
-		func() (gorgonia.Value, error) { return headDotDo[float64](op, headFwd, vals) })
+func (op *headDotOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *headDotOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return headDotDo[float32](dst, op, headFwd, vals) },
+		func() (gorgonia.Value, error) { return headDotDo[float64](dst, op, headFwd, vals) })
 }
 
 // Grad gives z dz[n,h,f] = ds[n,h] a[h,f] and a da[h,f] = sum_n ds[n,h]
@@ -69,8 +72,13 @@ func (op *headDotGradOp) Key() string { return op.fwd.Key() }
 func (op *headDotGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fwd.shapes(op.mode) }
 
 func (op *headDotGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return headDotDo[float32](op.fwd, op.mode, vals) },
-		func() (gorgonia.Value, error) { return headDotDo[float64](op.fwd, op.mode, vals) })
+	return op.DoInto(nil, vals)
+}
+
+// DoInto is Do into dst (opkit.Into).
+func (op *headDotGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return headDotDo[float32](dst, op.fwd, op.mode, vals) },
+		func() (gorgonia.Value, error) { return headDotDo[float64](dst, op.fwd, op.mode, vals) })
 }
 
 type headMode uint8
@@ -93,7 +101,7 @@ func (op *headDotOp) shapes(mode headMode) (in []tensor.Shape, out tensor.Shape)
 	return []tensor.Shape{z, a}, s
 }
 
-func headDotDo[T num.Float](op *headDotOp, mode headMode, vals []gorgonia.Value) (gorgonia.Value, error) {
+func headDotDo[T num.Float](dst *tensor.Dense, op *headDotOp, mode headMode, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
@@ -103,7 +111,7 @@ func headDotDo[T num.Float](op *headDotOp, mode headMode, vals []gorgonia.Value)
 		return nil, err
 	}
 	_, outShape := op.shapes(mode)
-	t, out := values.Alloc[T](outShape)
+	t, out := values.AllocInto[T](dst, outShape)
 	switch mode {
 	case headFwd: // x = z, y = a
 		heads.Dot(out, x, y, op.n, op.h, op.f)

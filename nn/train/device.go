@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/internal/device"
+	"github.com/gnngo/gnn/nn"
 )
 
 // onDevice returns the registered device backend when a value of eg lives
@@ -27,19 +28,98 @@ func onDevice(eg *gorgonia.ExprGraph) device.Backend {
 	return nil
 }
 
-// deviceRun is what Fit does differently on the device: its machines give
-// their outputs the device engine (Gorgonia's gradient sums run there),
-// each run starts by recycling the previous run's device values, and the
-// gradients, read from the gradient nodes, are copied to the host for the
-// solver (dual values would add them on the host).
+// deviceRun trains on the device: its tape machines give their outputs
+// the device engine (Gorgonia's gradient sums run there), each run starts
+// by recycling the previous run's device values, and the gradients, read
+// from the gradient nodes, step a device.Adam per group when the
+// parameters live on the device, else are copied to the host for the
+// solvers (dual values would add them on the host).
 type deviceRun struct {
 	b     device.Backend
 	grads gorgonia.Nodes // one per parameter, in parameter order
+
+	t        *Task
+	all      gorgonia.Nodes // the parameters
+	vm, eval gorgonia.VM
+	solvers  []gorgonia.Solver // for parameters on the host
 
 	// params says the parameters live on the device (all of them): the
 	// optimiser then steps there, one device.Adam per group.
 	params bool
 	adam   []*device.Adam
+}
+
+func newDeviceRun(b device.Backend, t *Task, params, grads gorgonia.Nodes, lr float64) (*deviceRun, error) {
+	d := &deviceRun{b: b, grads: grads, t: t, all: params}
+	if err := d.placeParams(params, t.Groups, lr); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	if !d.params {
+		d.solvers = newSolvers(t.Groups, lr)
+	}
+	eg := t.Loss.Graph()
+	d.vm = gorgonia.NewTapeMachine(eg.SubgraphRoots(append(gorgonia.Nodes{t.Loss}, grads...)...))
+	machines := []gorgonia.VM{d.vm}
+	if t.Logits != nil { // a Stepper's task may have none
+		d.eval = gorgonia.NewTapeMachine(eg.SubgraphRoots(t.Logits))
+		machines = append(machines, d.eval)
+	}
+	for _, m := range machines {
+		if err := d.bind(m); err != nil {
+			d.close()
+			return nil, fmt.Errorf("train: %w", err)
+		}
+	}
+	return d, nil
+}
+
+func (d *deviceRun) forward() (float64, error) {
+	d.vm.Reset()
+	if err := d.start(); err != nil {
+		return 0, err
+	}
+	if err := d.vm.RunAll(); err != nil {
+		return 0, err
+	}
+	return scalar(d.t.Loss.Value()), nil
+}
+
+func (d *deviceRun) step() error {
+	off := 0
+	for i, g := range d.t.Groups {
+		if d.params {
+			if err := d.adamStep(i, g, off); err != nil {
+				return fmt.Errorf("optimiser: %w", err)
+			}
+			off += len(g.Params)
+			continue
+		}
+		model, err := d.valueGrads(g.Params, off)
+		if err != nil {
+			return err
+		}
+		off += len(g.Params)
+		if err := d.solvers[i].Step(model); err != nil {
+			return fmt.Errorf("optimiser: %w", err)
+		}
+	}
+	return nil
+}
+
+func (d *deviceRun) evaluate(e *Epoch) error { return evaluate(d.eval, d.t, d, e) }
+
+func (d *deviceRun) snapshot() (saved, error) {
+	if d.params {
+		return d.snapshotDevice(d.all)
+	}
+	return snapshot(d.all)
+}
+
+func (d *deviceRun) close() {
+	nn.CloseVM(d.vm)
+	if d.eval != nil {
+		nn.CloseVM(d.eval)
+	}
 }
 
 // placeParams checks that the parameters are all on the host or all on
@@ -73,8 +153,8 @@ type deviceWeights struct {
 	saved  []*tensor.Dense
 }
 
-// snapshot allocates a device copy of the parameters' values.
-func (d *deviceRun) snapshot(params gorgonia.Nodes) (saved, error) {
+// snapshotDevice allocates a device copy of the parameters' values.
+func (d *deviceRun) snapshotDevice(params gorgonia.Nodes) (saved, error) {
 	w := &deviceWeights{b: d.b, params: params}
 	for _, p := range params {
 		v := p.Value().(*tensor.Dense)

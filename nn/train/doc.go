@@ -10,6 +10,14 @@
 // (nn.LoadParams), it gives the same accuracy (Evaluate). A run whose loss
 // stops being finite ends with an error naming the epoch.
 //
+// Fit runs each epoch through a placement: on the host the graph runs on
+// nn/vm machines (one for the loss and gradients, one for evaluation,
+// sharing one pool), which reuse every value's buffer from one epoch to
+// the next and free values after their last reader; with features on a
+// device it runs Gorgonia's tape machine with the device engine; a rank of
+// a data-parallel job (Config.Sync) runs the tape machine with dual
+// values, which Sync reads.
+//
 // Mini-batch training (DGL's sampled training) builds the model afresh on
 // every batch: a batch's blocks have their own shapes, and Gorgonia nodes
 // have fixed shapes, so a Stack adds its layers to a new expression graph
@@ -19,8 +27,8 @@
 // input features and output labels (Rows, Labels) without copying the
 // tables, in a goroutine one batch ahead and into two recycled buffers, so
 // the per-batch rebuild is only the expression graph's (under a
-// millisecond); machines are closed with nn.CloseVM, so that a dropped
-// batch's tensors are freed by the next collection. Inference evaluates the trained model on the whole graph one
-// layer at a time, in chunks of destination nodes (DGL's layer-wise
-// inference).
+// millisecond); each batch runs on its own nn/vm machine, which frees a
+// value once consumed. Inference evaluates the trained model on the whole
+// graph one layer at a time, in chunks of destination nodes (DGL's
+// layer-wise inference).
 package train

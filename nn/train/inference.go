@@ -8,6 +8,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/vm"
 	"github.com/gnngo/gnn/sampling"
 )
 
@@ -96,9 +97,7 @@ func (s *Shared) runLayer(m Stack, l int, b *sampling.Block, x *tensor.Dense) (*
 	if err := s.Bind(ps); err != nil {
 		return nil, err
 	}
-	vm := gorgonia.NewTapeMachine(eg.SubgraphRoots(out))
-	defer nn.CloseVM(vm)
-	if err := vm.RunAll(); err != nil {
+	if err := vm.Run(out); err != nil {
 		return nil, err
 	}
 	v, ok := out.Value().(*tensor.Dense)

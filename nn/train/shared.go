@@ -9,7 +9,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/vm"
 )
 
 // Shared holds a model's parameter values and its optimiser's state across
@@ -128,17 +128,24 @@ func (s *Shared) step(loss *gorgonia.Node, params, extra gorgonia.Nodes, prep *t
 		return 0, fmt.Errorf("train: gradients: %w", err)
 	}
 	roots := append(append(gorgonia.Nodes{loss}, extra...), grads...)
-	vm := gorgonia.NewTapeMachine(loss.Graph().SubgraphRoots(roots...), gorgonia.BindDualValues(ordered...))
-	defer nn.CloseVM(vm)
+	m, err := vm.New(roots)
+	if err != nil {
+		return 0, err
+	}
+	defer m.Close()
 	*prep += time.Since(t0)
-	if err := vm.RunAll(); err != nil {
+	if err := m.RunAll(); err != nil {
 		return 0, err
 	}
 	l := scalar(loss.Value())
 	if math.IsNaN(l) || math.IsInf(l, 0) {
 		return l, fmt.Errorf("train: the loss is %v: the run diverged (lower the learning rate?)", l)
 	}
-	if err := s.solver.Step(gorgonia.NodesToValueGrads(ordered)); err != nil {
+	model, err := m.ValueGrads(ordered, grads)
+	if err != nil {
+		return l, err
+	}
+	if err := s.solver.Step(model); err != nil {
 		return l, fmt.Errorf("train: optimiser: %w", err)
 	}
 	for i, p := range ordered {

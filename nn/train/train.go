@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/vm"
 )
 
 // Group is a set of parameters sharing a weight decay (an L2 penalty added
@@ -111,65 +112,16 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 	if err := check(t, cfg); err != nil {
 		return nil, err
 	}
-	var params gorgonia.Nodes
-	for _, g := range t.Groups {
-		params = append(params, g.Params...)
-	}
-	eg := t.Loss.Graph()
-	grads, err := gorgonia.Grad(t.Loss, params...)
-	if err != nil {
-		return nil, fmt.Errorf("train: gradients: %w", err)
-	}
-	// Compile only what is needed, so that no gradient is computed for the
-	// input features or other constants.
-	roots := append(gorgonia.Nodes{t.Loss, t.Logits}, grads...)
-	var dev *deviceRun
-	if b := onDevice(eg); b != nil {
-		if cfg.Sync != nil {
-			return nil, fmt.Errorf("train: data-parallel training (Config.Sync) on a device is not supported")
-		}
-		dev = &deviceRun{b: b, grads: grads}
-		if err := dev.placeParams(params, t.Groups, cfg.LearningRate); err != nil {
-			return nil, fmt.Errorf("train: %w", err)
-		}
-	}
-	var vm gorgonia.VM
-	if dev == nil {
-		vm = gorgonia.NewTapeMachine(eg.SubgraphRoots(roots...), gorgonia.BindDualValues(params...))
-	} else {
-		vm = gorgonia.NewTapeMachine(eg.SubgraphRoots(roots...))
-	}
-	defer nn.CloseVM(vm)
-	eval := gorgonia.NewTapeMachine(eg.SubgraphRoots(t.Logits))
-	defer nn.CloseVM(eval)
-	if dev != nil {
-		for _, m := range []gorgonia.VM{vm, eval} {
-			if err := dev.bind(m); err != nil {
-				return nil, fmt.Errorf("train: %w", err)
-			}
-		}
-	}
-
-	solvers := make([]gorgonia.Solver, len(t.Groups))
-	for i, g := range t.Groups {
-		solvers[i] = newAdamSolver(cfg.LearningRate, g.WeightDecay)
-	}
-
-	if cfg.Sync != nil {
-		if err := cfg.Sync.Params(params); err != nil {
-			return nil, fmt.Errorf("train: initial parameters: %w", err)
-		}
-	}
-	res := &Result{BestEpoch: -1}
-	var best saved
-	if dev != nil && dev.params {
-		best, err = dev.snapshot(params)
-	} else {
-		best, err = snapshot(params)
-	}
+	p, err := place(t, cfg)
 	if err != nil {
 		return nil, err
 	}
+	defer p.close()
+	best, err := p.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{BestEpoch: -1}
 	// Whatever happens below, leave the model with the best weights seen.
 	defer func() {
 		if res.BestEpoch > 0 {
@@ -181,91 +133,88 @@ func Fit(t *Task, cfg Config, onEpoch func(Epoch)) (*Result, error) {
 			t.Mode.Train()
 		}
 	}()
-	since := 0
-	var bestLoss, minLoss float64
+	var stop stopping
 	for ep := 1; ep <= cfg.Epochs; ep++ {
-		start := time.Now()
-		if t.Mode != nil {
-			t.Mode.Train()
-			t.Mode.Next()
-		}
-		if dev != nil {
-			if err := dev.start(); err != nil {
-				return nil, fmt.Errorf("train: epoch %d: %w", ep, err)
-			}
-		}
-		if err := vm.RunAll(); err != nil {
+		e, err := epoch(t, p, ep)
+		if err != nil {
 			return nil, fmt.Errorf("train: epoch %d: %w", ep, err)
-		}
-		loss := scalar(t.Loss.Value())
-		if err := syncStep(cfg.Sync, params, &loss); err != nil {
-			vm.Reset()
-			return nil, fmt.Errorf("train: epoch %d: %w", ep, err)
-		}
-		if math.IsNaN(loss) || math.IsInf(loss, 0) {
-			vm.Reset()
-			return nil, fmt.Errorf("train: epoch %d: the training loss is %v: the run diverged (lower the learning rate?)", ep, loss)
-		}
-		off := 0
-		for i, g := range t.Groups {
-			if dev != nil && dev.params {
-				if err := dev.adamStep(i, g, off); err != nil {
-					vm.Reset()
-					return nil, fmt.Errorf("train: epoch %d: optimiser: %w", ep, err)
-				}
-				off += len(g.Params)
-				continue
-			}
-			model := gorgonia.NodesToValueGrads(g.Params)
-			if dev != nil {
-				if model, err = dev.valueGrads(g.Params, off); err != nil {
-					vm.Reset()
-					return nil, fmt.Errorf("train: epoch %d: %w", ep, err)
-				}
-			}
-			off += len(g.Params)
-			if err := solvers[i].Step(model); err != nil {
-				return nil, fmt.Errorf("train: epoch %d: optimiser: %w", ep, err)
-			}
-		}
-		vm.Reset()
-		e := Epoch{Epoch: ep, Loss: loss, Time: time.Since(start)}
-		if err := evaluateSync(eval, t, cfg.Sync, dev, &e); err != nil {
-			return nil, fmt.Errorf("train: epoch %d: evaluation: %w", ep, err)
-		}
-		if math.IsNaN(e.ValLoss) || math.IsInf(e.ValLoss, 0) {
-			return nil, fmt.Errorf("train: epoch %d: the validation loss after the step is %v: the run diverged (lower the learning rate?)", ep, e.ValLoss)
 		}
 		res.History = append(res.History, e)
 		if onEpoch != nil {
 			onEpoch(e)
 		}
-		// Patience follows the GAT paper: it restarts whenever validation
-		// accuracy or validation loss improves.
-		improved := false
-		better := e.ValAcc > res.BestVal || (e.ValAcc == res.BestVal && e.ValLoss < bestLoss)
-		if cfg.Select == LowestLoss {
-			better = e.ValLoss < bestLoss
-		}
-		if res.BestEpoch < 0 || better {
-			res.BestEpoch, res.BestVal, res.Test = ep, e.ValAcc, e.TestAcc
-			bestLoss = e.ValLoss
+		if stop.better(res, e, cfg.Select) {
 			if err := best.take(); err != nil {
 				return nil, fmt.Errorf("train: epoch %d: keeping the best weights: %w", ep, err)
 			}
-			improved = true
 		}
-		if ep == 1 || e.ValLoss < minLoss {
-			minLoss = e.ValLoss
-			improved = true
-		}
-		if improved {
-			since = 0
-		} else if since++; cfg.Patience > 0 && since >= cfg.Patience {
+		if stop.patienceOver(e, cfg.Patience) {
 			break
 		}
 	}
 	return res, nil
+}
+
+// epoch runs epoch ep of p: a training step, then evaluation.
+func epoch(t *Task, p placement, ep int) (Epoch, error) {
+	start := time.Now()
+	if t.Mode != nil {
+		t.Mode.Train()
+		t.Mode.Next()
+	}
+	loss, err := step(p)
+	if err != nil {
+		return Epoch{}, err
+	}
+	e := Epoch{Epoch: ep, Loss: loss, Time: time.Since(start)}
+	if err := p.evaluate(&e); err != nil {
+		return e, fmt.Errorf("evaluation: %w", err)
+	}
+	if math.IsNaN(e.ValLoss) || math.IsInf(e.ValLoss, 0) {
+		return e, fmt.Errorf("the validation loss after the step is %v: the run diverged (lower the learning rate?)", e.ValLoss)
+	}
+	return e, nil
+}
+
+// stopping is the state of the selection of the best epoch and of early
+// stopping.
+type stopping struct {
+	bestLoss, minLoss float64
+	since             int
+	improved          bool
+}
+
+// better records e in res when it is the best epoch so far by sel, and
+// reports whether it is.
+func (s *stopping) better(res *Result, e Epoch, sel Selection) bool {
+	b := e.ValAcc > res.BestVal || (e.ValAcc == res.BestVal && e.ValLoss < s.bestLoss)
+	if sel == LowestLoss {
+		b = e.ValLoss < s.bestLoss
+	}
+	s.improved = false
+	if res.BestEpoch < 0 || b {
+		res.BestEpoch, res.BestVal, res.Test = e.Epoch, e.ValAcc, e.TestAcc
+		s.bestLoss = e.ValLoss
+		s.improved = true
+		return true
+	}
+	return false
+}
+
+// patienceOver reports whether patience epochs in a row have now passed
+// without a new best validation accuracy or loss. Patience follows the GAT
+// paper: it restarts whenever either improves.
+func (s *stopping) patienceOver(e Epoch, patience int) bool {
+	if e.Epoch == 1 || e.ValLoss < s.minLoss {
+		s.minLoss = e.ValLoss
+		s.improved = true
+	}
+	if s.improved {
+		s.since = 0
+		return false
+	}
+	s.since++
+	return patience > 0 && s.since >= patience
 }
 
 // check validates a task and a configuration before anything is built.
@@ -314,18 +263,26 @@ func Evaluate(t *Task) (Epoch, error) {
 	if t.Logits == nil {
 		return e, fmt.Errorf("train: task needs logits")
 	}
-	eval := gorgonia.NewTapeMachine(t.Logits.Graph().SubgraphRoots(t.Logits))
-	defer nn.CloseVM(eval)
 	if t.Mode != nil {
 		defer t.Mode.Train()
 	}
+	var eval gorgonia.VM
 	var dev *deviceRun
 	if b := onDevice(t.Logits.Graph()); b != nil {
+		eval = gorgonia.NewTapeMachine(t.Logits.Graph().SubgraphRoots(t.Logits))
 		dev = &deviceRun{b: b}
 		if err := dev.bind(eval); err != nil {
+			nn.CloseVM(eval)
 			return e, fmt.Errorf("train: %w", err)
 		}
+	} else {
+		m, err := vm.New(gorgonia.Nodes{t.Logits})
+		if err != nil {
+			return e, fmt.Errorf("train: %w", err)
+		}
+		eval = m
 	}
+	defer nn.CloseVM(eval)
 	if err := evaluate(eval, t, dev, &e); err != nil {
 		return e, fmt.Errorf("train: evaluation: %w", err)
 	}

@@ -36,7 +36,9 @@ func mulAccel(c, a, b []float32, n, k, m, w int) {
 			mulRowsF32(&c[lo*m], &a[lo*k], &b[0], hi-lo, k, m)
 			return
 		}
-		scratch := make([]float32, blockRows*w)
+		scratch := parallel.Scratch[float32](blockRows * w)
+		defer parallel.PutScratch(scratch)
+		clear(scratch)
 		for i := lo; i < hi; i += blockRows {
 			r := min(blockRows, hi-i)
 			mulRowsF32(&scratch[0], &a[i*k], &b[0], r, k, w)

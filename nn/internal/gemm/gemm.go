@@ -40,7 +40,8 @@ func Mul[T num.Float](c, a, b []T, n, k, m int) {
 // (k x m): the gradient of Mul with respect to a.
 func MulTransB[T num.Float](c, a, b []T, n, k, m int) {
 	check("MulTransB", c, n*k, a, n*m, b, k*m)
-	bt := make([]T, m*k)
+	bt := parallel.Scratch[T](m * k)
+	defer parallel.PutScratch(bt)
 	for j := range k {
 		for l := range m {
 			bt[l*k+j] = b[j*m+l]
@@ -88,12 +89,14 @@ func MulTransARows[T num.Float](c []T, a func(lo, hi int) []T, b []T, n, k, m in
 	b32 := any(b).([]float32)
 	sum := any(c).([]float32)
 	if w > m {
-		sum = make([]float32, k*w)
+		sum = parallel.Scratch[float32](k * w)
+		defer parallel.PutScratch(sum)
 	}
 	parallel.Sum(sum, n, chunkRows, func(p []float32, lo, hi int) {
 		var pad []float32
 		if w > m {
-			pad = make([]float32, blockRows*w)
+			pad = parallel.Scratch[float32](blockRows * w)
+			defer parallel.PutScratch(pad)
 		}
 		a32 := any(a(lo, hi)).([]float32)
 		outerAccel(p, a32, b32[lo*m:hi*m], pad, hi-lo, k, m, w)

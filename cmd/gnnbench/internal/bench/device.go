@@ -3,10 +3,7 @@ package bench
 import (
 	"fmt"
 
-	"gorgonia.org/gorgonia"
-
 	"github.com/gnngo/gnn/gpu"
-	"github.com/gnngo/gnn/internal/device"
 )
 
 // deviceStep opens the device of s, places the task's features (the
@@ -53,14 +50,4 @@ func deviceStep(s *Spec, t *Task) (func() (float64, error), func(), error) {
 		return nil, nil, err
 	}
 	return tr.Epoch, func() { tr.Close(); dev.Close() }, nil
-}
-
-// deviceTrainer is what a Trainer does differently on the device, as
-// nn/train.Fit, with the same pieces of package internal/device: gradients
-// read from the gradient nodes and copied to the host for the solver, or
-// one device Adam per group when the parameters are on the device.
-type deviceTrainer struct {
-	b     device.Backend
-	grads gorgonia.Nodes
-	adam  []*device.Adam // per group, when the parameters are on the device
 }

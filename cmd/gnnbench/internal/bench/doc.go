@@ -28,10 +28,9 @@
 // The three give the same loss, up to rounding, without dropout (the
 // package's tests check it), so their epoch times measure one computation.
 //
-// An epoch is a forward pass, the backward pass and an Adam step: a
-// TapeMachine over eg.SubgraphRoots(loss, gradients...) with the
-// parameters' dual values bound, as nn/train.Fit runs it, without the
-// evaluation pass. Kernel runs (Spec.Model spmm, sddmm, edgesoftmax) time
+// An epoch is a forward pass, the backward pass and an Adam step, run by
+// nn/train's Stepper as nn/train.Fit runs them (an nn/vm machine over the
+// loss and the gradients on the host), without the evaluation pass. Kernel runs (Spec.Model spmm, sddmm, edgesoftmax) time
 // one forward call of gnn's kernel (fused), of a gather-then-reduce
 // over a materialised per-edge tensor (unfused), or of the dense N x N
 // equivalent (dense).

@@ -2,12 +2,9 @@ package bench
 
 import (
 	"fmt"
-	"math"
 
 	"gorgonia.org/gorgonia"
 
-	"github.com/gnngo/gnn/internal/device"
-	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/train"
 )
@@ -21,119 +18,35 @@ type Task struct {
 	LR     float64
 }
 
-// Trainer runs a Task's epochs.
+// Trainer runs a Task's epochs: nn/train's Stepper, which places them on
+// the host (nn/vm machines) or, with the features on a device, there.
 type Trainer struct {
-	t       *Task
-	vm      gorgonia.VM
-	solvers []gorgonia.Solver
-	dev     *deviceTrainer // nil on the CPU
+	s *train.Stepper
 }
 
-// NewTrainer differentiates the task's loss and compiles a TapeMachine
-// over what the loss and the gradients need, as nn/train.Fit does. Close
-// it when done.
+// NewTrainer differentiates the task's loss and places its steps, as
+// nn/train.Fit does. Close it when done.
 func NewTrainer(t *Task) (*Trainer, error) {
-	var params gorgonia.Nodes
+	n := 0
 	for _, g := range t.Groups {
-		params = append(params, g.Params...)
+		n += len(g.Params)
 	}
-	if t.Loss == nil || len(params) == 0 || !(t.LR > 0) {
+	if t.Loss == nil || n == 0 || !(t.LR > 0) {
 		return nil, fmt.Errorf("bench: a task needs a loss, parameters and a learning rate")
 	}
-	grads, err := gorgonia.Grad(t.Loss, params...)
+	s, err := train.NewStepper(&train.Task{Loss: t.Loss, Groups: t.Groups, Mode: t.Mode}, train.Config{LearningRate: t.LR})
 	if err != nil {
-		return nil, fmt.Errorf("bench: gradients: %w", err)
+		return nil, fmt.Errorf("bench: %w", err)
 	}
-	roots := append(gorgonia.Nodes{t.Loss}, grads...)
-	sub := t.Loss.Graph().SubgraphRoots(roots...)
-	tr := &Trainer{t: t}
-	if b := device.Current(); b != nil {
-		// Features on the device: no dual values (they add gradients on
-		// the host), the device engine for Gorgonia's gradient sums.
-		tr.vm = gorgonia.NewTapeMachine(sub)
-		tr.dev = &deviceTrainer{b: b, grads: grads}
-		if err := device.Bind(tr.vm, device.Engine{B: b}); err != nil {
-			return nil, err
-		}
-		on, err := device.Placed(params)
-		if err != nil {
-			return nil, fmt.Errorf("bench: %w", err)
-		}
-		if on {
-			for _, g := range t.Groups {
-				a, err := device.NewAdam(b, g.Params, t.LR, g.WeightDecay)
-				if err != nil {
-					return nil, err
-				}
-				tr.dev.adam = append(tr.dev.adam, a)
-			}
-		}
-	} else {
-		tr.vm = gorgonia.NewTapeMachine(sub, gorgonia.BindDualValues(params...))
-	}
-	for _, g := range t.Groups {
-		opts := []gorgonia.SolverOpt{gorgonia.WithLearnRate(t.LR)}
-		if g.WeightDecay > 0 {
-			opts = append(opts, gorgonia.WithL2Reg(g.WeightDecay))
-		}
-		tr.solvers = append(tr.solvers, gorgonia.NewAdamSolver(opts...))
-	}
-	return tr, nil
+	return &Trainer{s: s}, nil
 }
 
 // Epoch runs one training step: forward, backward and the Adam step. It
 // returns the loss.
-func (tr *Trainer) Epoch() (float64, error) {
-	if m := tr.t.Mode; m != nil {
-		m.Train()
-		m.Next()
-	}
-	if tr.dev != nil {
-		if err := tr.dev.b.Recycle(); err != nil {
-			return 0, err
-		}
-	}
-	if err := tr.vm.RunAll(); err != nil {
-		return 0, err
-	}
-	loss := scalar(tr.t.Loss.Value())
-	off := 0
-	for i, g := range tr.t.Groups {
-		if tr.dev != nil && tr.dev.adam != nil {
-			if err := tr.dev.adam[i].StepNodes(tr.dev.grads[off : off+len(g.Params)]); err != nil {
-				tr.vm.Reset()
-				return 0, err
-			}
-			off += len(g.Params)
-			continue
-		}
-		model := gorgonia.NodesToValueGrads(g.Params)
-		if tr.dev != nil {
-			var err error
-			if model, err = device.HostGrads(tr.dev.b, g.Params, tr.dev.grads[off:off+len(g.Params)]); err != nil {
-				tr.vm.Reset()
-				return 0, err
-			}
-		}
-		off += len(g.Params)
-		if err := tr.solvers[i].Step(model); err != nil {
-			return 0, fmt.Errorf("bench: optimiser: %w", err)
-		}
-	}
-	tr.vm.Reset()
-	return loss, nil
-}
+func (tr *Trainer) Epoch() (float64, error) { return tr.s.Step() }
 
-// Close releases the machine.
-func (tr *Trainer) Close() error { return tr.vm.Close() }
-
-func scalar(v gorgonia.Value) float64 {
-	if v == nil {
-		return math.NaN()
-	}
-	s, err := values.Scalar(v)
-	if err != nil {
-		return math.NaN()
-	}
-	return s
+// Close releases the machines.
+func (tr *Trainer) Close() error {
+	tr.s.Close()
+	return nil
 }

@@ -1,0 +1,38 @@
+package opkit
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/device"
+)
+
+// Into is a Spec that can compute its output into a tensor it is given,
+// so that a machine that keeps buffers from one run to the next (nn/vm)
+// need not allocate the output again. The Spec's Do is then DoInto with a
+// nil dst.
+type Into interface {
+	Spec
+	// DoInto computes the output from the input values into dst and
+	// returns it. dst, when not nil, has the output's shape and the
+	// inputs' dtype, holds anything and is no input's memory; an op that
+	// cannot use it (values.AllocInto checks) returns a fresh value.
+	DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error)
+}
+
+// DoInto runs the Spec's DoInto into dst when the Spec is an Into, dst a
+// host tensor and no input on the device, else Do. The method is what
+// nn/vm asks an op for; Gorgonia's TapeMachine does not call it.
+func (o *Op) DoInto(dst gorgonia.Value, vals ...gorgonia.Value) (gorgonia.Value, error) {
+	s, ok := o.spec.(Into)
+	t, isDense := dst.(*tensor.Dense)
+	if !ok || !isDense || t == nil || device.On(t) || (device.Current() != nil && device.Any(vals)) {
+		return o.Do(vals...)
+	}
+	if n := o.Arity(); len(vals) != n {
+		return nil, fmt.Errorf("%s: %s takes %d inputs, got %d", o.pkg, o.spec.Name(), n, len(vals))
+	}
+	return s.DoInto(t, vals)
+}
