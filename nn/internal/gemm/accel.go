@@ -20,8 +20,14 @@ const (
 	panelBytes = 256 << 10
 
 	// blockBytes bounds the block of a (rows times kc) that Mul keeps in
-	// the L2 cache while the column blocks of a wide b sweep it.
+	// the L2 cache while the column blocks of a wide b sweep it, and the
+	// block of c (rows times w) that they write.
 	blockBytes = 128 << 10
+
+	// scratchRows is the most rows that Mul computes into scratch before
+	// it copies them out, when the width is padded: the scratch stays in
+	// the L1 cache.
+	scratchRows = 5 * tileRows
 
 	// tmulBytes bounds the rows of b (r x h) that one call of the
 	// weight-gradient kernel broadcasts from, held in the L1 cache while
@@ -32,7 +38,22 @@ const (
 	// kernel takes: its tiles of p stay in registers over them, and the
 	// tile's columns of those rows, a stride apart, in the L1 cache and
 	// its TLB.
-	tmulRows = 32
+	tmulRows = 64
+
+	// tmulBlock bounds the rows of a (r x k) that one call of the
+	// weight-gradient kernel reads, and prefetches for the next, in the L2
+	// cache, unless that is under 16 rows.
+	tmulBlock = 256 << 10
+
+	// outerRows and outerBlock bound the rows of a that one call of the
+	// outer kernel sweeps: at most outerRows, and under outerBlock bytes
+	// (so that they stay in the L2 cache) unless that is under 16 rows.
+	outerRows  = 32
+	outerBlock = 128 << 10
+
+	// outerMaxWidth is the widest product that MulTransA gives to the outer
+	// kernel.
+	outerMaxWidth = 128
 
 	// tmulGroup is how many chunks of MulTransA's rows are summed into
 	// partial products at once (in parallel), before they are added to the
@@ -53,22 +74,26 @@ func padded[T num.Float](m, k int) int {
 }
 
 // mulAccel is Mul with the AVX2 kernels, in rows of w = padded(m, k)
-// columns. When m is not a multiple of 8, b is padded once with zero
-// columns and the rows computed into scratch, of which the first m columns
-// are kept: columns are computed independently, so the padding changes
-// nothing else. The rows go to goroutines in units of tileRows; each
-// task takes blocks of its rows, and for each panel of the shared
-// dimension (all of it when b fits panelBytes) runs the column blocks of
-// b, 16 wide and a last 8, over the block.
+// columns. b is packed once into blocks of 16 columns (and a last of 8),
+// each block's k rows one after another, with zero columns past m: the
+// kernels then read a block's rows from consecutive cache lines, whatever
+// b's width (a width of a power of two would map its rows to a few sets
+// of the L1 cache). When m is not a multiple of 8 the rows are computed
+// into scratch, of which the first m columns are kept: columns are
+// computed independently, so the padding changes nothing else. The rows go
+// to goroutines in units of tileRows; each task takes blocks of its rows,
+// and for each panel of the shared dimension (all of it when b fits
+// panelBytes) runs the column blocks of b over the block.
 func mulAccel(c, a, b []float32, n, k, m, w int) {
-	if w > m {
-		b = padRows(b, k, m, w, nil)
-	}
+	bp := packCols(b, k, m, w)
 	kc := k
 	if k*w*4 > panelBytes {
 		kc = max(64, panelBytes/4/w)
 	}
-	mb := max(tileRows, blockBytes/4/kc/tileRows*tileRows)
+	mb := max(tileRows, min(blockBytes/4/kc, blockBytes/4/w)/tileRows*tileRows)
+	if w > m {
+		mb = min(mb, scratchRows)
+	}
 	units := (n + tileRows - 1) / tileRows
 	parallel.For(units, max(1, rowsPerTask/tileRows), func(lo, hi int) {
 		lo, hi = lo*tileRows, min(hi*tileRows, n)
@@ -86,9 +111,9 @@ func mulAccel(c, a, b []float32, n, k, m, w int) {
 				kk, acc := min(kc, k-k0), min(k0, 1)
 				for col := 0; col < w; col += 16 {
 					if w-col >= 16 {
-						mul16F32(&dst[col], &a[i*k+k0], &b[k0*w+col], r, kk, k, w, ldc, acc)
+						mul16F32(&dst[col], &a[i*k+k0], &bp[col*k+k0*16], r, kk, k, 16, ldc, acc)
 					} else {
-						mul8F32(&dst[col], &a[i*k+k0], &b[k0*w+col], r, kk, k, w, ldc, acc)
+						mul8F32(&dst[col], &a[i*k+k0], &bp[col*k+k0*8], r, kk, k, 8, ldc, acc)
 					}
 				}
 			}
@@ -101,26 +126,59 @@ func mulAccel(c, a, b []float32, n, k, m, w int) {
 	})
 }
 
-// tmulAccel is MulTransARows with the AVX2 kernel: c (k x m) is the
+// packCols returns b (k x m) packed for mulAccel: the blocks of 16 columns
+// of its w-wide padding, then a last block of 8 when w is not a multiple
+// of 16, the block starting at column j at offset j*k, each its k rows of
+// 16 (or 8) floats one after another.
+func packCols(b []float32, k, m, w int) []float32 {
+	bp := make([]float32, k*w)
+	for col := 0; col < w; col += 16 {
+		q := min(16, w-col)
+		blk := bp[col*k : col*k+k*q]
+		if col+q <= m {
+			for l := range k {
+				copy(blk[l*q:(l+1)*q], b[l*m+col:l*m+col+q])
+			}
+			continue
+		}
+		for l := range k {
+			copy(blk[l*q:(l+1)*q], b[l*m+col:(l+1)*m])
+		}
+	}
+	return bp
+}
+
+// tmulAccel is MulTransARows with the AVX2 kernels: c (k x m) is the
 // transpose of a (n x k, given by rows) times b (n x m). The rows are cut
 // into chunks whose bounds depend on n only (an even number of them, so
-// that two cores share them evenly). Each chunk's product is computed
-// transposed, m rounded up to h, a multiple of 4, by k rounded up to fp, a
-// multiple of 8, with a's features in the vector lanes, rb rows of a at a
-// time. The chunks' products are added in chunk order, tmulGroup chunks
-// computed at a time, and the sum is transposed into c. The result is the
-// same for any GOMAXPROCS.
+// that two cores share them evenly), each chunk's product is computed on
+// one goroutine, and the products are added in chunk order, tmulGroup
+// chunks computed at a time. The result is the same for any GOMAXPROCS.
+//
+// Two kernels share the work by shape. With outer, a's features are
+// broadcast and b's columns fill the vector lanes (m rounded up to 8), in
+// blocks of rows that stay in the L2 cache: the better kernel for narrow
+// features. Otherwise the product is computed transposed, m rounded up to
+// a multiple of 4 by k rounded up to 8, with a's features in the lanes,
+// rb rows of a at a time, and the sum transposed into c.
 func tmulAccel(c []float32, rows func(lo, hi int) []float32, b []float32, n, k, m int) {
 	if n == 0 {
 		clear(c)
 		return
 	}
+	outer := useOuter(k, m)
 	h, fp := (m+3)&^3, (k+7)&^7
+	if outer {
+		h, fp = k, (m+7)&^7
+	}
 	var mask [8]int32
 	for l := range k % 8 {
 		mask[l] = -1
 	}
-	rb := min(tmulRows, max(8, tmulBytes/4/h))
+	rb := min(max(16, tmulBlock/4/k), max(8, tmulBytes/4/h), tmulRows)
+	if outer {
+		rb = min(outerRows, max(16, outerBlock/4/k))
+	}
 	count := min(64, (n+chunkRows-1)/chunkRows)
 	if count > 1 {
 		count = (count + 1) &^ 1
@@ -134,8 +192,8 @@ func tmulAccel(c []float32, rows func(lo, hi int) []float32, b []float32, n, k, 
 		gn := min(tmulGroup, count-g)
 		parallel.For(gn, 1, func(glo, ghi int) {
 			var pad []float32
-			if h > m {
-				pad = make([]float32, rb*h)
+			if (outer && fp > m) || (!outer && h > m) {
+				pad = make([]float32, rb*max(h, fp))
 			}
 			for j := glo; j < ghi; j++ {
 				p := parts[j*size : (j+1)*size]
@@ -145,10 +203,17 @@ func tmulAccel(c []float32, rows func(lo, hi int) []float32, b []float32, n, k, 
 				for i := lo; i < hi; i += rb {
 					r := min(rb, hi-i)
 					bi, ldb := b[i*m:(i+r)*m], m
+					if outer {
+						if fp > m {
+							bi = padRows(bi, r, m, fp, pad)
+						}
+						outerRowsF32(&p[0], &a[(i-lo)*k], &bi[0], r, k, fp)
+						continue
+					}
 					if h > m {
 						bi, ldb = padRows(bi, r, m, h, pad), h
 					}
-					tmulF32(&p[0], &a[(i-lo)*k], &bi[0], r, k, h, k, ldb, fp, &mask[0])
+					tmulF32(&p[0], &a[(i-lo)*k], &bi[0], r, k, h, k, ldb, fp, &mask[0], r*k*4)
 				}
 			}
 		})
@@ -165,6 +230,10 @@ func tmulAccel(c []float32, rows func(lo, hi int) []float32, b []float32, n, k, 
 	}
 	for f := range k {
 		cf := c[f*m : (f+1)*m]
+		if outer {
+			copy(cf, total[f*fp:f*fp+m])
+			continue
+		}
 		for l := range cf {
 			cf[l] = total[l*fp+f]
 		}
@@ -184,3 +253,10 @@ func padRows(x []float32, r, m, w int, dst []float32) []float32 {
 	}
 	return dst
 }
+
+// useOuter reports whether MulTransA's product of k features by m columns
+// goes to the kernel with b's columns in the lanes (outerRowsF32) rather
+// than the transposed one (tmulF32): it was faster up to 64 columns on the
+// shapes of BenchmarkFirstLayer and BenchmarkMul, 16 to 4000 features,
+// and slower at 256 and 512 columns.
+func useOuter(k, m int) bool { return m <= outerMaxWidth }

@@ -24,7 +24,14 @@ func mul8F32(c, a, b *float32, n, k, lda, ldb, ldc, acc int)
 // tmulF32 adds to p (h x f, rows ldp floats apart) the transpose of b
 // (r x h, rows ldb apart) times a (r x f, rows lda apart); h a positive
 // multiple of 4, r and f positive, ldp at least f rounded up to 8, mask
-// the lanes of a's last f mod 8 columns (tmul_amd64.s).
+// the lanes of a's last f mod 8 columns; it prefetches the rows next bytes
+// past a's, which the next call will read (tmul_amd64.s).
 //
 //go:noescape
-func tmulF32(p, a, b *float32, r, f, h, lda, ldb, ldp int, mask *int32)
+func tmulF32(p, a, b *float32, r, f, h, lda, ldb, ldp int, mask *int32, next int)
+
+// outerRowsF32 adds to p (k x w) the transpose of a (n x k) times b
+// (n x w), w a positive multiple of 8, n and k positive (outer_amd64.s).
+//
+//go:noescape
+func outerRowsF32(p, a, b *float32, n, k, w int)

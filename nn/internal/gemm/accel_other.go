@@ -15,6 +15,8 @@ func mul8F32(c, a, b *float32, n, k, lda, ldb, ldc, acc int) {
 	panic("gemm: no AVX2 kernels in this build")
 }
 
-func tmulF32(p, a, b *float32, r, f, h, lda, ldb, ldp int, mask *int32) {
+func tmulF32(p, a, b *float32, r, f, h, lda, ldb, ldp int, mask *int32, next int) {
 	panic("gemm: no AVX2 kernels in this build")
 }
+
+func outerRowsF32(p, a, b *float32, n, k, w int) { panic("gemm: no AVX2 kernels in this build") }

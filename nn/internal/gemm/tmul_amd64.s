@@ -56,7 +56,20 @@
 	VFMADD231PS  Y13, Y15, y \
 	VFMADD231PS  Y14, Y15, z
 
-// func tmulF32(p, a, b *float32, r, f, h, lda, ldb, ldp int, mask *int32)
+// ROW3 is one row of a 4 x 24 tile: three vectors of a's row at (AX),
+// four floats of b's row at (BX), both then stepped a row.
+#define ROW3 \
+	VMOVUPS (AX), Y12 \
+	VMOVUPS 32(AX), Y13 \
+	VMOVUPS 64(AX), Y14 \
+	BCAST3((BX), Y0, Y1, Y2) \
+	BCAST3(4(BX), Y3, Y4, Y5) \
+	BCAST3(8(BX), Y6, Y7, Y8) \
+	BCAST3(12(BX), Y9, Y10, Y11) \
+	ADDQ R12, AX \
+	ADDQ R9, BX
+
+// func tmulF32(p, a, b *float32, r, f, h, lda, ldb, ldp int, mask *int32, next int)
 //
 // p (h x f, rows ldp floats apart, ldp at least f rounded up to 8) += the
 // transpose of b (r x h, rows ldb apart) times a (r x f, rows lda apart):
@@ -66,15 +79,16 @@
 // masked load of the last vector of a row reads nothing past it. Tiles of
 // p are 4 rows by 24 columns (12 accumulators: three loads of a and four
 // broadcasts of b for 12 FMAs), then 4 by 8; each element of p is one chain
-// of fused multiply-adds over the rows in order. The loop over rows
-// prefetches the next tile's columns of each row, which the hardware does
-// not see coming: the rows are a stride apart.
-TEXT ·tmulF32(SB), NOSPLIT, $0-80
+// of fused multiply-adds over the rows in order. The first group of rows
+// of p of a tile prefetches, for each row of a, the tile's columns next
+// bytes further (the rows of the next call, which reads them in the same
+// order) and the next tile's: the rows are a stride apart, a pattern that
+// the hardware does not follow.
+TEXT ·tmulF32(SB), NOSPLIT, $0-88
 	MOVQ p+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
-	MOVQ f+32(FP), R8
-	SHRQ $3, R8 // full vectors of a's row left
+	MOVQ next+80(FP), R8
 	MOVQ lda+48(FP), R12
 	SHLQ $2, R12
 	MOVQ ldb+56(FP), R9
@@ -84,36 +98,43 @@ TEXT ·tmulF32(SB), NOSPLIT, $0-80
 	XORQ R14, R14 // byte offset of the tile's columns
 
 f3:
-	CMPQ R8, $3
-	JLT  f1
+	MOVQ f+32(FP), AX
+	SHRQ $3, AX
+	SHLQ $5, AX // bytes of a's full vectors
+	LEAQ 96(R14), BX
+	CMPQ BX, AX
+	JGT  f1
 	LEAQ (DI)(R14*1), R13 // the tile in p's first row
 	XORQ R11, R11         // byte offset of the group's 4 rows of p in b's rows
 
 f3group:
-	MOVQ R13, AX
+	MOVQ  R13, AX
 	LOADT3(Y0, Y1, Y2)
 	LOADT3(Y3, Y4, Y5)
 	LOADT3(Y6, Y7, Y8)
 	LOADT3(Y9, Y10, Y11)
-	LEAQ (SI)(R14*1), AX
-	LEAQ (DX)(R11*1), BX
-	MOVQ r+24(FP), CX
+	LEAQ  (SI)(R14*1), AX
+	LEAQ  (DX)(R11*1), BX
+	MOVQ  r+24(FP), CX
+	TESTQ R11, R11
+	JNZ   f3loop
+
+f3first:
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 64(AX)(R8*1)
+	PREFETCHT0 192(AX)
+	PREFETCHT0 224(AX)
+	ROW3
+	DECQ       CX
+	JNZ        f3first
+	JMP        f3store
 
 f3loop:
-	PREFETCHT0 768(AX)
-	PREFETCHT0 800(AX)
-	VMOVUPS    (AX), Y12
-	VMOVUPS    32(AX), Y13
-	VMOVUPS    64(AX), Y14
-	BCAST3((BX), Y0, Y1, Y2)
-	BCAST3(4(BX), Y3, Y4, Y5)
-	BCAST3(8(BX), Y6, Y7, Y8)
-	BCAST3(12(BX), Y9, Y10, Y11)
-	ADDQ       R12, AX
-	ADDQ       R9, BX
-	DECQ       CX
-	JNZ        f3loop
+	ROW3
+	DECQ CX
+	JNZ  f3loop
 
+f3store:
 	MOVQ R13, AX
 	STORET3(Y0, Y1, Y2)
 	STORET3(Y3, Y4, Y5)
@@ -127,14 +148,16 @@ f3loop:
 	JLT  f3group
 
 	ADDQ $96, R14
-	SUBQ $3, R8
 	JMP  f3
 
 f1:
-	TESTQ R8, R8
-	JZ    fmask
-	LEAQ  (DI)(R14*1), R13
-	XORQ  R11, R11
+	MOVQ f+32(FP), AX
+	SHRQ $3, AX
+	SHLQ $5, AX
+	CMPQ R14, AX
+	JGE  fmask
+	LEAQ (DI)(R14*1), R13
+	XORQ R11, R11
 
 f1group:
 	MOVQ R13, AX
@@ -161,7 +184,6 @@ f1loop:
 	JLT  f1group
 
 	ADDQ $32, R14
-	DECQ R8
 	JMP  f1
 
 fmask:

@@ -1,0 +1,213 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// The weight-gradient kernel with the features of a broadcast and the
+// columns of b in the vector lanes, in register tiles of 12 (then 4, then
+// 1) rows of p by 8 columns; every element of p is one chain of fused
+// multiply-adds over the rows in order.
+
+// LOADP12 loads Y0..Y11 from twelve rows of p, R9 bytes apart from AX;
+// STOREP12 stores them back.
+#define LOADP12 \
+	VMOVUPS (AX), Y0 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y1 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y2 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y3 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y4 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y5 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y6 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y7 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y8 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y9 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y10 \
+	ADDQ    R9, AX \
+	VMOVUPS (AX), Y11
+
+#define STOREP12 \
+	VMOVUPS Y0, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y1, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y2, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y3, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y4, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y5, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y6, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y7, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y8, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y9, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y10, (AX) \
+	ADDQ    R9, AX \
+	VMOVUPS Y11, (AX)
+
+// func outerRowsF32(p, a, b *float32, n, k, w int)
+//
+// p (k x w) += the transpose of a (n x k) times b (n x w), w a positive
+// multiple of 8, n and k positive: for each element of p, one chain of
+// fused multiply-adds over the rows of a and b in order.
+TEXT ·outerRowsF32(SB), NOSPLIT, $0-48
+	MOVQ p+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ k+32(FP), R8
+	MOVQ R8, R12
+	SHLQ $2, R12 // bytes per row of a
+	MOVQ w+40(FP), R9
+	SHLQ $2, R9 // bytes per row of b and p
+	MOVQ n+24(FP), R13
+	IMULQ R12, R13 // bytes of n rows of a: the distance to the next block
+
+o12:
+	CMPQ R8, $12
+	JLT  o4
+	XORQ R10, R10 // byte offset of the column block
+
+o12col:
+	LEAQ (DI)(R10*1), AX
+	LOADP12
+	MOVQ SI, AX
+	LEAQ (DX)(R10*1), R14
+	MOVQ n+24(FP), CX
+
+o12loop:
+	PREFETCHT0   64(AX)
+	PREFETCHT0   (AX)(R13*1)
+	VMOVUPS      (R14), Y12
+	VBROADCASTSS (AX), Y13
+	VFMADD231PS  Y12, Y13, Y0
+	VBROADCASTSS 4(AX), Y14
+	VFMADD231PS  Y12, Y14, Y1
+	VBROADCASTSS 8(AX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VBROADCASTSS 12(AX), Y13
+	VFMADD231PS  Y12, Y13, Y3
+	VBROADCASTSS 16(AX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VBROADCASTSS 20(AX), Y15
+	VFMADD231PS  Y12, Y15, Y5
+	VBROADCASTSS 24(AX), Y13
+	VFMADD231PS  Y12, Y13, Y6
+	VBROADCASTSS 28(AX), Y14
+	VFMADD231PS  Y12, Y14, Y7
+	VBROADCASTSS 32(AX), Y15
+	VFMADD231PS  Y12, Y15, Y8
+	VBROADCASTSS 36(AX), Y13
+	VFMADD231PS  Y12, Y13, Y9
+	VBROADCASTSS 40(AX), Y14
+	VFMADD231PS  Y12, Y14, Y10
+	VBROADCASTSS 44(AX), Y15
+	VFMADD231PS  Y12, Y15, Y11
+	ADDQ         R12, AX
+	ADDQ         R9, R14
+	DECQ         CX
+	JNZ          o12loop
+
+	LEAQ (DI)(R10*1), AX
+	STOREP12
+	ADDQ $32, R10
+	CMPQ R10, R9
+	JLT  o12col
+
+	ADDQ $48, SI
+	LEAQ (R9)(R9*2), AX
+	LEAQ (DI)(AX*4), DI
+	SUBQ $12, R8
+	JMP  o12
+
+o4:
+	CMPQ R8, $4
+	JLT  o1
+	XORQ R10, R10
+
+o4col:
+	LEAQ    (DI)(R10*1), AX
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX)(R9*1), Y1
+	VMOVUPS (AX)(R9*2), Y2
+	LEAQ    (AX)(R9*2), AX
+	VMOVUPS (AX)(R9*1), Y3
+	MOVQ    SI, AX
+	LEAQ    (DX)(R10*1), R14
+	MOVQ    n+24(FP), CX
+
+o4loop:
+	VMOVUPS      (R14), Y12
+	VBROADCASTSS (AX), Y13
+	VFMADD231PS  Y12, Y13, Y0
+	VBROADCASTSS 4(AX), Y14
+	VFMADD231PS  Y12, Y14, Y1
+	VBROADCASTSS 8(AX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VBROADCASTSS 12(AX), Y13
+	VFMADD231PS  Y12, Y13, Y3
+	ADDQ         R12, AX
+	ADDQ         R9, R14
+	DECQ         CX
+	JNZ          o4loop
+
+	LEAQ    (DI)(R10*1), AX
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, (AX)(R9*1)
+	VMOVUPS Y2, (AX)(R9*2)
+	LEAQ    (AX)(R9*2), AX
+	VMOVUPS Y3, (AX)(R9*1)
+	ADDQ    $32, R10
+	CMPQ    R10, R9
+	JLT     o4col
+
+	ADDQ $16, SI
+	LEAQ (DI)(R9*4), DI
+	SUBQ $4, R8
+	JMP  o4
+
+o1:
+	TESTQ R8, R8
+	JZ    odone
+	XORQ  R10, R10
+
+o1col:
+	VMOVUPS (DI)(R10*1), Y0
+	MOVQ    SI, AX
+	LEAQ    (DX)(R10*1), R14
+	MOVQ    n+24(FP), CX
+
+o1loop:
+	VBROADCASTSS (AX), Y13
+	VFMADD231PS  (R14), Y13, Y0
+	ADDQ         R12, AX
+	ADDQ         R9, R14
+	DECQ         CX
+	JNZ          o1loop
+
+	VMOVUPS Y0, (DI)(R10*1)
+	ADDQ    $32, R10
+	CMPQ    R10, R9
+	JLT     o1col
+
+	ADDQ $4, SI
+	ADDQ R9, DI
+	DECQ R8
+	JMP  o1
+
+odone:
+	VZEROUPPER
+	RET
