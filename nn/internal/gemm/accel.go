@@ -157,8 +157,9 @@ func packCols(b []float32, k, m, w int) []float32 {
 //
 // Two kernels share the work by shape. With outer, a's features are
 // broadcast and b's columns fill the vector lanes (m rounded up to 8), in
-// blocks of rows that stay in the L2 cache: the better kernel for narrow
-// features. Otherwise the product is computed transposed, m rounded up to
+// blocks of rows that stay in the L2 cache, in tiles of 6 features by 16
+// columns (outer16F32) when the padded width is a multiple of 16, else of
+// 12 by 8 (outerRowsF32): the better kernel for outputs up to 128 wide. Otherwise the product is computed transposed, m rounded up to
 // a multiple of 4 by k rounded up to 8, with a's features in the lanes,
 // rb rows of a at a time, and the sum transposed into c.
 func tmulAccel(c []float32, rows func(lo, hi int) []float32, b []float32, n, k, m int) {
@@ -207,7 +208,11 @@ func tmulAccel(c []float32, rows func(lo, hi int) []float32, b []float32, n, k, 
 						if fp > m {
 							bi = padRows(bi, r, m, fp, pad)
 						}
-						outerRowsF32(&p[0], &a[(i-lo)*k], &bi[0], r, k, fp)
+						if fp%16 == 0 {
+							outer16F32(&p[0], &a[(i-lo)*k], &bi[0], r, k, fp)
+						} else {
+							outerRowsF32(&p[0], &a[(i-lo)*k], &bi[0], r, k, fp)
+						}
 						continue
 					}
 					if h > m {

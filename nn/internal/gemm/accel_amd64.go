@@ -35,3 +35,9 @@ func tmulF32(p, a, b *float32, r, f, h, lda, ldb, ldp int, mask *int32, next int
 //
 //go:noescape
 func outerRowsF32(p, a, b *float32, n, k, w int)
+
+// outer16F32 is outerRowsF32 for w a positive multiple of 16, in tiles of
+// 6 rows of p by 16 columns (outer_amd64.s).
+//
+//go:noescape
+func outer16F32(p, a, b *float32, n, k, w int)

@@ -211,3 +211,126 @@ o1loop:
 odone:
 	VZEROUPPER
 	RET
+
+// ROWB adds the broadcast float at addr times Y12:Y13 to lo:hi, through t.
+#define ROWB(addr, t, lo, hi) \
+	VBROADCASTSS addr, t \
+	VFMADD231PS  Y12, t, lo \
+	VFMADD231PS  Y13, t, hi
+
+// LOADQ and STOREQ move lo:hi from and to 16 floats of p at (BX), then
+// step BX a row of p (R9 bytes).
+#define LOADQ(lo, hi) \
+	VMOVUPS (BX), lo \
+	VMOVUPS 32(BX), hi \
+	ADDQ    R9, BX
+
+#define STOREQ(lo, hi) \
+	VMOVUPS lo, (BX) \
+	VMOVUPS hi, 32(BX) \
+	ADDQ    R9, BX
+
+// func outer16F32(p, a, b *float32, n, k, w int)
+//
+// p (k x w) += the transpose of a (n x k) times b (n x w), w a positive
+// multiple of 16, n and k positive: tiles of 6 rows of p by 16 columns (12
+// accumulators, two loads of b and six broadcasts of a for 12 FMAs), then
+// single rows. Each element of p is one chain of fused multiply-adds over
+// the rows in order. The loop prefetches the same columns n rows further,
+// which the next call reads in the same order.
+TEXT ·outer16F32(SB), NOSPLIT, $0-48
+	MOVQ  p+0(FP), DI
+	MOVQ  a+8(FP), SI
+	MOVQ  b+16(FP), DX
+	MOVQ  k+32(FP), R8
+	MOVQ  R8, R12
+	SHLQ  $2, R12 // bytes per row of a
+	MOVQ  w+40(FP), R9
+	SHLQ  $2, R9 // bytes per row of b and p
+	MOVQ  n+24(FP), R13
+	IMULQ R12, R13 // bytes of n rows of a
+
+q6:
+	CMPQ R8, $6
+	JLT  q1
+	XORQ R10, R10 // byte offset of the column block
+
+q6col:
+	LEAQ (DI)(R10*1), BX
+	LOADQ(Y0, Y1)
+	LOADQ(Y2, Y3)
+	LOADQ(Y4, Y5)
+	LOADQ(Y6, Y7)
+	LOADQ(Y8, Y9)
+	LOADQ(Y10, Y11)
+	MOVQ SI, AX
+	LEAQ (DX)(R10*1), R14
+	MOVQ n+24(FP), CX
+
+q6loop:
+	PREFETCHT0 (AX)(R13*1)
+	VMOVUPS    (R14), Y12
+	VMOVUPS    32(R14), Y13
+	ROWB((AX), Y14, Y0, Y1)
+	ROWB(4(AX), Y15, Y2, Y3)
+	ROWB(8(AX), Y14, Y4, Y5)
+	ROWB(12(AX), Y15, Y6, Y7)
+	ROWB(16(AX), Y14, Y8, Y9)
+	ROWB(20(AX), Y15, Y10, Y11)
+	ADDQ       R12, AX
+	ADDQ       R9, R14
+	DECQ       CX
+	JNZ        q6loop
+
+	LEAQ (DI)(R10*1), BX
+	STOREQ(Y0, Y1)
+	STOREQ(Y2, Y3)
+	STOREQ(Y4, Y5)
+	STOREQ(Y6, Y7)
+	STOREQ(Y8, Y9)
+	STOREQ(Y10, Y11)
+	ADDQ $64, R10
+	CMPQ R10, R9
+	JLT  q6col
+
+	ADDQ $24, SI
+	LEAQ (R9)(R9*2), AX
+	LEAQ (DI)(AX*2), DI
+	SUBQ $6, R8
+	JMP  q6
+
+q1:
+	TESTQ R8, R8
+	JZ    qdone
+	XORQ  R10, R10
+
+q1col:
+	LEAQ (DI)(R10*1), BX
+	LOADQ(Y0, Y1)
+	MOVQ SI, AX
+	LEAQ (DX)(R10*1), R14
+	MOVQ n+24(FP), CX
+
+q1loop:
+	VBROADCASTSS (AX), Y14
+	VFMADD231PS  (R14), Y14, Y0
+	VFMADD231PS  32(R14), Y14, Y1
+	ADDQ         R12, AX
+	ADDQ         R9, R14
+	DECQ         CX
+	JNZ          q1loop
+
+	LEAQ (DI)(R10*1), BX
+	STOREQ(Y0, Y1)
+	ADDQ $64, R10
+	CMPQ R10, R9
+	JLT  q1col
+
+	ADDQ $4, SI
+	ADDQ R9, DI
+	DECQ R8
+	JMP  q1
+
+qdone:
+	VZEROUPPER
+	RET
