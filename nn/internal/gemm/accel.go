@@ -20,9 +20,18 @@ const (
 	panelBytes = 256 << 10
 
 	// blockBytes bounds the block of a (rows times kc) that Mul keeps in
-	// the L2 cache while the column blocks of a wide b sweep it, and the
-	// block of c (rows times w) that they write.
+	// the L2 cache while the column blocks of a wide b sweep it.
 	blockBytes = 128 << 10
+
+	// shortK is the shared dimension under which Mul runs mulRowsF32, a
+	// call over all the columns of a task's rows: over so few steps a call
+	// per block of columns costs more than the blocking saves.
+	shortK = 16
+
+	// cBlockBytes bounds the block of c (rows times w) that they write,
+	// unless that is under tileRows rows: few rows of a wide c, written
+	// across before going down, as the hardware streams them best.
+	cBlockBytes = 48 << 10
 
 	// scratchRows is the most rows that Mul computes into scratch before
 	// it copies them out, when the width is padded: the scratch stays in
@@ -85,12 +94,16 @@ func padded[T num.Float](m, k int) int {
 // and for each panel of the shared dimension (all of it when b fits
 // panelBytes) runs the column blocks of b over the block.
 func mulAccel(c, a, b []float32, n, k, m, w int) {
+	if k < shortK {
+		mulShort(c, a, b, n, k, m, w)
+		return
+	}
 	bp := packCols(b, k, m, w)
 	kc := k
 	if k*w*4 > panelBytes {
 		kc = max(64, panelBytes/4/w)
 	}
-	mb := max(tileRows, min(blockBytes/4/kc, blockBytes/4/w)/tileRows*tileRows)
+	mb := max(tileRows, min(blockBytes/4/kc, cBlockBytes/4/w)/tileRows*tileRows)
 	if w > m {
 		mb = min(mb, scratchRows)
 	}
@@ -121,6 +134,30 @@ func mulAccel(c, a, b []float32, n, k, m, w int) {
 				for j := range r {
 					copy(c[(i+j)*m:(i+j+1)*m], scratch[j*w:j*w+m])
 				}
+			}
+		}
+	})
+}
+
+// mulShort is mulAccel for a shared dimension under shortK, with
+// mulRowsF32 over all the columns of up to scratchRows rows a call. When m
+// is not a multiple of 8, b is padded once with zero columns and the rows
+// computed into scratch, of which the first m columns are kept.
+func mulShort(c, a, b []float32, n, k, m, w int) {
+	if w > m {
+		b = padRows(b, k, m, w, nil)
+	}
+	parallel.For(n, rowsPerTask, func(lo, hi int) {
+		if w == m {
+			mulRowsF32(&c[lo*m], &a[lo*k], &b[0], hi-lo, k, m)
+			return
+		}
+		scratch := make([]float32, min(scratchRows, hi-lo)*w)
+		for i := lo; i < hi; i += scratchRows {
+			r := min(scratchRows, hi-i)
+			mulRowsF32(&scratch[0], &a[i*k], &b[0], r, k, w)
+			for j := range r {
+				copy(c[(i+j)*m:(i+j+1)*m], scratch[j*w:j*w+m])
 			}
 		}
 	})

@@ -41,3 +41,9 @@ func outerRowsF32(p, a, b *float32, n, k, w int)
 //
 //go:noescape
 func outer16F32(p, a, b *float32, n, k, w int)
+
+// mulRowsF32 sets c (n x m) to a (n x k) times b (k x m), m a positive
+// multiple of 8, n and k positive (mulrows_amd64.s).
+//
+//go:noescape
+func mulRowsF32(c, a, b *float32, n, k, m int)
