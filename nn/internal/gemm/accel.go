@@ -5,11 +5,71 @@ import (
 	"github.com/gnngo/gnn/internal/parallel"
 )
 
-// blockRows is how many rows the AVX2 drivers hand to a kernel call at a
-// time: the rows whose padded copies share one scratch, and in MulTransA
-// the rows of a that each tile of the weight gradient sweeps while they
-// stay in the core's L2 cache (64 rows of 500 features are 128 KB).
-const blockRows = 64
+// The AVX2 drivers block the products for the caches of one core: the
+// shapes of layer projections are tall (many rows) and narrow (an output 8
+// to 256 wide), over a shared dimension of tens to thousands.
+const (
+	// tileRows is the row unit in which Mul hands rows to goroutines: a
+	// multiple of both kernels' tiles (6 rows of 16 columns, 12 of 8), so
+	// that only the last task ends in a partial tile.
+	tileRows = 12
+
+	// panelBytes bounds a panel of b (kc rows of w columns) that Mul keeps
+	// in the L2 cache while the rows of a stream past it; a b that fits is
+	// not split, so each row of a is read once, from start to end.
+	panelBytes = 256 << 10
+
+	// blockBytes bounds the block of a (rows times kc) that Mul keeps in
+	// the L2 cache while the column blocks of a wide b sweep it.
+	blockBytes = 128 << 10
+
+	// shortK is the shared dimension under which Mul runs mulRowsF32, a
+	// call over all the columns of a task's rows: over so few steps a call
+	// per block of columns costs more than the blocking saves.
+	shortK = 16
+
+	// cBlockBytes bounds the block of c (rows times w) that they write,
+	// unless that is under tileRows rows: few rows of a wide c, written
+	// across before going down, as the hardware streams them best.
+	cBlockBytes = 48 << 10
+
+	// scratchRows is the most rows that Mul computes into scratch before
+	// it copies them out, when the width is padded: the scratch stays in
+	// the L1 cache.
+	scratchRows = 5 * tileRows
+
+	// tmulBytes bounds the rows of b (r x h) that one call of the
+	// weight-gradient kernel broadcasts from, held in the L1 cache while
+	// the tiles of a's columns go by.
+	tmulBytes = 16 << 10
+
+	// tmulRows is the most rows of a that one call of the weight-gradient
+	// kernel takes: its tiles of p stay in registers over them, and the
+	// tile's columns of those rows, a stride apart, in the L1 cache and
+	// its TLB.
+	tmulRows = 64
+
+	// tmulBlock bounds the rows of a (r x k) that one call of the
+	// weight-gradient kernel reads, and prefetches for the next, in the L2
+	// cache, unless that is under 16 rows.
+	tmulBlock = 256 << 10
+
+	// outerRows and outerBlock bound the rows of a that one call of the
+	// outer kernel sweeps: at most outerRows, and under outerBlock bytes
+	// (so that they stay in the L2 cache) unless that is under 16 rows.
+	outerRows  = 32
+	outerBlock = 128 << 10
+
+	// outerMaxWidth is the widest product that MulTransA gives to the outer
+	// kernel.
+	outerMaxWidth = 128
+
+	// tmulGroup is how many chunks of MulTransA's rows are summed into
+	// partial products at once (in parallel), before they are added to the
+	// total in chunk order: it bounds the partials' memory. It is fixed, so
+	// the order of the sum does not depend on GOMAXPROCS.
+	tmulGroup = 8
+)
 
 // padded returns the width in which the AVX2 kernels compute products m
 // wide: m rounded up to a multiple of 8, or 0 when they do not apply
@@ -22,12 +82,70 @@ func padded[T num.Float](m, k int) int {
 	return (m + 7) &^ 7
 }
 
-// mulAccel is Mul with the AVX2 kernel, in rows of w = padded(m, k)
-// columns. When m is not a multiple of 8, b is padded once with zero
-// columns and the rows computed into scratch, of which the first m columns
-// are kept: columns are computed independently, so the padding changes
-// nothing else.
+// mulAccel is Mul with the AVX2 kernels, in rows of w = padded(m, k)
+// columns. b is packed once into blocks of 16 columns (and a last of 8),
+// each block's k rows one after another, with zero columns past m: the
+// kernels then read a block's rows from consecutive cache lines, whatever
+// b's width (a width of a power of two would map its rows to a few sets
+// of the L1 cache). When m is not a multiple of 8 the rows are computed
+// into scratch, of which the first m columns are kept: columns are
+// computed independently, so the padding changes nothing else. The rows go
+// to goroutines in units of tileRows; each task takes blocks of its rows,
+// and for each panel of the shared dimension (all of it when b fits
+// panelBytes) runs the column blocks of b over the block.
 func mulAccel(c, a, b []float32, n, k, m, w int) {
+	if k < shortK {
+		mulShort(c, a, b, n, k, m, w)
+		return
+	}
+	bp := packCols(b, k, m, w)
+	defer parallel.PutScratch(bp)
+	kc := k
+	if k*w*4 > panelBytes {
+		kc = max(64, panelBytes/4/w)
+	}
+	mb := max(tileRows, min(blockBytes/4/kc, cBlockBytes/4/w)/tileRows*tileRows)
+	if w > m {
+		mb = min(mb, scratchRows)
+	}
+	units := (n + tileRows - 1) / tileRows
+	parallel.For(units, max(1, rowsPerTask/tileRows), func(lo, hi int) {
+		lo, hi = lo*tileRows, min(hi*tileRows, n)
+		var scratch []float32
+		if w > m {
+			scratch = parallel.Scratch[float32](min(mb, hi-lo) * w)
+			defer parallel.PutScratch(scratch)
+		}
+		for i := lo; i < hi; i += mb {
+			r := min(mb, hi-i)
+			dst, ldc := c[i*m:], m
+			if w > m {
+				dst, ldc = scratch, w
+			}
+			for k0 := 0; k0 < k; k0 += kc {
+				kk, acc := min(kc, k-k0), min(k0, 1)
+				for col := 0; col < w; col += 16 {
+					if w-col >= 16 {
+						mul16F32(&dst[col], &a[i*k+k0], &bp[col*k+k0*16], r, kk, k, 16, ldc, acc)
+					} else {
+						mul8F32(&dst[col], &a[i*k+k0], &bp[col*k+k0*8], r, kk, k, 8, ldc, acc)
+					}
+				}
+			}
+			if w > m {
+				for j := range r {
+					copy(c[(i+j)*m:(i+j+1)*m], scratch[j*w:j*w+m])
+				}
+			}
+		}
+	})
+}
+
+// mulShort is mulAccel for a shared dimension under shortK, with
+// mulRowsF32 over all the columns of up to scratchRows rows a call. When m
+// is not a multiple of 8, b is padded once with zero columns and the rows
+// computed into scratch, of which the first m columns are kept.
+func mulShort(c, a, b []float32, n, k, m, w int) {
 	if w > m {
 		b = padRows(b, k, m, w, nil)
 	}
@@ -36,11 +154,11 @@ func mulAccel(c, a, b []float32, n, k, m, w int) {
 			mulRowsF32(&c[lo*m], &a[lo*k], &b[0], hi-lo, k, m)
 			return
 		}
-		scratch := parallel.Scratch[float32](blockRows * w)
+		scratch := parallel.Scratch[float32](min(scratchRows, hi-lo) * w)
 		defer parallel.PutScratch(scratch)
 		clear(scratch)
-		for i := lo; i < hi; i += blockRows {
-			r := min(blockRows, hi-i)
+		for i := lo; i < hi; i += scratchRows {
+			r := min(scratchRows, hi-i)
 			mulRowsF32(&scratch[0], &a[i*k], &b[0], r, k, w)
 			for j := range r {
 				copy(c[(i+j)*m:(i+j+1)*m], scratch[j*w:j*w+m])
@@ -49,17 +167,127 @@ func mulAccel(c, a, b []float32, n, k, m, w int) {
 	})
 }
 
-// outerAccel adds to p (k x w) the transpose of a (n x k) times b (n x m),
-// with the AVX2 kernel, in blocks of rows; w = padded(m, k), and b's rows
-// are copied into pad (blockRows x w) with zero columns when w > m.
-func outerAccel(p, a, b, pad []float32, n, k, m, w int) {
-	for i := 0; i < n; i += blockRows {
-		r := min(blockRows, n-i)
-		bi := b[i*m : (i+r)*m]
-		if w > m {
-			bi = padRows(bi, r, m, w, pad)
+// packCols returns b (k x m) packed for mulAccel: the blocks of 16 columns
+// of its w-wide padding, then a last block of 8 when w is not a multiple
+// of 16, the block starting at column j at offset j*k, each its k rows of
+// 16 (or 8) floats one after another.
+// The slice comes from parallel.Scratch: give it back with PutScratch.
+func packCols(b []float32, k, m, w int) []float32 {
+	bp := parallel.Scratch[float32](k * w)
+	clear(bp)
+	for col := 0; col < w; col += 16 {
+		q := min(16, w-col)
+		blk := bp[col*k : col*k+k*q]
+		if col+q <= m {
+			for l := range k {
+				copy(blk[l*q:(l+1)*q], b[l*m+col:l*m+col+q])
+			}
+			continue
 		}
-		outerRowsF32(&p[0], &a[i*k], &bi[0], r, k, w)
+		for l := range k {
+			copy(blk[l*q:(l+1)*q], b[l*m+col:(l+1)*m])
+		}
+	}
+	return bp
+}
+
+// tmulAccel is MulTransARows with the AVX2 kernels: c (k x m) is the
+// transpose of a (n x k, given by rows) times b (n x m). The rows are cut
+// into chunks whose bounds depend on n only (an even number of them, so
+// that two cores share them evenly), each chunk's product is computed on
+// one goroutine, and the products are added in chunk order, tmulGroup
+// chunks computed at a time. The result is the same for any GOMAXPROCS.
+//
+// Two kernels share the work by shape. With outer, a's features are
+// broadcast and b's columns fill the vector lanes (m rounded up to 8), in
+// blocks of rows that stay in the L2 cache, in tiles of 6 features by 16
+// columns (outer16F32) when the padded width is a multiple of 16, else of
+// 12 by 8 (outerRowsF32): the better kernel for outputs up to 128 wide. Otherwise the product is computed transposed, m rounded up to
+// a multiple of 4 by k rounded up to 8, with a's features in the lanes,
+// rb rows of a at a time, and the sum transposed into c.
+func tmulAccel(c []float32, rows func(lo, hi int) []float32, b []float32, n, k, m int) {
+	if n == 0 {
+		clear(c)
+		return
+	}
+	outer := useOuter(k, m)
+	h, fp := (m+3)&^3, (k+7)&^7
+	if outer {
+		h, fp = k, (m+7)&^7
+	}
+	var mask [8]int32
+	for l := range k % 8 {
+		mask[l] = -1
+	}
+	rb := min(max(16, tmulBlock/4/k), max(8, tmulBytes/4/h), tmulRows)
+	if outer {
+		rb = min(outerRows, max(16, outerBlock/4/k))
+	}
+	count := min(64, (n+chunkRows-1)/chunkRows)
+	if count > 1 {
+		count = (count + 1) &^ 1
+	}
+	per := (n + count - 1) / count
+	count = (n + per - 1) / per
+	size := h * fp
+	total := parallel.Scratch[float32](size)
+	defer parallel.PutScratch(total)
+	parts := parallel.Scratch[float32](min(count, tmulGroup) * size)
+	defer parallel.PutScratch(parts)
+	for g := 0; g < count; g += tmulGroup {
+		gn := min(tmulGroup, count-g)
+		parallel.For(gn, 1, func(glo, ghi int) {
+			var pad []float32
+			if (outer && fp > m) || (!outer && h > m) {
+				pad = parallel.Scratch[float32](rb * max(h, fp))
+				defer parallel.PutScratch(pad)
+			}
+			for j := glo; j < ghi; j++ {
+				p := parts[j*size : (j+1)*size]
+				clear(p)
+				lo, hi := (g+j)*per, min((g+j+1)*per, n)
+				a := rows(lo, hi)
+				for i := lo; i < hi; i += rb {
+					r := min(rb, hi-i)
+					bi, ldb := b[i*m:(i+r)*m], m
+					if outer {
+						if fp > m {
+							bi = padRows(bi, r, m, fp, pad)
+						}
+						if fp%16 == 0 {
+							outer16F32(&p[0], &a[(i-lo)*k], &bi[0], r, k, fp)
+						} else {
+							outerRowsF32(&p[0], &a[(i-lo)*k], &bi[0], r, k, fp)
+						}
+						continue
+					}
+					if h > m {
+						bi, ldb = padRows(bi, r, m, h, pad), h
+					}
+					tmulF32(&p[0], &a[(i-lo)*k], &bi[0], r, k, h, k, ldb, fp, &mask[0], r*k*4)
+				}
+			}
+		})
+		for j := range gn {
+			p := parts[j*size : (j+1)*size]
+			if g+j == 0 {
+				copy(total, p)
+				continue
+			}
+			for i, v := range p {
+				total[i] += v
+			}
+		}
+	}
+	for f := range k {
+		cf := c[f*m : (f+1)*m]
+		if outer {
+			copy(cf, total[f*fp:f*fp+m])
+			continue
+		}
+		for l := range cf {
+			cf[l] = total[l*fp+f]
+		}
 	}
 }
 
@@ -76,3 +304,10 @@ func padRows(x []float32, r, m, w int, dst []float32) []float32 {
 	}
 	return dst
 }
+
+// useOuter reports whether MulTransA's product of k features by m columns
+// goes to the kernel with b's columns in the lanes (outerRowsF32) rather
+// than the transposed one (tmulF32): it was faster up to 64 columns on the
+// shapes of BenchmarkFirstLayer and BenchmarkMul, 16 to 4000 features,
+// and slower at 256 and 512 columns.
+func useOuter(k, m int) bool { return m <= outerMaxWidth }

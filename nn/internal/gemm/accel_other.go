@@ -7,6 +7,20 @@ package gemm
 
 var useAVX2 = false
 
-func mulRowsF32(c, a, b *float32, n, k, m int) { panic("gemm: no AVX2 kernels in this build") }
+func mul16F32(c, a, b *float32, n, k, lda, ldb, ldc, acc int) {
+	panic("gemm: no AVX2 kernels in this build")
+}
+
+func mul8F32(c, a, b *float32, n, k, lda, ldb, ldc, acc int) {
+	panic("gemm: no AVX2 kernels in this build")
+}
+
+func tmulF32(p, a, b *float32, r, f, h, lda, ldb, ldp int, mask *int32, next int) {
+	panic("gemm: no AVX2 kernels in this build")
+}
 
 func outerRowsF32(p, a, b *float32, n, k, w int) { panic("gemm: no AVX2 kernels in this build") }
+
+func outer16F32(p, a, b *float32, n, k, w int) { panic("gemm: no AVX2 kernels in this build") }
+
+func mulRowsF32(c, a, b *float32, n, k, m int) { panic("gemm: no AVX2 kernels in this build") }

@@ -1,10 +1,20 @@
 // Package gemm multiplies the dense row-major matrices of layer projections
 // (features times weights, and the two products of their backward), in
 // float32 and float64, on several goroutines, with results that do not
-// depend on GOMAXPROCS. It is written for the tall products of
-// projections, many rows times a weight that fits the cache: on amd64 with
-// AVX2 and FMA, float32 products run in assembly, in register tiles of up
-// to 12 rows by 8 columns, in widths padded to a multiple of 8. Elsewhere,
-// and with the purego build tag, products at most 32 wide run in Go and
-// wider ones in gonum's blocked matrix product.
+// depend on GOMAXPROCS. It is written for the shapes of projections, many
+// rows times a weight that fits the cache, first layers included (N from
+// thousands to millions of rows, F from 100 to 4,000 features, outputs 8
+// to 512 wide). On amd64 with AVX2 and FMA, float32 products run in
+// assembly: the forward product in register tiles of 6 rows by 16 columns
+// (12 by 8 for a last block of 8) over b packed in column blocks, its rows
+// streamed once and prefetched a tile ahead; the weight gradient over
+// fixed chunks of rows summed in chunk order, in tiles of 6 features by 16
+// columns (or 12 by 8) up to 128 wide and, wider, transposed with the
+// features in the vector lanes. Every element is one chain of fused
+// multiply-adds over the shared dimension in order (per chunk for the
+// weight gradient), so the tiling and the split into tasks do not change
+// the bits. Elsewhere, and with the purego build tag, products at most 32
+// wide run in Go and wider ones in gonum's blocked matrix product.
+// BenchmarkFMAPeak measures the machine's FMA peak, against which
+// BenchmarkFirstLayer and BenchmarkMul report GFLOPS.
 package gemm

@@ -75,8 +75,7 @@ func MulTransARows[T num.Float](c []T, a func(lo, hi int) []T, b []T, n, k, m in
 		gonumGemm(true, k, m, n, a(0, n), b, c)
 		return
 	}
-	w := padded[T](m, k)
-	if w == 0 {
+	if padded[T](m, k) == 0 {
 		parallel.Sum(c, n, chunkRows, func(p []T, lo, hi int) {
 			rows := a(lo, hi)
 			for i := lo; i < hi; i++ {
@@ -85,28 +84,8 @@ func MulTransARows[T num.Float](c []T, a func(lo, hi int) []T, b []T, n, k, m in
 		})
 		return
 	}
-	// The AVX2 kernel sums k x w, b padded with zero columns when w > m.
-	b32 := any(b).([]float32)
-	sum := any(c).([]float32)
-	if w > m {
-		sum = parallel.Scratch[float32](k * w)
-		defer parallel.PutScratch(sum)
-	}
-	parallel.Sum(sum, n, chunkRows, func(p []float32, lo, hi int) {
-		var pad []float32
-		if w > m {
-			pad = parallel.Scratch[float32](blockRows * w)
-			defer parallel.PutScratch(pad)
-		}
-		a32 := any(a(lo, hi)).([]float32)
-		outerAccel(p, a32, b32[lo*m:hi*m], pad, hi-lo, k, m, w)
-	})
-	if w > m {
-		c32 := any(c).([]float32)
-		for j := range k {
-			copy(c32[j*m:(j+1)*m], sum[j*w:j*w+m])
-		}
-	}
+	rows := func(lo, hi int) []float32 { return any(a(lo, hi)).([]float32) }
+	tmulAccel(any(c).([]float32), rows, any(b).([]float32), n, k, m)
 }
 
 // row sets c (m values) to the row vector a times b (len(a) x m).

@@ -45,10 +45,15 @@ func random[T num.Float](rng *rand.Rand, n int) []T {
 	return x
 }
 
-// shapes reach every tile of the vector kernels (12, 4 and 1 rows, in n
-// for Mul and in k for MulTransA), m a multiple of 8 or padded to one,
-// several tasks and blocks of rows, and empty products.
-var shapes = [][3]int{{1, 1, 1}, {3, 5, 7}, {70, 13, 8}, {130, 64, 16}, {9, 500, 24}, {200, 3, 64}, {5, 16, 9}, {29, 23, 40}, {17, 30, 72}, {0, 4, 8}, {4, 0, 8}}
+// shapes reach every tile of the vector kernels (6, 3 and 1 rows of 16
+// columns and 12, 4 and 1 of 8 in Mul; 12, 4 and 1 rows of 8 columns in
+// MulTransA's outer kernel, 24 and 8 columns and the masked last vector in
+// its transposed one, for products over 128 wide), widths padded to a
+// multiple of 8 or 4, shared dimensions split into panels, several
+// tasks and blocks of rows, one row, and empty products.
+var shapes = [][3]int{{1, 1, 1}, {3, 5, 7}, {70, 13, 8}, {130, 64, 16}, {9, 500, 24}, {200, 3, 64}, {5, 16, 9},
+	{29, 23, 40}, {17, 30, 72}, {0, 4, 8}, {4, 0, 8}, {1, 3703, 16}, {1, 24, 1}, {2, 25, 2}, {11, 47, 13},
+	{37, 71, 33}, {25, 300, 256}, {61, 7, 47}, {100, 100, 3}, {13, 17, 1}, {7, 1, 31}, {20, 40, 132}, {3, 9, 130}}
 
 func TestProducts(t *testing.T) {
 	for _, accel := range []bool{true, false} {
@@ -111,7 +116,9 @@ func TestMulTransAChunks(t *testing.T) {
 
 // TestDeterministic checks identical bits for GOMAXPROCS 1, 2 and 3, on
 // this package's kernels and, without AVX2, on the Go loops (16 wide) and
-// gonum's (64 wide).
+// gonum's (64 and 134 wide); with 13 columns the kernels pad them, and
+// 134 columns take MulTransA's transposed kernel. MulTransA's 20000 rows
+// make 20 chunks, summed 8 at a time.
 func TestDeterministic(t *testing.T) {
 	for _, accel := range []bool{true, false} {
 		if accel && !useAVX2 {
@@ -119,7 +126,7 @@ func TestDeterministic(t *testing.T) {
 		}
 		old := useAVX2
 		useAVX2 = accel
-		for _, m := range []int{16, 64} {
+		for _, m := range []int{13, 16, 64, 134} {
 			t.Run(fmt.Sprintf("accel=%v/m=%d", accel, m), func(t *testing.T) { testDeterministic(t, m) })
 		}
 		useAVX2 = old
@@ -130,19 +137,56 @@ func testDeterministic(t *testing.T, m int) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	const n, k = 20000, 33
 	a, b, d := random[float32](rng, n*k), random[float32](rng, k*m), random[float32](rng, n*m)
-	var first [2][]float32
+	var first [3][]float32
 	for _, procs := range []int{1, 2, 3} {
 		old := runtime.GOMAXPROCS(procs)
-		c, w := make([]float32, n*m), make([]float32, k*m)
+		c, w, x := make([]float32, n*m), make([]float32, k*m), make([]float32, n*k)
 		Mul(c, a, b, n, k, m)
 		MulTransA(w, a, d, n, k, m)
+		MulTransB(x, d, b, n, k, m)
 		runtime.GOMAXPROCS(old)
 		if first[0] == nil {
-			first = [2][]float32{c, w}
+			first = [3][]float32{c, w, x}
 			continue
 		}
-		if !slices.Equal(c, first[0]) || !slices.Equal(w, first[1]) {
+		if !slices.Equal(c, first[0]) || !slices.Equal(w, first[1]) || !slices.Equal(x, first[2]) {
 			t.Errorf("GOMAXPROCS=%d: results differ from GOMAXPROCS=1", procs)
+		}
+	}
+}
+
+// TestMulTiling checks that Mul's kernels compute each element as one
+// chain over the shared dimension in order, whatever the tiling: a product
+// has the bits of its rows multiplied one at a time and of its blocks of
+// 16 columns multiplied apart, also when the whole is split into panels
+// of the shared dimension (k = 300 of 256 columns is over panelBytes) and
+// when the width is padded.
+func TestMulTiling(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, s := range [][3]int{{50, 300, 256}, {31, 77, 40}, {26, 1000, 16}, {40, 9, 8}} {
+		n, k, m := s[0], s[1], s[2]
+		a, b := random[float32](rng, n*k), random[float32](rng, k*m)
+		c := make([]float32, n*m)
+		Mul(c, a, b, n, k, m)
+		for i := range n {
+			ci := make([]float32, m)
+			Mul(ci, a[i*k:(i+1)*k], b, 1, k, m)
+			if !slices.Equal(ci, c[i*m:(i+1)*m]) {
+				t.Fatalf("%v: row %d alone differs", s, i)
+			}
+		}
+		for j := 0; j < m; j += 16 {
+			q := min(16, m-j)
+			bj, cj := make([]float32, k*q), make([]float32, n*q)
+			for l := range k {
+				copy(bj[l*q:(l+1)*q], b[l*m+j:l*m+j+q])
+			}
+			Mul(cj, a, bj, n, k, q)
+			for i := range n {
+				if !slices.Equal(cj[i*q:(i+1)*q], c[i*m+j:i*m+j+q]) {
+					t.Fatalf("%v: columns %d to %d alone differ in row %d", s, j, j+q-1, i)
+				}
+			}
 		}
 	}
 }
@@ -178,14 +222,37 @@ func benchMul(b *testing.B, op string, a, w, d, c, g []float32, n, k, m int) {
 	b.Run(fmt.Sprintf("op=%s/n=%d/k=%d/m=%d", op, n, k, m), func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if op == "mul" {
+			switch op {
+			case "mul":
 				Mul(c, a, w, n, k, m)
-			} else {
+			case "mul_trans_a":
 				MulTransA(g, a, d, n, k, m)
+			case "mul_trans_b":
+				MulTransB(a, d, w, n, k, m)
 			}
 		}
-		b.ReportMetric(2*float64(n*k*m)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		b.ReportMetric(2*float64(n*k*m)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
 	})
+}
+
+// BenchmarkFirstLayer times the products of GNN first layers on dense
+// features, N x F times F x H, in float32: the forward product (mul), the
+// weight gradient (mul_trans_a, F x N times N x H) and the input gradient
+// (mul_trans_b, N x H times H x F), for CiteSeer (3327 x 3703, hidden 16),
+// PubMed-like (19717 x 500), ogbn-products-like (100,000 x 100, hidden
+// 256) and wide-feature graphs (4096 x 4000, hidden 64; 20,000 x 1000,
+// output 8). Compare the GFLOPS with BenchmarkFMAPeak's.
+func BenchmarkFirstLayer(b *testing.B) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, s := range [][3]int{{3327, 3703, 16}, {19717, 500, 16}, {100000, 100, 256}, {4096, 4000, 64}, {20000, 1000, 8}} {
+		n, k, m := s[0], s[1], s[2]
+		a := random[float32](rng, n*k)
+		w, d := random[float32](rng, k*m), random[float32](rng, n*m)
+		c, g := make([]float32, n*m), make([]float32, k*m)
+		for _, op := range []string{"mul", "mul_trans_a", "mul_trans_b"} {
+			benchMul(b, op, a, w, d, c, g, n, k, m)
+		}
+	}
 }
 
 // TestMulTransARows checks that MulTransARows, with a's rows copied out of

@@ -2,203 +2,10 @@
 
 #include "textflag.h"
 
-// AVX2 and FMA kernels of the float32 products, in register tiles of 12
-// (then 4, then 1) rows by 8 columns. Every output element is one chain of
-// fused multiply-adds over the shared dimension in order, whatever tile
-// computes it, so results do not depend on how rows are split into tiles or
-// tasks.
-
-// FMA12 adds to Y0..Y11 Y12 times the broadcast floats at (P0), (P0)(S),
-// (P0)(2S), (P0)(3S), then the same from P4 and P8: twelve rows of a
-// (stride S in R12, 3S in R13) against one block of b.
-#define FMA12(P0, P4, P8) \
-	VBROADCASTSS (P0), Y13 \
-	VFMADD231PS  Y12, Y13, Y0 \
-	VBROADCASTSS (P0)(R12*1), Y14 \
-	VFMADD231PS  Y12, Y14, Y1 \
-	VBROADCASTSS (P0)(R12*2), Y15 \
-	VFMADD231PS  Y12, Y15, Y2 \
-	VBROADCASTSS (P0)(R13*1), Y13 \
-	VFMADD231PS  Y12, Y13, Y3 \
-	VBROADCASTSS (P4), Y14 \
-	VFMADD231PS  Y12, Y14, Y4 \
-	VBROADCASTSS (P4)(R12*1), Y15 \
-	VFMADD231PS  Y12, Y15, Y5 \
-	VBROADCASTSS (P4)(R12*2), Y13 \
-	VFMADD231PS  Y12, Y13, Y6 \
-	VBROADCASTSS (P4)(R13*1), Y14 \
-	VFMADD231PS  Y12, Y14, Y7 \
-	VBROADCASTSS (P8), Y15 \
-	VFMADD231PS  Y12, Y15, Y8 \
-	VBROADCASTSS (P8)(R12*1), Y13 \
-	VFMADD231PS  Y12, Y13, Y9 \
-	VBROADCASTSS (P8)(R12*2), Y14 \
-	VFMADD231PS  Y12, Y14, Y10 \
-	VBROADCASTSS (P8)(R13*1), Y15 \
-	VFMADD231PS  Y12, Y15, Y11
-
-// func mulRowsF32(c, a, b *float32, n, k, m int)
-//
-// c (n x m) = a (n x k) times b (k x m), m a positive multiple of 8, n and
-// k positive.
-TEXT ·mulRowsF32(SB), NOSPLIT, $0-48
-	MOVQ c+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), R8
-	MOVQ k+32(FP), R12
-	SHLQ $2, R12 // bytes per row of a
-	LEAQ (R12)(R12*2), R13
-	MOVQ m+40(FP), R9
-	SHLQ $2, R9 // bytes per row of b and c
-
-m12:
-	CMPQ R8, $12
-	JLT  m4
-	XORQ R10, R10 // byte offset of the column block
-
-m12col:
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
-	MOVQ   SI, AX
-	LEAQ   (SI)(R12*4), BX
-	LEAQ   (BX)(R12*4), R11
-	LEAQ   (DX)(R10*1), R14
-	MOVQ   k+32(FP), CX
-
-m12loop:
-	VMOVUPS (R14), Y12
-	FMA12(AX, BX, R11)
-	ADDQ    $4, AX
-	ADDQ    $4, BX
-	ADDQ    $4, R11
-	ADDQ    R9, R14
-	DECQ    CX
-	JNZ     m12loop
-
-	LEAQ    (DI)(R10*1), AX
-	VMOVUPS Y0, (AX)
-	ADDQ    R9, AX
-	VMOVUPS Y1, (AX)
-	ADDQ    R9, AX
-	VMOVUPS Y2, (AX)
-	ADDQ    R9, AX
-	VMOVUPS Y3, (AX)
-	ADDQ    R9, AX
-	VMOVUPS Y4, (AX)
-	ADDQ    R9, AX
-	VMOVUPS Y5, (AX)
-	ADDQ    R9, AX
-	VMOVUPS Y6, (AX)
-	ADDQ    R9, AX
-	VMOVUPS Y7, (AX)
-	ADDQ    R9, AX
-	VMOVUPS Y8, (AX)
-	ADDQ    R9, AX
-	VMOVUPS Y9, (AX)
-	ADDQ    R9, AX
-	VMOVUPS Y10, (AX)
-	ADDQ    R9, AX
-	VMOVUPS Y11, (AX)
-	ADDQ    $32, R10
-	CMPQ    R10, R9
-	JLT     m12col
-
-	LEAQ (SI)(R12*8), SI
-	LEAQ (SI)(R12*4), SI
-	LEAQ (R9)(R9*2), AX
-	LEAQ (DI)(AX*4), DI
-	SUBQ $12, R8
-	JMP  m12
-
-m4:
-	CMPQ R8, $4
-	JLT  m1
-	XORQ R10, R10
-
-m4col:
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	MOVQ   SI, AX
-	LEAQ   (DX)(R10*1), R14
-	MOVQ   k+32(FP), CX
-
-m4loop:
-	VMOVUPS      (R14), Y12
-	VBROADCASTSS (AX), Y13
-	VFMADD231PS  Y12, Y13, Y0
-	VBROADCASTSS (AX)(R12*1), Y14
-	VFMADD231PS  Y12, Y14, Y1
-	VBROADCASTSS (AX)(R12*2), Y15
-	VFMADD231PS  Y12, Y15, Y2
-	VBROADCASTSS (AX)(R13*1), Y13
-	VFMADD231PS  Y12, Y13, Y3
-	ADDQ         $4, AX
-	ADDQ         R9, R14
-	DECQ         CX
-	JNZ          m4loop
-
-	LEAQ    (DI)(R10*1), AX
-	VMOVUPS Y0, (AX)
-	ADDQ    R9, AX
-	VMOVUPS Y1, (AX)
-	ADDQ    R9, AX
-	VMOVUPS Y2, (AX)
-	ADDQ    R9, AX
-	VMOVUPS Y3, (AX)
-	ADDQ    $32, R10
-	CMPQ    R10, R9
-	JLT     m4col
-
-	LEAQ (SI)(R12*4), SI
-	LEAQ (DI)(R9*4), DI
-	SUBQ $4, R8
-	JMP  m4
-
-m1:
-	TESTQ R8, R8
-	JZ    mdone
-	XORQ  R10, R10
-
-m1col:
-	VXORPS Y0, Y0, Y0
-	MOVQ   SI, AX
-	LEAQ   (DX)(R10*1), R14
-	MOVQ   k+32(FP), CX
-
-m1loop:
-	VBROADCASTSS (AX), Y13
-	VFMADD231PS  (R14), Y13, Y0
-	ADDQ         $4, AX
-	ADDQ         R9, R14
-	DECQ         CX
-	JNZ          m1loop
-
-	VMOVUPS Y0, (DI)(R10*1)
-	ADDQ    $32, R10
-	CMPQ    R10, R9
-	JLT     m1col
-
-	ADDQ R12, SI
-	ADDQ R9, DI
-	DECQ R8
-	JMP  m1
-
-mdone:
-	VZEROUPPER
-	RET
+// The weight-gradient kernel with the features of a broadcast and the
+// columns of b in the vector lanes, in register tiles of 12 (then 4, then
+// 1) rows of p by 8 columns; every element of p is one chain of fused
+// multiply-adds over the rows in order.
 
 // LOADP12 loads Y0..Y11 from twelve rows of p, R9 bytes apart from AX;
 // STOREP12 stores them back.
@@ -402,5 +209,128 @@ o1loop:
 	JMP  o1
 
 odone:
+	VZEROUPPER
+	RET
+
+// ROWB adds the broadcast float at addr times Y12:Y13 to lo:hi, through t.
+#define ROWB(addr, t, lo, hi) \
+	VBROADCASTSS addr, t \
+	VFMADD231PS  Y12, t, lo \
+	VFMADD231PS  Y13, t, hi
+
+// LOADQ and STOREQ move lo:hi from and to 16 floats of p at (BX), then
+// step BX a row of p (R9 bytes).
+#define LOADQ(lo, hi) \
+	VMOVUPS (BX), lo \
+	VMOVUPS 32(BX), hi \
+	ADDQ    R9, BX
+
+#define STOREQ(lo, hi) \
+	VMOVUPS lo, (BX) \
+	VMOVUPS hi, 32(BX) \
+	ADDQ    R9, BX
+
+// func outer16F32(p, a, b *float32, n, k, w int)
+//
+// p (k x w) += the transpose of a (n x k) times b (n x w), w a positive
+// multiple of 16, n and k positive: tiles of 6 rows of p by 16 columns (12
+// accumulators, two loads of b and six broadcasts of a for 12 FMAs), then
+// single rows. Each element of p is one chain of fused multiply-adds over
+// the rows in order. The loop prefetches the same columns n rows further,
+// which the next call reads in the same order.
+TEXT ·outer16F32(SB), NOSPLIT, $0-48
+	MOVQ  p+0(FP), DI
+	MOVQ  a+8(FP), SI
+	MOVQ  b+16(FP), DX
+	MOVQ  k+32(FP), R8
+	MOVQ  R8, R12
+	SHLQ  $2, R12 // bytes per row of a
+	MOVQ  w+40(FP), R9
+	SHLQ  $2, R9 // bytes per row of b and p
+	MOVQ  n+24(FP), R13
+	IMULQ R12, R13 // bytes of n rows of a
+
+q6:
+	CMPQ R8, $6
+	JLT  q1
+	XORQ R10, R10 // byte offset of the column block
+
+q6col:
+	LEAQ (DI)(R10*1), BX
+	LOADQ(Y0, Y1)
+	LOADQ(Y2, Y3)
+	LOADQ(Y4, Y5)
+	LOADQ(Y6, Y7)
+	LOADQ(Y8, Y9)
+	LOADQ(Y10, Y11)
+	MOVQ SI, AX
+	LEAQ (DX)(R10*1), R14
+	MOVQ n+24(FP), CX
+
+q6loop:
+	PREFETCHT0 (AX)(R13*1)
+	VMOVUPS    (R14), Y12
+	VMOVUPS    32(R14), Y13
+	ROWB((AX), Y14, Y0, Y1)
+	ROWB(4(AX), Y15, Y2, Y3)
+	ROWB(8(AX), Y14, Y4, Y5)
+	ROWB(12(AX), Y15, Y6, Y7)
+	ROWB(16(AX), Y14, Y8, Y9)
+	ROWB(20(AX), Y15, Y10, Y11)
+	ADDQ       R12, AX
+	ADDQ       R9, R14
+	DECQ       CX
+	JNZ        q6loop
+
+	LEAQ (DI)(R10*1), BX
+	STOREQ(Y0, Y1)
+	STOREQ(Y2, Y3)
+	STOREQ(Y4, Y5)
+	STOREQ(Y6, Y7)
+	STOREQ(Y8, Y9)
+	STOREQ(Y10, Y11)
+	ADDQ $64, R10
+	CMPQ R10, R9
+	JLT  q6col
+
+	ADDQ $24, SI
+	LEAQ (R9)(R9*2), AX
+	LEAQ (DI)(AX*2), DI
+	SUBQ $6, R8
+	JMP  q6
+
+q1:
+	TESTQ R8, R8
+	JZ    qdone
+	XORQ  R10, R10
+
+q1col:
+	LEAQ (DI)(R10*1), BX
+	LOADQ(Y0, Y1)
+	MOVQ SI, AX
+	LEAQ (DX)(R10*1), R14
+	MOVQ n+24(FP), CX
+
+q1loop:
+	VBROADCASTSS (AX), Y14
+	VFMADD231PS  (R14), Y14, Y0
+	VFMADD231PS  32(R14), Y14, Y1
+	ADDQ         R12, AX
+	ADDQ         R9, R14
+	DECQ         CX
+	JNZ          q1loop
+
+	LEAQ (DI)(R10*1), BX
+	STOREQ(Y0, Y1)
+	ADDQ $64, R10
+	CMPQ R10, R9
+	JLT  q1col
+
+	ADDQ $4, SI
+	ADDQ R9, DI
+	DECQ R8
+	JMP  q1
+
+qdone:
 	VZEROUPPER
 	RET
