@@ -54,3 +54,18 @@ func gradGatherF32(ds, y, dy *float32, s *float64, keys *int32, n, w int)
 //
 //go:noescape
 func attnGradGather8(ds, y, dy, el, er *float32, s *float64, src, dst *int32, n int, slope float32)
+
+// The kernels of narrow_amd64.s: forwardGroupF32 and backwardGroupF32 for
+// rows of 2 and 4 floats, with the same results.
+
+//go:noescape
+func forwardGroup2F32(out, score *float32, eids *int32, n int)
+
+//go:noescape
+func forwardGroup4F32(out, score *float32, eids *int32, n int)
+
+//go:noescape
+func backwardGroup2F32(ds, y, dy *float32, eids *int32, n int)
+
+//go:noescape
+func backwardGroup4F32(ds, y, dy *float32, eids *int32, n int)

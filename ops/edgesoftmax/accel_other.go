@@ -39,3 +39,11 @@ func attnGradGather8(ds, y, dy, el, er *float32, s *float64, src, dst *int32, n 
 }
 
 const noKernels = "edgesoftmax: no AVX2 kernels in this build"
+
+func forwardGroup2F32(out, score *float32, eids *int32, n int) { panic(noKernels) }
+
+func forwardGroup4F32(out, score *float32, eids *int32, n int) { panic(noKernels) }
+
+func backwardGroup2F32(ds, y, dy *float32, eids *int32, n int) { panic(noKernels) }
+
+func backwardGroup4F32(ds, y, dy *float32, eids *int32, n int) { panic(noKernels) }
