@@ -48,6 +48,7 @@ func BenchmarkAttention(b *testing.B) {
 				runtime.GC()
 				b.ReportAllocs()
 				b.ResetTimer()
+				cpu0 := cpuTime()
 				for b.Loop() {
 					if dir == "fwd" {
 						Attention(y, g, el, er, attnSlope, heads)
@@ -55,6 +56,7 @@ func BenchmarkAttention(b *testing.B) {
 						AttentionBackward(ds, g, el, er, attnSlope, y, dy, heads)
 					}
 				}
+				reportCPU(b, cpu0)
 				s := b.Elapsed().Seconds()
 				b.ReportMetric(float64(ne)*float64(b.N)/s, "edges/s")
 				bytes := float64(ne)*float64(perEdge) + 4*float64(heads)*float64(g.NumSrc()+g.NumDst()) + 8*float64(g.NumDst()+1)

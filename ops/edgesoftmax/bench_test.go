@@ -5,7 +5,9 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/generate"
@@ -113,6 +115,7 @@ func benchmarkEdgeSoftmax(b *testing.B, g *graph.Graph, dir string, heads int) {
 	runtime.GC()
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for b.Loop() {
 		if dir == "fwd" {
 			Forward(out, g, ByDst, score, heads)
@@ -120,6 +123,7 @@ func benchmarkEdgeSoftmax(b *testing.B, g *graph.Graph, dir string, heads int) {
 			Backward(ds, g, ByDst, out, dy, heads)
 		}
 	}
+	reportCPU(b, cpu0)
 	s := b.Elapsed().Seconds()
 	b.ReportMetric(float64(ne)*float64(b.N)/s, "edges/s")
 	bytes := float64(ne)*float64(perEdge) + 8*float64(g.NumDst()+1)
@@ -144,4 +148,22 @@ func BenchmarkMemCopy(b *testing.B) {
 		b.ReportMetric(float64(2*4*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 		benchSink = dst[n-1]
 	})
+}
+
+// cpuTime returns the CPU time the process has used. The benchmarks report
+// it per op (cpu-ms/op): on a machine shared with other work, wall time
+// varies with the load, CPU time much less.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per op since cpu0.
+func reportCPU(b *testing.B, cpu0 time.Duration) {
+	if b.N > 0 {
+		b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+	}
 }

@@ -45,5 +45,8 @@
 // sums stay in vector registers, eight columns at a time, with a vectorised
 // float32 exponential (about 1e-7 relative, exp_amd64.h) and sums in
 // float64; attention_amd64.s does the same for the attention of one and of
-// eight heads. The purego build tag keeps everything in Go.
+// eight heads. Rows of 2 and 4 columns (narrow_amd64.s, and
+// attention_narrow_amd64.s for two and four heads) pack the rows of 4 or 2
+// edges into one vector, with the results of the 8-column kernels. The
+// purego build tag keeps everything in Go.
 package edgesoftmax
