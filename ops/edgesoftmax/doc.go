@@ -19,8 +19,8 @@
 //
 // When edge IDs are in random order within a group (a random graph, or any
 // graph whose edges were not numbered by destination), every edge row read
-// through the view is a cache and TLB miss. For float32 rows of a multiple
-// of 8 columns whose per-group tables fit the cache, Forward and Backward
+// through the view is a cache and TLB miss. For float32 rows of 2, 4 or a
+// multiple of 8 columns whose per-group tables fit the cache, Forward and Backward
 // (and AttentionBackward, for eight heads) then take a streaming path
 // (stream.go): they walk the edge rows in edge-ID order, a sequential
 // stream, and gather and scatter per-group maxima and sums in small tables,
