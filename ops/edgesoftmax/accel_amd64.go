@@ -88,3 +88,8 @@ func dotScatterNF32(s *float64, y, dy *float32, keys *int32, n, w int)
 
 //go:noescape
 func gradGatherNF32(ds, y, dy *float32, s *float64, keys *int32, n, w int)
+
+// attnGradGatherNF32 is attnGradGather8 for w = 2 or 4 heads.
+//
+//go:noescape
+func attnGradGatherNF32(ds, y, dy, el, er *float32, s *float64, src, dst *int32, n, w int, slope float32)

@@ -57,3 +57,7 @@ func scaleGatherNF32(out, r *float32, keys *int32, n, w int) { panic(noKernels) 
 func dotScatterNF32(s *float64, y, dy *float32, keys *int32, n, w int) { panic(noKernels) }
 
 func gradGatherNF32(ds, y, dy *float32, s *float64, keys *int32, n, w int) { panic(noKernels) }
+
+func attnGradGatherNF32(ds, y, dy, el, er *float32, s *float64, src, dst *int32, n, w int, slope float32) {
+	panic(noKernels)
+}

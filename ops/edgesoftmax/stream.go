@@ -171,11 +171,12 @@ func backwardStream[T num.Float](ds []T, g *graph.Graph, c *graph.Compressed, no
 }
 
 // attentionBackStream runs AttentionBackward on the streaming path, for
-// float32 rows of eight heads, when it applies and reports whether it did.
-// (Attention itself keeps the group kernels; see stream_amd64.s.)
+// float32 rows of two, four or eight heads, when it applies and reports
+// whether it did. (Attention itself keeps the group kernels; see
+// stream_amd64.s.)
 func attentionBackStream[T num.Float](ds []T, g *graph.Graph, c *graph.Compressed, el, er []T, slope float64, y, dy []T, w int) bool {
 	d, ok := any(ds).([]float32)
-	if !ok || w != 8 {
+	if !ok || (w != 8 && w != 2 && w != 4) {
 		return false
 	}
 	dst, groups, k, ok := streamPlan(g, c, ByDst, w)
@@ -186,6 +187,10 @@ func attentionBackStream[T num.Float](ds []T, g *graph.Graph, c *graph.Compresse
 	l, r, sl := any(el).([]float32), any(er).([]float32), float32(slope)
 	y32, dy32 := any(y).([]float32), any(dy).([]float32)
 	gradStream(y32, dy32, dst, groups, k, w, func(s []float64, lo, hi int) {
+		if w < 8 {
+			attnGradGatherNF32(&d[lo*w], &y32[lo*w], &dy32[lo*w], &l[0], &r[0], &s[0], &src[lo], &dst[lo], hi-lo, w, sl)
+			return
+		}
 		attnGradGather8(&d[lo*w], &y32[lo*w], &dy32[lo*w], &l[0], &r[0], &s[0], &src[lo], &dst[lo], hi-lo, sl)
 	})
 	return true

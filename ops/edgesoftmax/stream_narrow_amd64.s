@@ -363,3 +363,76 @@ gn4:
 gndone:
 	VZEROUPPER
 	RET
+
+// func attnGradGatherNF32(ds, y, dy, el, er *float32, s *float64, src, dst *int32, n, w int, slope float32)
+//
+// attnGradGather8 (stream_amd64.s) for w = 2 or 4 heads, as attnBwd2 and
+// attnBwd4 compute it. ds may be y or dy.
+TEXT ·attnGradGatherNF32(SB), NOSPLIT, $0-84
+	MOVQ         ds+0(FP), DI
+	MOVQ         y+8(FP), R12
+	MOVQ         dy+16(FP), DX
+	MOVQ         el+24(FP), SI
+	MOVQ         er+32(FP), R8
+	MOVQ         s+40(FP), R9
+	MOVQ         src+48(FP), R10
+	MOVQ         dst+56(FP), R11
+	MOVQ         n+64(FP), CX
+	VBROADCASTSS slope+80(FP), Y12
+	VXORPS       Y13, Y13, Y13
+	XORQ         R13, R13
+	TESTQ        CX, CX
+	JZ           agndone
+	CMPQ         w+72(FP), $2
+	JNE          agn4
+
+agn2:
+	MOVLQSX    (R10)(R13*4), AX
+	MOVLQSX    (R11)(R13*4), BX
+	VMOVSD     (SI)(AX*8), X7
+	VMOVSD     (R8)(BX*8), X9
+	VADDPS     X9, X7, X7
+	SHLQ       $4, BX
+	VCVTPS2PD  (R12), X1
+	VCVTPS2PD  (DX), X4
+	VSUBPD     (R9)(BX*1), X4, X4
+	VMULPD     X4, X1, X1
+	VCVTPD2PSX X1, X6
+	VCMPPS     $0x02, X13, X7, X8
+	VMULPS     X12, X6, X11
+	VBLENDVPS  X8, X11, X6, X6
+	VMOVSD     X6, (DI)
+	ADDQ       $8, R12
+	ADDQ       $8, DX
+	ADDQ       $8, DI
+	INCQ       R13
+	CMPQ       R13, CX
+	JLT        agn2
+	JMP        agndone
+
+agn4:
+	MOVLQSX    (R10)(R13*4), AX
+	MOVLQSX    (R11)(R13*4), BX
+	SHLQ       $4, AX
+	SHLQ       $4, BX
+	VMOVUPS    (SI)(AX*1), X7
+	VADDPS     (R8)(BX*1), X7, X7
+	VCVTPS2PD  (R12), Y1
+	VCVTPS2PD  (DX), Y4
+	VSUBPD     (R9)(BX*2), Y4, Y4
+	VMULPD     Y4, Y1, Y1
+	VCVTPD2PSY Y1, X6
+	VCMPPS     $0x02, X13, X7, X8
+	VMULPS     X12, X6, X11
+	VBLENDVPS  X8, X11, X6, X6
+	VMOVUPS    X6, (DI)
+	ADDQ       $16, R12
+	ADDQ       $16, DX
+	ADDQ       $16, DI
+	INCQ       R13
+	CMPQ       R13, CX
+	JLT        agn4
+
+agndone:
+	VZEROUPPER
+	RET

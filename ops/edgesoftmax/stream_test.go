@@ -266,7 +266,7 @@ func TestStreamPlan(t *testing.T) {
 }
 
 // TestStreamAttentionBackward checks AttentionBackward's streaming path
-// against its group kernel (and so, through TestAttentionAccel, the
+// (eight, four and two heads) against its group kernel (and so, through TestAttentionAccel, the
 // references): the same bits with one chunk, the rounding of the float64
 // sums with several; slopes below, at and above 1, and scores whose sum is
 // exactly 0 (the LeakyReLU's kink, which takes the slope).
@@ -275,7 +275,12 @@ func TestStreamAttentionBackward(t *testing.T) {
 		t.Skip("no AVX2 kernels on this machine or build")
 	}
 	withStream(t, true)
-	const w = 8
+	for _, w := range []int{8, 4, 2} {
+		testStreamAttentionBackward(t, w)
+	}
+}
+
+func testStreamAttentionBackward(t *testing.T, w int) {
 	rng := rand.New(rand.NewPCG(15, 15))
 	for _, tg := range streamGraphs(t, rng) {
 		el, er := nodeScores[float32](rng, tg.g, w)
@@ -289,7 +294,7 @@ func TestStreamAttentionBackward(t *testing.T) {
 		}
 		ne := tg.g.NumEdges()
 		for _, slope := range []float64{0.2, 1, 1.5} {
-			name := fmt.Sprintf("%s/slope=%v", tg.name, slope)
+			name := fmt.Sprintf("%s/width=%d/slope=%v", tg.name, w, slope)
 			y := make([]float32, ne*w)
 			Attention(y, tg.g, el, er, min(slope, 1), w)
 			dy := scores[float32](rng, ne*w, 1)
