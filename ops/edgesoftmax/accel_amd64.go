@@ -71,14 +71,13 @@ func backwardGroup2F32(ds, y, dy *float32, eids *int32, n int)
 func backwardGroup4F32(ds, y, dy *float32, eids *int32, n int)
 
 // The streaming kernels of stream_narrow_amd64.s: those of stream_amd64.s
-// for rows of w = 2 or 4 floats, with the same results (expScatterNF32
-// without prefetching).
+// for rows of w = 2 or 4 floats, with the same results.
 
 //go:noescape
 func maxScatterNF32(m, x *float32, keys *int32, n, w int)
 
 //go:noescape
-func expScatterNF32(out, x, m *float32, s *float64, keys *int32, n, w int)
+func expScatterNF32(out, x, m *float32, s *float64, keys *int32, n, w, dist int)
 
 //go:noescape
 func scaleGatherNF32(out, r *float32, keys *int32, n, w int)

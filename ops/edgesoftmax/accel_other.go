@@ -50,7 +50,9 @@ func backwardGroup4F32(ds, y, dy *float32, eids *int32, n int) { panic(noKernels
 
 func maxScatterNF32(m, x *float32, keys *int32, n, w int) { panic(noKernels) }
 
-func expScatterNF32(out, x, m *float32, s *float64, keys *int32, n, w int) { panic(noKernels) }
+func expScatterNF32(out, x, m *float32, s *float64, keys *int32, n, w, dist int) {
+	panic(noKernels)
+}
 
 func scaleGatherNF32(out, r *float32, keys *int32, n, w int) { panic(noKernels) }
 

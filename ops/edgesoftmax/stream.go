@@ -258,7 +258,7 @@ func maxScatter(m, x *float32, keys *int32, n, w int) {
 
 func expScatter(out, x, m *float32, s *float64, keys *int32, n, w, dist int) {
 	if w < 8 {
-		expScatterNF32(out, x, m, s, keys, n, w)
+		expScatterNF32(out, x, m, s, keys, n, w, dist)
 		return
 	}
 	expScatterF32(out, x, m, s, keys, n, w, dist)

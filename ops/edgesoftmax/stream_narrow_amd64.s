@@ -20,6 +20,20 @@
 	MOVLQSX i(R8)(R13*4), AX \
 	SHLQ    $sh, AX
 
+// NPF prefetches, when edge R13+off+R11 (R11 the prefetch distance) is
+// below n, the first lines of its group's rows of the float32 table at R9
+// (the row's byte offset: the key shifted left by sh) and of the float64
+// table at R10, using BX.
+#define NPF(off, sh) \
+	LEAQ       off(R13)(R11*1), BX \
+	CMPQ       BX, CX \
+	JGE        6(PC) \
+	MOVLQSX    (R8)(BX*4), BX \
+	SHLQ       $sh, BX \
+	PREFETCHT0 (R9)(BX*1) \
+	SHLQ       $1, BX \
+	PREFETCHT0 (R10)(BX*1)
+
 // func maxScatterNF32(m, x *float32, keys *int32, n, w int)
 //
 // maxScatterF32 for w = 2 or 4.
@@ -60,16 +74,18 @@ mndone:
 	VZEROUPPER
 	RET
 
-// func expScatterNF32(out, x, m *float32, s *float64, keys *int32, n, w int)
+// func expScatterNF32(out, x, m *float32, s *float64, keys *int32, n, w, dist int)
 //
-// expScatterF32 for w = 2 or 4, without prefetching.
-TEXT ·expScatterNF32(SB), NOSPLIT, $0-56
+// expScatterF32 for w = 2 or 4, prefetching the table rows of the edges
+// dist positions ahead of each vector of edges (dist > 0).
+TEXT ·expScatterNF32(SB), NOSPLIT, $0-64
 	MOVQ out+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ m+16(FP), R9
 	MOVQ s+24(FP), R10
 	MOVQ keys+32(FP), R8
 	MOVQ n+40(FP), CX
+	MOVQ dist+56(FP), R11
 	LOADEXP
 	XORQ R13, R13
 	CMPQ w+48(FP), $2
@@ -81,6 +97,14 @@ TEXT ·expScatterNF32(SB), NOSPLIT, $0-56
 	JGE  en2one
 
 en2four:
+	TESTQ R11, R11
+	JZ    en2gather
+	NPF(0, 3)
+	NPF(1, 3)
+	NPF(2, 3)
+	NPF(3, 3)
+
+en2gather:
 	// The maxima of the 4 edges' groups, gathered.
 	KEY(0, 3)
 	VMOVSD      (R9)(AX*1), X1
@@ -144,6 +168,12 @@ en4:
 	JGE  en4one
 
 en4two:
+	TESTQ R11, R11
+	JZ    en4gather
+	NPF(0, 4)
+	NPF(1, 4)
+
+en4gather:
 	KEY(0, 4)
 	VMOVUPS      (R9)(AX*1), X1
 	KEY(4, 4)
