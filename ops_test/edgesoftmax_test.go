@@ -46,10 +46,18 @@ func TestEdgeSoftmax(t *testing.T) {
 
 // TestGATAttention checks the fused op against the composition it replaces
 // (UAddV, LeakyRelu, EdgeSoftmax), forward, and its gradients by finite
-// differences through a UMulESum, as a GAT layer uses it.
+// differences through a UMulESum, as a GAT layer uses it: with 2 heads of
+// 3 features, and with 4 heads of 2 (the narrow-head vector kernels of the
+// attention and of the sum in float32).
 func TestGATAttention(t *testing.T) {
 	t.Parallel()
-	const heads, d, slope = 2, 3, 0.2
+	for _, c := range []struct{ heads, d int }{{2, 3}, {4, 2}} {
+		t.Run(fmt.Sprintf("heads=%dx%d", c.heads, c.d), func(t *testing.T) { testGATAttention(t, c.heads, c.d) })
+	}
+}
+
+func testGATAttention(t *testing.T, heads, d int) {
+	const slope = 0.2
 	spec := []operand{
 		{ops.U, []int{heads, d}}, // projected features
 		{ops.U, []int{heads, 1}}, // el

@@ -22,6 +22,12 @@ import (
 // edges in group order, where the rows are contiguous (TUNING.md).
 var prefetchDist = 0
 
+// useNarrow selects the kernels of rows of 2 and 4 floats
+// (narrow_amd64.s), which pack the rows of several edges into a vector;
+// tests turn it off to compare them with the general kernels, whose
+// results they are bit for bit.
+var useNarrow = true
+
 // forwardAccel runs forwardRows with the AVX2 kernel when one applies
 // (float32 on a machine with AVX2 and FMA), and reports whether it did.
 func forwardAccel[T num.Float](out []T, c *graph.Compressed, score []T, w, lo, hi int) bool {
@@ -37,7 +43,15 @@ func forwardAccel[T num.Float](out []T, c *graph.Compressed, score []T, w, lo, h
 	end := indptr[len(indptr)-1]
 	for r := range hi - lo {
 		a, b := indptr[r], indptr[r+1]
-		if a < b {
+		if a == b {
+			continue
+		}
+		switch {
+		case w == 2 && useNarrow:
+			forwardGroup2F32(&o32[0], &s32[0], &eids[a], int(b-a))
+		case w == 4 && useNarrow:
+			forwardGroup4F32(&o32[0], &s32[0], &eids[a], int(b-a))
+		default:
 			forwardGroupF32(&o32[0], &s32[0], &eids[a], int(b-a), int(end-a), w, prefetchDist)
 		}
 	}
@@ -59,7 +73,15 @@ func backwardAccel[T num.Float](ds []T, c *graph.Compressed, y, dy []T, w, lo, h
 	end := indptr[len(indptr)-1]
 	for r := range hi - lo {
 		a, b := indptr[r], indptr[r+1]
-		if a < b {
+		if a == b {
+			continue
+		}
+		switch {
+		case w == 2 && useNarrow:
+			backwardGroup2F32(&d32[0], &y32[0], &dy32[0], &eids[a], int(b-a))
+		case w == 4 && useNarrow:
+			backwardGroup4F32(&d32[0], &y32[0], &dy32[0], &eids[a], int(b-a))
+		default:
 			backwardGroupF32(&d32[0], &y32[0], &dy32[0], &eids[a], int(b-a), int(end-a), w, prefetchDist)
 		}
 	}

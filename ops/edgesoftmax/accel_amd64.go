@@ -54,3 +54,41 @@ func gradGatherF32(ds, y, dy *float32, s *float64, keys *int32, n, w int)
 //
 //go:noescape
 func attnGradGather8(ds, y, dy, el, er *float32, s *float64, src, dst *int32, n int, slope float32)
+
+// The kernels of narrow_amd64.s: forwardGroupF32 and backwardGroupF32 for
+// rows of 2 and 4 floats, with the same results.
+
+//go:noescape
+func forwardGroup2F32(out, score *float32, eids *int32, n int)
+
+//go:noescape
+func forwardGroup4F32(out, score *float32, eids *int32, n int)
+
+//go:noescape
+func backwardGroup2F32(ds, y, dy *float32, eids *int32, n int)
+
+//go:noescape
+func backwardGroup4F32(ds, y, dy *float32, eids *int32, n int)
+
+// The streaming kernels of stream_narrow_amd64.s: those of stream_amd64.s
+// for rows of w = 2 or 4 floats, with the same results.
+
+//go:noescape
+func maxScatterNF32(m, x *float32, keys *int32, n, w int)
+
+//go:noescape
+func expScatterNF32(out, x, m *float32, s *float64, keys *int32, n, w, dist int)
+
+//go:noescape
+func scaleGatherNF32(out, r *float32, keys *int32, n, w int)
+
+//go:noescape
+func dotScatterNF32(s *float64, y, dy *float32, keys *int32, n, w int)
+
+//go:noescape
+func gradGatherNF32(ds, y, dy *float32, s *float64, keys *int32, n, w int)
+
+// attnGradGatherNF32 is attnGradGather8 for w = 2 or 4 heads.
+//
+//go:noescape
+func attnGradGatherNF32(ds, y, dy, el, er *float32, s *float64, src, dst *int32, n, w int, slope float32)

@@ -71,7 +71,8 @@ func accelScores(rng *rand.Rand, n int, kind string) []float32 {
 }
 
 // TestAccel compares the AVX2 kernels with the pure-Go loops and with the
-// float64 reference, for widths 8, 16 and 24, groups of awkward sizes (0, 1,
+// float64 reference, for widths 1 to 24 (4 on the narrow kernels; 2 in
+// TestAccelNarrow), groups of awkward sizes (0, 1,
 // 2, 7, 33 and a hub of 3000, where prefetching runs far ahead and across
 // groups), in random and in destination order, by destination and source,
 // with masked, large and nearly equal scores, and several prefetch
@@ -184,7 +185,7 @@ func TestAccelSpecial(t *testing.T) {
 		{1, nan, inf, -inf, 1, 2, 3, 4},
 		{nan, 1, 1, -inf, 2, 3, 4, 5},
 	}
-	for _, w := range []int{3, 8, 11} {
+	for _, w := range []int{2, 3, 4, 8, 11} {
 		score := make([]float32, 5*w)
 		for h := range w {
 			score[0*w+h], score[1*w+h], score[2*w+h] = -inf, 0, 0
@@ -210,6 +211,62 @@ func TestAccelSpecial(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestAccelNarrow checks that the kernels of rows of 2 and 4 floats give
+// the bits of the general kernels (masked blocks of 8 lanes), forward and
+// backward, on groups of every size modulo the 4 or 2 edges they pack, in
+// random and destination order, with masked, large and nearly equal
+// scores.
+func TestAccelNarrow(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 kernels on this machine or build")
+	}
+	rng := rand.New(rand.NewPCG(13, 13))
+	sizes := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 33, 1000, 3}
+	graphs := []struct {
+		name string
+		g    *graph.Graph
+	}{
+		{"groups", groupGraph(t, rng, 50, sizes)},
+		{"random", randomGraph(t, rng, 200, 150, 4000)},
+	}
+	for _, tg := range graphs {
+		for _, norm := range norms {
+			for _, w := range []int{2, 4} {
+				for _, kind := range []string{"normal", "large", "masked", "tiny"} {
+					name := fmt.Sprintf("%s/%v/width=%d/%s", tg.name, norm, w, kind)
+					ne := tg.g.NumEdges()
+					score := accelScores(rng, ne*w, kind)
+					got, want := nans[float32](ne*w), nans[float32](ne*w)
+					Forward(got, tg.g, norm, score, w)
+					useNarrow = false
+					Forward(want, tg.g, norm, score, w)
+					useNarrow = true
+					sameBits(t, name+" forward", got, want)
+					// Against the Go loops and the reference too.
+					compareAccel(t, name, tg.g, norm, w, score)
+					dy := scores[float32](rng, ne*w, 1)
+					Backward(got, tg.g, norm, want, dy, w)
+					useNarrow = false
+					Backward(want, tg.g, norm, want, dy, w) // in place: ds may be y
+					useNarrow = true
+					sameBits(t, name+" backward", got, want)
+				}
+			}
+		}
+	}
+}
+
+// sameBits fails the test unless got and want have the same bits, NaN
+// matching any NaN.
+func sameBits(t *testing.T, name string, got, want []float32) {
+	t.Helper()
+	for i, v := range got {
+		if math.Float32bits(v) != math.Float32bits(want[i]) && !(v != v && want[i] != want[i]) {
+			t.Fatalf("%s: element %d is %v, want %v", name, i, v, want[i])
 		}
 	}
 }

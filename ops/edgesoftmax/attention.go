@@ -36,17 +36,24 @@ func Attention[T num.Float](out []T, g *graph.Graph, el, er []T, slope float64, 
 }
 
 // attentionAccel runs Attention with the AVX2 kernels, one call per
-// destination group, and reports whether they applied: float32 rows of one
-// or eight heads and a slope of at most 1.
+// destination group, and reports whether they applied: float32 rows of one,
+// two, four or eight heads and a slope of at most 1.
 func attentionAccel[T num.Float](out []T, c *graph.Compressed, el, er []T, slope float64, w int) bool {
 	o, ok := any(out).([]float32)
-	if !ok || (w != 1 && w != 8) || !useAVX2 || !(slope <= 1) {
+	if !ok || (w != 1 && w != 2 && w != 4 && w != 8) || !useAVX2 || !(slope <= 1) || (w < 8 && w > 1 && !useNarrow) {
 		return false
 	}
 	l, r, s := any(el).([]float32), any(er).([]float32), float32(slope)
 	if w == 1 {
 		forRows(c, func(lo, hi int) { attentionRows1(o, c, l, r, s, lo, hi) })
 		return true
+	}
+	kernel := attnFwd8
+	switch w {
+	case 2:
+		kernel = attnFwd2
+	case 4:
+		kernel = attnFwd4
 	}
 	forRows(c, func(lo, hi int) {
 		var buf []float32
@@ -59,7 +66,7 @@ func attentionAccel[T num.Float](out []T, c *graph.Compressed, el, er []T, slope
 			if len(buf) < n*w {
 				buf = make([]float32, n*w)
 			}
-			attnFwd8(&o[0], &l[0], &r[v*w], &c.Indices[a], &c.EIDs[a], n, &buf[0], s)
+			kernel(&o[0], &l[0], &r[v*w], &c.Indices[a], &c.EIDs[a], n, &buf[0], s)
 		}
 	})
 	return true
@@ -208,19 +215,26 @@ func AttentionBackward[T num.Float](dScore []T, g *graph.Graph, el, er []T, slop
 }
 
 // attentionBackAccel runs AttentionBackward with the AVX2 kernel and
-// reports whether it applied: float32 rows of eight heads.
+// reports whether it applied: float32 rows of two, four or eight heads.
 func attentionBackAccel[T num.Float](ds []T, c *graph.Compressed, el, er []T, slope float64, y, dy []T, w int) bool {
 	d, ok := any(ds).([]float32)
-	if !ok || w != 8 || !useAVX2 {
+	if !ok || (w != 2 && w != 4 && w != 8) || !useAVX2 || (w < 8 && !useNarrow) {
 		return false
 	}
 	l, r, s := any(el).([]float32), any(er).([]float32), float32(slope)
 	yy, dd := any(y).([]float32), any(dy).([]float32)
+	kernel := attnBwd8
+	switch w {
+	case 2:
+		kernel = attnBwd2
+	case 4:
+		kernel = attnBwd4
+	}
 	forRows(c, func(lo, hi int) {
 		for v := lo; v < hi; v++ {
 			a, b := c.Indptr[v], c.Indptr[v+1]
 			if a < b {
-				attnBwd8(&d[0], &l[0], &r[v*w], &yy[0], &dd[0], &c.Indices[a], &c.EIDs[a], int(b-a), s)
+				kernel(&d[0], &l[0], &r[v*w], &yy[0], &dd[0], &c.Indices[a], &c.EIDs[a], int(b-a), s)
 			}
 		}
 	})

@@ -22,3 +22,18 @@ func attnBwd8(ds, el, er, y, dy *float32, idx, eids *int32, n int, slope float32
 //
 //go:noescape
 func expShift1(x *float32, n int, m float32) float64
+
+// The kernels of attention_narrow_amd64.s: attnFwd8 and attnBwd8 for two
+// and four heads, buf holding n rows of 2 or 4 floats.
+
+//go:noescape
+func attnFwd2(out, el, er *float32, idx, eids *int32, n int, buf *float32, slope float32)
+
+//go:noescape
+func attnFwd4(out, el, er *float32, idx, eids *int32, n int, buf *float32, slope float32)
+
+//go:noescape
+func attnBwd2(ds, el, er, y, dy *float32, idx, eids *int32, n int, slope float32)
+
+//go:noescape
+func attnBwd4(ds, el, er, y, dy *float32, idx, eids *int32, n int, slope float32)

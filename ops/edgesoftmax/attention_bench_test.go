@@ -8,7 +8,7 @@ import (
 )
 
 // BenchmarkAttention measures GAT's fused attention with 8 heads (and 1,
-// the usual output layer) in float32
+// the usual output layer, and 2 and 4, the narrow kernels) in float32
 // on the edge-softmax benchmark graphs (random edge order, on the streaming
 // path and with impl=groups on the group kernels, and order=dst).
 // GB/s counts the bytes a pass must touch: forward, an edge ID, a source ID
@@ -19,7 +19,8 @@ func BenchmarkAttention(b *testing.B) {
 	for _, c := range []struct {
 		heads int
 		order string
-	}{{benchHeads, ""}, {benchHeads, "/impl=groups"}, {benchHeads, "/order=dst"}, {1, "/order=dst"}} {
+	}{{benchHeads, ""}, {benchHeads, "/impl=groups"}, {benchHeads, "/order=dst"}, {1, "/order=dst"},
+		{4, ""}, {4, "/order=dst"}, {2, ""}, {2, "/order=dst"}} {
 		for _, dir := range []string{"fwd", "bwd"} {
 			heads, order := c.heads, c.order
 			b.Run(fmt.Sprintf("dir=%s/n=%d/e=%d/heads=%d%s", dir, benchNodes, benchEdges, heads, order), func(b *testing.B) {
@@ -47,6 +48,7 @@ func BenchmarkAttention(b *testing.B) {
 				runtime.GC()
 				b.ReportAllocs()
 				b.ResetTimer()
+				cpu0 := cpuTime()
 				for b.Loop() {
 					if dir == "fwd" {
 						Attention(y, g, el, er, attnSlope, heads)
@@ -54,6 +56,7 @@ func BenchmarkAttention(b *testing.B) {
 						AttentionBackward(ds, g, el, er, attnSlope, y, dy, heads)
 					}
 				}
+				reportCPU(b, cpu0)
 				s := b.Elapsed().Seconds()
 				b.ReportMetric(float64(ne)*float64(b.N)/s, "edges/s")
 				bytes := float64(ne)*float64(perEdge) + 4*float64(heads)*float64(g.NumSrc()+g.NumDst()) + 8*float64(g.NumDst()+1)

@@ -127,7 +127,12 @@ func TestAttentionFiniteDifferences(t *testing.T) {
 func TestAttentionDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	g := randomGraph(t, rng, 3000, 2000, 200000)
-	const w = 8
+	for _, w := range []int{8, 2} {
+		testAttentionDeterministic(t, rng, g, w)
+	}
+}
+
+func testAttentionDeterministic(t *testing.T, rng *rand.Rand, g *graph.Graph, w int) {
 	el, er := nodeScores[float32](rng, g, w)
 	dy := scores[float32](rng, g.NumEdges()*w, 1)
 	var first, firstGrad []float32
@@ -143,7 +148,7 @@ func TestAttentionDeterministic(t *testing.T) {
 			continue
 		}
 		if !slices.Equal(y, first) || !slices.Equal(ds, firstGrad) {
-			t.Errorf("GOMAXPROCS=%d: results differ from GOMAXPROCS=1", procs)
+			t.Errorf("width %d, GOMAXPROCS=%d: results differ from GOMAXPROCS=1", w, procs)
 		}
 	}
 }
@@ -169,7 +174,7 @@ func TestAttentionPanics(t *testing.T) {
 	}
 }
 
-// TestAttentionAccel checks the AVX2 kernels (one and eight float32 heads) against
+// TestAttentionAccel checks the AVX2 kernels (one, two, four and eight float32 heads) against
 // the pure-Go path on the same inputs, including large and infinite
 // scores, groups of many sizes and the slope of a plain ReLU.
 func TestAttentionAccel(t *testing.T) {
@@ -182,7 +187,7 @@ func TestAttentionAccel(t *testing.T) {
 		graphs[f.Name] = f.G
 	}
 	for name, g := range graphs {
-		for _, c := range []struct{ w, scale int }{{8, 1}, {8, 60}, {1, 1}, {1, 60}} {
+		for _, c := range []struct{ w, scale int }{{8, 1}, {8, 60}, {1, 1}, {1, 60}, {2, 1}, {2, 60}, {4, 1}, {4, 60}} {
 			w, scale := c.w, float64(c.scale)
 			for _, slope := range []float64{attnSlope, 0} {
 				el, er := scores[float32](rng, g.NumSrc()*w, scale), scores[float32](rng, g.NumDst()*w, scale)
@@ -220,13 +225,18 @@ func close32(a, b float32, tol float64) bool {
 	return math.Abs(float64(a)-float64(b)) <= tol*max(1, math.Abs(float64(b)))
 }
 
-// TestAttentionMatchesForward checks that with eight float32 heads the
+// TestAttentionMatchesForward checks that with two, four or eight float32 heads the
 // fused attention gives the bits of Forward on the LeakyReLU scores: the
 // same exponential, sums and reciprocals, on the AVX2 path as in Go.
 func TestAttentionMatchesForward(t *testing.T) {
+	for _, w := range []int{8, 4, 2} {
+		t.Run(fmt.Sprintf("heads=%d", w), func(t *testing.T) { testAttentionMatchesForward(t, w) })
+	}
+}
+
+func testAttentionMatchesForward(t *testing.T, w int) {
 	rng := rand.New(rand.NewPCG(19, 20))
 	g := randomGraph(t, rng, 400, 300, 20000)
-	const w = 8
 	el, er := nodeScores[float32](rng, g, w)
 	src, dst := g.COO()
 	score := make([]float32, g.NumEdges()*w)

@@ -19,8 +19,8 @@
 //
 // When edge IDs are in random order within a group (a random graph, or any
 // graph whose edges were not numbered by destination), every edge row read
-// through the view is a cache and TLB miss. For float32 rows of a multiple
-// of 8 columns whose per-group tables fit the cache, Forward and Backward
+// through the view is a cache and TLB miss. For float32 rows of 2, 4 or a
+// multiple of 8 columns whose per-group tables fit the cache, Forward and Backward
 // (and AttentionBackward, for eight heads) then take a streaming path
 // (stream.go): they walk the edge rows in edge-ID order, a sequential
 // stream, and gather and scatter per-group maxima and sums in small tables,
@@ -45,5 +45,8 @@
 // sums stay in vector registers, eight columns at a time, with a vectorised
 // float32 exponential (about 1e-7 relative, exp_amd64.h) and sums in
 // float64; attention_amd64.s does the same for the attention of one and of
-// eight heads. The purego build tag keeps everything in Go.
+// eight heads. Rows of 2 and 4 columns (narrow_amd64.s, and
+// attention_narrow_amd64.s for two and four heads) pack the rows of 4 or 2
+// edges into one vector, with the results of the 8-column kernels. The
+// purego build tag keeps everything in Go.
 package edgesoftmax

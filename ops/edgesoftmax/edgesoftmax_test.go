@@ -16,7 +16,7 @@ import (
 
 var (
 	norms  = []Norm{ByDst, BySrc}
-	widths = []int{1, 3, 8, stackWidth + 4}
+	widths = []int{1, 2, 3, 4, 8, stackWidth + 4}
 )
 
 func TestForward(t *testing.T) {

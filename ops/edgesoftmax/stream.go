@@ -22,6 +22,9 @@ import (
 // over the edges: the maxima, the exponentials and their sums, the division;
 // backward two: the sums of y*dy, the gradient.
 //
+// Rows of 2 and 4 floats stream too, through the kernels of
+// stream_narrow_amd64.s, which give the results of the 8-column ones.
+//
 // The edges are split into a fixed number of chunks, which depends on the
 // edge and group counts only; each chunk fills its own tables, and the
 // tables are merged in chunk order (maxima exactly; float64 sums added in
@@ -70,7 +73,7 @@ const (
 // groups and of chunks.
 func streamPlan(g *graph.Graph, c *graph.Compressed, norm Norm, w int) (keys []int32, groups, chunks int, ok bool) {
 	ne, groups := g.NumEdges(), c.NumRows()
-	if !useAVX2 || !useStream || c.Ordered || w == 0 || w%8 != 0 ||
+	if !useAVX2 || !useStream || c.Ordered || w == 0 || (w%8 != 0 && !(useNarrow && (w == 2 || w == 4))) ||
 		ne*w*4 < streamMinBytes || groups*w > streamMaxTable || ne < groups {
 		return nil, 0, 0, false
 	}
@@ -109,7 +112,7 @@ func forwardStream[T num.Float](out []T, g *graph.Graph, c *graph.Compressed, no
 				mc[j] = negInf
 			}
 			if a, b := bounds[ch], bounds[ch+1]; a < b {
-				maxScatterF32(&mc[0], &x[a*w], &keys[a], b-a, w)
+				maxScatter(&mc[0], &x[a*w], &keys[a], b-a, w)
 			}
 		}
 	})
@@ -129,7 +132,7 @@ func forwardStream[T num.Float](out []T, g *graph.Graph, c *graph.Compressed, no
 			sc := s[ch*tw : (ch+1)*tw]
 			clear(sc)
 			if a, b := bounds[ch], bounds[ch+1]; a < b {
-				expScatterF32(&o[a*w], &x[a*w], &m0[0], &sc[0], &keys[a], b-a, w, streamDist)
+				expScatter(&o[a*w], &x[a*w], &m0[0], &sc[0], &keys[a], b-a, w, streamDist)
 			}
 		}
 	})
@@ -144,7 +147,7 @@ func forwardStream[T num.Float](out []T, g *graph.Graph, c *graph.Compressed, no
 		}
 	})
 	parallel.For(len(keys), streamGrain, func(lo, hi int) {
-		scaleGatherF32(&o[lo*w], &m0[0], &keys[lo], hi-lo, w)
+		scaleGather(&o[lo*w], &m0[0], &keys[lo], hi-lo, w)
 	})
 	return true
 }
@@ -162,17 +165,18 @@ func backwardStream[T num.Float](ds []T, g *graph.Graph, c *graph.Compressed, no
 	}
 	y32, dy32 := any(y).([]float32), any(dy).([]float32)
 	gradStream(y32, dy32, keys, groups, k, w, func(s []float64, lo, hi int) {
-		gradGatherF32(&d[lo*w], &y32[lo*w], &dy32[lo*w], &s[0], &keys[lo], hi-lo, w)
+		gradGather(&d[lo*w], &y32[lo*w], &dy32[lo*w], &s[0], &keys[lo], hi-lo, w)
 	})
 	return true
 }
 
 // attentionBackStream runs AttentionBackward on the streaming path, for
-// float32 rows of eight heads, when it applies and reports whether it did.
-// (Attention itself keeps the group kernels; see stream_amd64.s.)
+// float32 rows of two, four or eight heads, when it applies and reports
+// whether it did. (Attention itself keeps the group kernels; see
+// stream_amd64.s.)
 func attentionBackStream[T num.Float](ds []T, g *graph.Graph, c *graph.Compressed, el, er []T, slope float64, y, dy []T, w int) bool {
 	d, ok := any(ds).([]float32)
-	if !ok || w != 8 {
+	if !ok || (w != 8 && w != 2 && w != 4) {
 		return false
 	}
 	dst, groups, k, ok := streamPlan(g, c, ByDst, w)
@@ -183,6 +187,10 @@ func attentionBackStream[T num.Float](ds []T, g *graph.Graph, c *graph.Compresse
 	l, r, sl := any(el).([]float32), any(er).([]float32), float32(slope)
 	y32, dy32 := any(y).([]float32), any(dy).([]float32)
 	gradStream(y32, dy32, dst, groups, k, w, func(s []float64, lo, hi int) {
+		if w < 8 {
+			attnGradGatherNF32(&d[lo*w], &y32[lo*w], &dy32[lo*w], &l[0], &r[0], &s[0], &src[lo], &dst[lo], hi-lo, w, sl)
+			return
+		}
 		attnGradGather8(&d[lo*w], &y32[lo*w], &dy32[lo*w], &l[0], &r[0], &s[0], &src[lo], &dst[lo], hi-lo, sl)
 	})
 	return true
@@ -201,7 +209,7 @@ func gradStream(y, dy []float32, keys []int32, groups, k, w int, grad func(s []f
 			sc := s[ch*tw : (ch+1)*tw]
 			clear(sc)
 			if a, b := bounds[ch], bounds[ch+1]; a < b {
-				dotScatterF32(&sc[0], &y[a*w], &dy[a*w], &keys[a], b-a, w)
+				dotScatter(&sc[0], &y[a*w], &dy[a*w], &keys[a], b-a, w)
 			}
 		}
 	})
@@ -236,3 +244,46 @@ func (s *scratch[T]) get(n int) []T {
 
 // put hands b back for a later get.
 func (s *scratch[T]) put(b []T) { s.pool.Put(&b) }
+
+// The streaming kernels by row width: those of stream_narrow_amd64.s for
+// rows of 2 and 4 floats, of stream_amd64.s for multiples of 8.
+
+func maxScatter(m, x *float32, keys *int32, n, w int) {
+	if w < 8 {
+		maxScatterNF32(m, x, keys, n, w)
+		return
+	}
+	maxScatterF32(m, x, keys, n, w)
+}
+
+func expScatter(out, x, m *float32, s *float64, keys *int32, n, w, dist int) {
+	if w < 8 {
+		expScatterNF32(out, x, m, s, keys, n, w, dist)
+		return
+	}
+	expScatterF32(out, x, m, s, keys, n, w, dist)
+}
+
+func scaleGather(out, r *float32, keys *int32, n, w int) {
+	if w < 8 {
+		scaleGatherNF32(out, r, keys, n, w)
+		return
+	}
+	scaleGatherF32(out, r, keys, n, w)
+}
+
+func dotScatter(s *float64, y, dy *float32, keys *int32, n, w int) {
+	if w < 8 {
+		dotScatterNF32(s, y, dy, keys, n, w)
+		return
+	}
+	dotScatterF32(s, y, dy, keys, n, w)
+}
+
+func gradGather(ds, y, dy *float32, s *float64, keys *int32, n, w int) {
+	if w < 8 {
+		gradGatherNF32(ds, y, dy, s, keys, n, w)
+		return
+	}
+	gradGatherF32(ds, y, dy, s, keys, n, w)
+}

@@ -56,7 +56,8 @@ func streamGraphs(t *testing.T, rng *rand.Rand) []struct {
 }
 
 // TestStream checks the streaming path against the float64 references and
-// against the group kernels, in widths 8, 16 and 24, by destination and by
+// against the group kernels, in widths 2, 4 (the narrow kernels), 8, 16
+// and 24, by destination and by
 // source, with normal, large, masked and nearly equal scores. With one chunk
 // both directions give the group kernels' bits (the sums are taken in the
 // same order); with several, the forward agrees to float32 rounding and the
@@ -69,7 +70,7 @@ func TestStream(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 12))
 	for _, tg := range streamGraphs(t, rng) {
 		for _, norm := range norms {
-			for _, w := range []int{8, 16, 24} {
+			for _, w := range []int{2, 4, 8, 16, 24} {
 				for _, kind := range []string{"normal", "large", "masked", "tiny"} {
 					name := fmt.Sprintf("%s/%v/width=%d/%s", tg.name, norm, w, kind)
 					compareStream(t, name, tg.g, norm, w, accelScores(rng, tg.g.NumEdges()*w, kind), tg.chunks == 1)
@@ -133,7 +134,13 @@ func TestStreamSpecial(t *testing.T) {
 		{1, nan, inf, -inf, 1, 2, 3, 4},
 		{nan, 1, 1, -inf, 2, 3, 4, 5},
 	}
-	const w = 16
+	for _, w := range []int{16, 4, 2} {
+		testStreamSpecial(t, g, d1, w)
+	}
+}
+
+func testStreamSpecial(t *testing.T, g *graph.Graph, d1 [2][8]float32, w int) {
+	inf := float32(math.Inf(1))
 	score := make([]float32, 5*w)
 	for h := range w {
 		score[0*w+h], score[1*w+h] = d1[0][h%8], d1[1][h%8]
@@ -146,16 +153,16 @@ func TestStreamSpecial(t *testing.T) {
 	Forward(got, g, ByDst, score, w)
 	for h := range w {
 		if got[2*w+h] != 0 || got[3*w+h] != 0.5 || got[4*w+h] != 0.5 {
-			t.Errorf("column %d into destination 0: %v, %v, %v, want 0, 0.5, 0.5", h, got[2*w+h], got[3*w+h], got[4*w+h])
+			t.Errorf("width %d: column %d into destination 0: %v, %v, %v, want 0, 0.5, 0.5", w, h, got[2*w+h], got[3*w+h], got[4*w+h])
 		}
 		a, b := got[h], got[w+h]
 		if wantNaN := h%8 < 4; wantNaN != (a != a && b != b) {
-			t.Errorf("column %d into destination 1: %v, %v", h, a, b)
+			t.Errorf("width %d: column %d into destination 1: %v, %v", w, h, a, b)
 		}
 		if h%8 >= 4 {
 			want := 1 / (1 + math.E)
 			if math.Abs(float64(a)-want) > 1e-7 || math.Abs(float64(b)-(1-want)) > 1e-7 {
-				t.Errorf("column %d into destination 1: %v, %v, want %v, %v", h, a, b, want, 1-want)
+				t.Errorf("width %d: column %d into destination 1: %v, %v, want %v, %v", w, h, a, b, want, 1-want)
 			}
 		}
 	}
@@ -171,7 +178,12 @@ func TestStreamDeterministic(t *testing.T) {
 	withStream(t, true)
 	rng := rand.New(rand.NewPCG(13, 13))
 	g := randomGraph(t, rng, 500, 300, 300*streamChunkDegree*streamMaxChunks*2)
-	const w = 8
+	for _, w := range []int{8, 2} {
+		testStreamDeterministic(t, rng, g, w)
+	}
+}
+
+func testStreamDeterministic(t *testing.T, rng *rand.Rand, g *graph.Graph, w int) {
 	if _, _, k, ok := streamPlan(g, g.CSC(), ByDst, w); !ok || k != streamMaxChunks {
 		t.Fatalf("streaming: %v with %d chunks, want %d", ok, k, streamMaxChunks)
 	}
@@ -189,7 +201,7 @@ func TestStreamDeterministic(t *testing.T) {
 		y, d := run(procs)
 		for i := range y1 {
 			if math.Float32bits(y1[i]) != math.Float32bits(y[i]) || math.Float32bits(d1[i]) != math.Float32bits(d[i]) {
-				t.Fatalf("element %d differs between 1 and %d goroutines", i, procs)
+				t.Fatalf("width %d: element %d differs between 1 and %d goroutines", w, i, procs)
 			}
 		}
 	}
@@ -199,13 +211,13 @@ func TestStreamDeterministic(t *testing.T) {
 	Backward(dd, g, ByDst, y1, dd, w)
 	for i := range y1 {
 		if math.Float32bits(inPlace[i]) != math.Float32bits(y1[i]) || math.Float32bits(dd[i]) != math.Float32bits(d1[i]) {
-			t.Fatalf("in place: element %d differs", i)
+			t.Fatalf("width %d, in place: element %d differs", w, i)
 		}
 	}
 }
 
 // TestStreamPlan checks when the streaming path applies: not on views in
-// edge-ID order, widths that are not a multiple of 8, float64, tables
+// edge-ID order, widths that are not 2, 4 or a multiple of 8, float64, tables
 // larger than streamMaxTable, small score arrays, or graphs with fewer
 // edges than groups.
 func TestStreamPlan(t *testing.T) {
@@ -229,6 +241,9 @@ func TestStreamPlan(t *testing.T) {
 	}{
 		{"random", g, 8, saved, useAVX2},
 		{"width 12", g, 12, saved, false},
+		{"width 2", g, 2, saved, useAVX2},
+		{"width 4", g, 4, saved, useAVX2},
+		{"width 6", g, 6, saved, false},
 		{"ordered", sorted, 8, saved, false},
 		{"table", g, 8, 150*8 - 1, false},
 		{"fewer edges than groups", sparse, 8, saved, false},
@@ -251,7 +266,7 @@ func TestStreamPlan(t *testing.T) {
 }
 
 // TestStreamAttentionBackward checks AttentionBackward's streaming path
-// against its group kernel (and so, through TestAttentionAccel, the
+// (eight, four and two heads) against its group kernel (and so, through TestAttentionAccel, the
 // references): the same bits with one chunk, the rounding of the float64
 // sums with several; slopes below, at and above 1, and scores whose sum is
 // exactly 0 (the LeakyReLU's kink, which takes the slope).
@@ -260,7 +275,12 @@ func TestStreamAttentionBackward(t *testing.T) {
 		t.Skip("no AVX2 kernels on this machine or build")
 	}
 	withStream(t, true)
-	const w = 8
+	for _, w := range []int{8, 4, 2} {
+		testStreamAttentionBackward(t, w)
+	}
+}
+
+func testStreamAttentionBackward(t *testing.T, w int) {
 	rng := rand.New(rand.NewPCG(15, 15))
 	for _, tg := range streamGraphs(t, rng) {
 		el, er := nodeScores[float32](rng, tg.g, w)
@@ -274,7 +294,7 @@ func TestStreamAttentionBackward(t *testing.T) {
 		}
 		ne := tg.g.NumEdges()
 		for _, slope := range []float64{0.2, 1, 1.5} {
-			name := fmt.Sprintf("%s/slope=%v", tg.name, slope)
+			name := fmt.Sprintf("%s/width=%d/slope=%v", tg.name, w, slope)
 			y := make([]float32, ne*w)
 			Attention(y, tg.g, el, er, min(slope, 1), w)
 			dy := scores[float32](rng, ne*w, 1)

@@ -59,6 +59,9 @@ func sumAccel[T num.Float](out []T, c *graph.Compressed, l *layout, path sumPath
 	case path == sumScaled && (l.rhsLen == 1 || l.block%8 == 0):
 		sumScaledF32(o32, u32, e32, c, l.outLen, l.rhsLen, l.block, lo, hi)
 		return true
+	case path == sumScaled:
+		sumPermScaledF32(o32, u32, e32, c, l.outLen, l.rhsLen, l.block, lo, hi)
+		return true
 	}
 	return false
 }

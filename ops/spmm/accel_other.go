@@ -18,3 +18,7 @@ func addScaledRowsF32(o, x *float32, idx *int32, n, avail, xStride, width, dist 
 func foldRowsF32(o *float32, a *int64, x *float32, idx *int32, ids *int32, n, avail, xStride, width, dist, isMin int) {
 	panic("spmm: no AVX2 kernels in this build")
 }
+
+func addPermScaledRowsF32(o, x *float32, idx *int32, n, avail, xStride, width, dist int, e *float32, eids *int32, eStride int, d *permChunks) {
+	panic("spmm: no AVX2 kernels in this build")
+}

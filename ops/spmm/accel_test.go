@@ -68,6 +68,22 @@ func TestAccelBits(t *testing.T) {
 		{Mul, []int{8, 16}, []int{8, 1}},
 		{Mul, []int{3, 8}, []int{3, 1}},
 		{Mul, []int{64, 8}, []int{64, 1}},
+		// Heads narrower than a vector or not a multiple of 8 wide:
+		// the permuting kernel, with 1 to 4 chunks a pass, several
+		// passes, masked weight loads (fewer than 8 heads), bases past
+		// 0 (more than 8) and tails.
+		{Mul, []int{8, 2}, []int{8, 1}},
+		{Mul, []int{8, 4}, []int{8, 1}},
+		{Mul, []int{4, 2}, []int{4, 1}},
+		{Mul, []int{2, 4}, []int{2, 1}},
+		{Mul, []int{8, 3}, []int{8, 1}},
+		{Mul, []int{16, 2}, []int{16, 1}},
+		{Mul, []int{12, 2}, []int{12, 1}},
+		{Mul, []int{8, 12}, []int{8, 1}},
+		{Mul, []int{4, 3}, []int{4, 1}},
+		{Mul, []int{3, 5}, []int{3, 1}},
+		{Mul, []int{20, 2}, []int{20, 1}},
+		{Mul, []int{64, 2}, []int{64, 1}},
 	}
 	for _, tg := range []testGraph{{"uniform", g}, {"hub", hub}, {"ordered", ordered}} {
 		for _, c := range cases {

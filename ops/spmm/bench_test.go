@@ -108,6 +108,12 @@ var benchCases = []benchCase{
 	{op: Mul, red: Sum, lhs: []int{8, 8}, rhs: []int{8, 1}},
 	{op: Mul, red: Sum, lhs: []int{64}, rhs: []int{1}, backward: true},
 	{op: Mul, red: Sum, lhs: []int{8, 8}, rhs: []int{8, 1}, backward: true},
+	// GAT's narrow heads: a weight per head of 2 or 4 columns, rows of
+	// 16 and 32 floats.
+	{op: Mul, red: Sum, lhs: []int{8, 2}, rhs: []int{8, 1}},
+	{op: Mul, red: Sum, lhs: []int{8, 4}, rhs: []int{8, 1}},
+	{op: Mul, red: Sum, lhs: []int{8, 2}, rhs: []int{8, 1}, backward: true},
+	{op: Mul, red: Sum, lhs: []int{8, 4}, rhs: []int{8, 1}, backward: true},
 }
 
 func BenchmarkSpMM(b *testing.B) {

@@ -21,9 +21,11 @@
 // or per head, and same-shape binary ops; any other plan goes through the
 // general path, which builds one message at a time in a small scratch row.
 // On amd64 with AVX2, float32 copy_u sums, max and min, and Mul with a
-// weight per edge or per head of at least 8 features run in assembly that
-// prefetches the source rows of edges ahead: gathering rows from a feature
-// matrix larger than the cache is bound by memory latency. The assembly
+// weight per edge or per head (of rows of at least 8 features; heads
+// narrower than 8, GAT's 8x2 say, through a per-chunk permutation of the
+// weights) run in assembly that prefetches the source rows of edges ahead:
+// gathering rows from a feature matrix larger than the cache is bound by
+// memory latency. The assembly
 // adds and compares in the same order as the Go loops and gives the same
 // bits; build with the purego tag to use Go alone.
 //

@@ -26,6 +26,7 @@ var parallelCases = []parallelCase{
 	{"copy_e/sum", CopyE, Sum, nil, []int{4}},
 	{"u_mul_e/sum/scalar", Mul, Sum, []int{16}, []int{1}},
 	{"u_mul_e/sum/heads", Mul, Sum, []int{4, 4}, []int{4, 1}},
+	{"u_mul_e/sum/narrow-heads", Mul, Sum, []int{8, 2}, []int{8, 1}},
 	{"u_add_e/sum/same", Add, Sum, []int{8}, []int{8}},
 	{"u_mul_e/sum/bcast", Mul, Sum, []int{1, 4}, []int{4, 1}},
 	{"u_div_e/min/heads", Div, Min, []int{4, 4}, []int{4, 1}},

@@ -154,7 +154,21 @@ func gatherWeights[T num.Float](w, e []T, eids []int32, h int) {
 		}
 		return
 	}
+	if h > gatherCopyMin {
+		for j, id := range eids {
+			copy(w[j*h:][:h], e[int(id)*h:][:h])
+		}
+		return
+	}
+	// Rows of a few heads: a loop, not a call to memmove per edge.
 	for j, id := range eids {
-		copy(w[j*h:][:h], e[int(id)*h:][:h])
+		d, s := w[j*h:][:h], e[int(id)*h:][:h]
+		for k := range d {
+			d[k] = s[k]
+		}
 	}
 }
+
+// gatherCopyMin is the widest e row that gatherWeights copies with a loop
+// of its own rather than copy.
+const gatherCopyMin = 16
