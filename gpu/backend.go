@@ -8,10 +8,10 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/gpu/internal/dense"
-	"github.com/gnngo/gnn/internal/device"
+	"github.com/gnngo/gnn/internal/ops/device"
 )
 
-// backend is a Device as internal/device's Backend: what gnn's ops call.
+// backend is a Device as internal/ops/device's Backend: what gnn's ops call.
 type backend struct{ d *Device }
 
 var _ device.Backend = backend{}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/gnngo/gnn/gpu/internal/cuda"
 	"github.com/gnngo/gnn/graph"
-	"github.com/gnngo/gnn/internal/device"
+	"github.com/gnngo/gnn/internal/ops/device"
 )
 
 // Device is an open GPU or emulator, the backend ops run on while it is

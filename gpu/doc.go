@@ -1,7 +1,7 @@
 // Package gpu runs gnn's training on an NVIDIA GPU, with the same user
 // code as on the CPU: open a device, place the graph and the input
 // tensors on it, and the layers' ops run there, because every gnn op
-// checks whether an input lives on the device (see internal/device).
+// checks whether an input lives on the device (see internal/ops/device).
 //
 //	dev, err := gpu.Open(0)          // or gpu.OpenEmulator()
 //	defer dev.Close()
@@ -36,7 +36,7 @@
 // their flags, and Reshape makes a shallow clone); the one Gorgonia op
 // that computes on them in GCN and GAT training is the Add of gradient
 // sums, which runs through the machine's engine: train.Fit installs
-// internal/device's Engine, whose Add is a device kernel. BindDualValues
+// internal/ops/device's Engine, whose Add is a device kernel. BindDualValues
 // adds gradients into host dual values, so on the device Fit reads the
 // gradient nodes instead.
 package gpu

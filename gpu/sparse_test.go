@@ -12,7 +12,7 @@ import (
 
 	"github.com/gnngo/gnn/gpu"
 	"github.com/gnngo/gnn/graph"
-	"github.com/gnngo/gnn/internal/device"
+	"github.com/gnngo/gnn/internal/ops/device"
 	"github.com/gnngo/gnn/internal/testkit/devicetest"
 	"github.com/gnngo/gnn/ops"
 )

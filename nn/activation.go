@@ -7,9 +7,9 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
-	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/ops/device"
+	"github.com/gnngo/gnn/internal/ops/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 )
@@ -72,7 +72,7 @@ func (a activation) device() device.Activation {
 }
 
 // DeviceDo applies the activation on the device. It runs when an input is on the device
-// (see package internal/device); host inputs are uploaded for the call.
+// (see package internal/ops/device); host inputs are uploaded for the call.
 func (op *activationOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, y, err := device.Prepare(b, vals, op.shape.Clone())
 	if err != nil {
@@ -137,7 +137,7 @@ func (op *activationGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 }
 
 // DeviceDo computes the activation's gradient on the device. It runs when an input is on the device
-// (see package internal/device); host inputs are uploaded for the call.
+// (see package internal/ops/device); host inputs are uploaded for the call.
 func (op *activationGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, dx, err := device.Prepare(b, vals, op.fwd.shape.Clone())
 	if err != nil {

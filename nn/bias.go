@@ -6,9 +6,9 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
-	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/ops/device"
+	"github.com/gnngo/gnn/internal/ops/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 )
@@ -63,7 +63,7 @@ func (op *biasOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Val
 }
 
 // DeviceDo adds the bias to every row on the device. It runs when an input is on the device
-// (see package internal/device); host inputs are uploaded for the call.
+// (see package internal/ops/device); host inputs are uploaded for the call.
 func (op *biasOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, y, err := device.Prepare(b, vals, op.shape.Clone())
 	if err != nil {
@@ -124,7 +124,7 @@ func (op *biasGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia
 }
 
 // DeviceDo sums the output gradient's rows on the device. It runs when an input is on the device
-// (see package internal/device); host inputs are uploaded for the call.
+// (see package internal/ops/device); host inputs are uploaded for the call.
 func (op *biasGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	s := op.fwd.shape
 	in, db, err := device.Prepare(b, vals, s[1:].Clone())

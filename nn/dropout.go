@@ -8,9 +8,9 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
-	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/ops/device"
+	"github.com/gnngo/gnn/internal/ops/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 )
@@ -94,7 +94,7 @@ func (op *dropoutOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.
 }
 
 // DeviceDo draws the same masks as Do, on the device. It runs when an input is on the device
-// (see package internal/device); host inputs are uploaded for the call.
+// (see package internal/ops/device); host inputs are uploaded for the call.
 func (op *dropoutOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, y, err := device.Prepare(b, vals, op.shape.Clone())
 	if err != nil {

@@ -6,9 +6,9 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
-	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/ops/device"
+	"github.com/gnngo/gnn/internal/ops/opkit"
 	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/nn/internal/gemm"
 )
@@ -69,7 +69,7 @@ func (op *matMulOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.V
 }
 
 // DeviceDo runs the product with the backend's dense kernel. It runs when an input is on the device
-// (see package internal/device); host inputs are uploaded for the call.
+// (see package internal/ops/device); host inputs are uploaded for the call.
 func (op *matMulOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return matMulDevice(b, op, product, vals)
 }
@@ -148,7 +148,7 @@ func (op *matMulGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgon
 }
 
 // DeviceDo runs the gradient's transposed product on the device. It runs when an input is on the device
-// (see package internal/device); host inputs are uploaded for the call.
+// (see package internal/ops/device); host inputs are uploaded for the call.
 func (op *matMulGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return matMulDevice(b, op.fwd, op.mode, vals)
 }

@@ -6,9 +6,9 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
-	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/ops/device"
+	"github.com/gnngo/gnn/internal/ops/opkit"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 )
@@ -59,7 +59,7 @@ func (op *meanHeadsOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgoni
 }
 
 // DeviceDo averages the heads on the device. It runs when an input is on the device
-// (see package internal/device); host inputs are uploaded for the call.
+// (see package internal/ops/device); host inputs are uploaded for the call.
 func (op *meanHeadsOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, y, err := device.Prepare(b, vals, tensor.Shape{op.n, op.f})
 	if err != nil {
@@ -118,7 +118,7 @@ func (op *meanHeadsGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 }
 
 // DeviceDo spreads the gradient over the heads on the device. It runs when an input is on the device
-// (see package internal/device); host inputs are uploaded for the call.
+// (see package internal/ops/device); host inputs are uploaded for the call.
 func (op *meanHeadsGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, dx, err := device.Prepare(b, vals, tensor.Shape{op.n, op.h * op.f})
 	if err != nil {

@@ -3,7 +3,7 @@ package nn
 import (
 	"gorgonia.org/gorgonia"
 
-	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/ops/opkit"
 )
 
 // The Gorgonia ops of this package are opkit Specs, as those of package

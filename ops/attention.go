@@ -10,9 +10,9 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
-	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
-	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/ops/device"
+	"github.com/gnngo/gnn/internal/ops/opkit"
 	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/ops/edgesoftmax"
 )
@@ -80,7 +80,7 @@ func (op *attentionOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgoni
 }
 
 // DeviceDo computes the fused attention scores on the device, as Do. It runs when an input is on the device
-// (see package internal/device).
+// (see package internal/ops/device).
 func (op *attentionOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	_, shape := op.Shapes()
 	in, out, err := device.Prepare(b, vals, shape)
@@ -133,7 +133,7 @@ func (op *attentionGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gor
 }
 
 // DeviceDo computes the fused attention's gradients on the device, as Do. It runs when an input is on the device
-// (see package internal/device).
+// (see package internal/ops/device).
 func (op *attentionGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	_, shape := op.Shapes()
 	in, ds, err := device.Prepare(b, vals, shape)

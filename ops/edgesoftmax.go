@@ -8,9 +8,9 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
-	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
-	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/ops/device"
+	"github.com/gnngo/gnn/internal/ops/opkit"
 	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/ops/edgesoftmax"
 )
@@ -64,7 +64,7 @@ func (op *edgeSoftmaxOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgo
 }
 
 // DeviceDo normalises the edge scores on the device, as Do. It runs when an input is on the device
-// (see package internal/device).
+// (see package internal/ops/device).
 func (op *edgeSoftmaxOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, out, err := device.Prepare(b, vals, op.shape.Clone())
 	if err != nil {
@@ -102,7 +102,7 @@ func (op *edgeSoftmaxGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (g
 }
 
 // DeviceDo computes the softmax's gradient on the device, as Do. It runs when an input is on the device
-// (see package internal/device).
+// (see package internal/ops/device).
 func (op *edgeSoftmaxGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	f := op.fwd
 	in, ds, err := device.Prepare(b, vals, f.shape.Clone())

@@ -8,9 +8,9 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
-	"github.com/gnngo/gnn/internal/device"
 	"github.com/gnngo/gnn/internal/num"
-	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/ops/device"
+	"github.com/gnngo/gnn/internal/ops/opkit"
 	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/ops/sddmm"
 )
@@ -130,7 +130,7 @@ func (op *sddmmOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Va
 
 // DeviceDo runs the SDDMM with the backend's sparse kernel, on the same graph,
 // shapes and broadcasting plan as Do. It runs when an input is on the device
-// (see package internal/device).
+// (see package internal/ops/device).
 func (op *sddmmOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, err := device.Inputs(b, vals)
 	if err != nil {

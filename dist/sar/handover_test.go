@@ -10,7 +10,7 @@ import (
 	"github.com/gnngo/gnn/dist/comm"
 	"github.com/gnngo/gnn/dist/partition"
 	"github.com/gnngo/gnn/graph"
-	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/ops/opkit"
 	"github.com/gnngo/gnn/nn"
 )
 

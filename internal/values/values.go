@@ -61,7 +61,7 @@ func DataAll[T num.Float](vals []gorgonia.Value) ([][]T, error) {
 
 // Scalar returns the value of a scalar or a one-element tensor v (a loss,
 // a loss gradient), or an error naming what v holds instead. It reads
-// host memory: a device value (package internal/device) must not reach it.
+// host memory: a device value (package internal/ops/device) must not reach it.
 func Scalar(v gorgonia.Value) (float64, error) {
 	switch d := v.Data().(type) {
 	case float32:

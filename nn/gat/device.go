@@ -3,10 +3,10 @@ package gat
 import (
 	"gorgonia.org/gorgonia"
 
-	"github.com/gnngo/gnn/internal/device"
+	"github.com/gnngo/gnn/internal/ops/device"
 )
 
-// DeviceDo runs the head scores on the device (see package internal/device).
+// DeviceDo runs the head scores on the device (see package internal/ops/device).
 func (op *headDotOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return headDotDevice(b, op, headFwd, vals)
 }

@@ -8,7 +8,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/internal/device"
+	"github.com/gnngo/gnn/internal/ops/device"
 	"github.com/gnngo/gnn/nn"
 )
 

@@ -25,7 +25,7 @@
 // callers read it with Value as before:
 //
 //   - An op that can write into a buffer it is given does so: gnn's ops,
-//     through internal/opkit (IntoDoer), and Gorgonia's element-wise and
+//     through internal/ops/opkit (IntoDoer), and Gorgonia's element-wise and
 //     matrix-product ops (gorgonia.UsePreallocDoer; other Gorgonia ops'
 //     UsePreallocDo does not always overwrite its buffer). Buffers come
 //     from a Pool keyed by dtype and number of elements.

@@ -71,7 +71,7 @@ type Stats struct {
 }
 
 // IntoDoer is an op that can compute its output into a buffer it is given
-// (gnn's ops, through internal/opkit): DoInto returns dst, filled, when it
+// (gnn's ops, through internal/ops/opkit): DoInto returns dst, filled, when it
 // can use it, else a value of its own. dst has the output's shape and
 // dtype, holds anything and is no input's memory. A Machine asks an op
 // for it before gorgonia.UsePreallocDoer.

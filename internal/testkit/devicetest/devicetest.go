@@ -12,8 +12,8 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/gpu"
-	"github.com/gnngo/gnn/internal/device"
-	"github.com/gnngo/gnn/internal/opkit"
+	"github.com/gnngo/gnn/internal/ops/device"
+	"github.com/gnngo/gnn/internal/ops/opkit"
 )
 
 // Dtypes are the types the device ops are tested in.

@@ -1,5 +1,5 @@
 // Package layerkit is what gnn's layer packages (nn/gcn, nn/gat, ...)
-// share, as internal/opkit is for ops: the configuration every layer
+// share, as internal/ops/opkit is for ops: the configuration every layer
 // embeds (name, seed, dtype, initial values, dropout mode), the common
 // options built on it, one parameter builder that always honours given
 // initial values, and the checks at the top of every Forward.

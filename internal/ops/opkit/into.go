@@ -6,7 +6,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/internal/device"
+	"github.com/gnngo/gnn/internal/ops/device"
 )
 
 // Into is a Spec that can compute its output into a tensor it is given,
