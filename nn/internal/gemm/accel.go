@@ -193,8 +193,7 @@ func packCols(b []float32, k, m, w int) []float32 {
 
 // tmulAccel is MulTransARows with the AVX2 kernels: c (k x m) is the
 // transpose of a (n x k, given by rows) times b (n x m). The rows are cut
-// into chunks whose bounds depend on n only (an even number of them, so
-// that two cores share them evenly), each chunk's product is computed on
+// into chunks whose bounds depend on n only (those of parallel.Sum), each chunk's product is computed on
 // one goroutine, and the products are added in chunk order, tmulGroup
 // chunks computed at a time. The result is the same for any GOMAXPROCS.
 //
@@ -223,12 +222,11 @@ func tmulAccel(c []float32, rows func(lo, hi int) []float32, b []float32, n, k, 
 	if outer {
 		rb = min(outerRows, max(16, outerBlock/4/k))
 	}
-	count := min(64, (n+chunkRows-1)/chunkRows)
-	if count > 1 {
-		count = (count + 1) &^ 1
-	}
-	per := (n + count - 1) / count
-	count = (n + per - 1) / per
+	// The chunks of parallel.Sum, which the weight gradient was summed
+	// over before these kernels: the same bounds and order give the same
+	// bits as before, so that trained models do not change with them.
+	per := max(chunkRows, (n+63)/64)
+	count := (n + per - 1) / per
 	size := h * fp
 	total := parallel.Scratch[float32](size)
 	defer parallel.PutScratch(total)
