@@ -122,6 +122,7 @@ var exempt = map[string]string{
 	"heteroconv": "wraps other packages' layers, one per relation; it has no options or parameters of its own",
 	"readout":    "pools a batch of graphs into one row per graph with the caller's gate and feature functions; no parameters of its own",
 	"train":      "the training loops",
+	"vm":         "the machine that runs expression graphs, not a layer",
 	"internal":   "the kit and the kernels layers share",
 }
 
