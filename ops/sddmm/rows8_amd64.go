@@ -12,7 +12,8 @@ var useAVX2 = cpu.X86HasAVX2
 // rows8F32 writes, for the n edges from e0, the output rows (one after
 // another from o) of rows la[e] of x and ra[e] of y (row e for a nil index),
 // rows of rowBytes bytes: the dot products of their eight-element heads
-// (mode modeDot) or x OP y elementwise (modeAdd to modeDiv); it prefetches
+// (mode modeDot), of their two- or four-element heads (modeDot2, modeDot4),
+// or x OP y elementwise (modeAdd to modeDiv); it prefetches
 // the gathered rows of the edge dist ahead while that is below e0+avail
 // (rows8_amd64.s).
 //
