@@ -4,8 +4,9 @@ package sddmm
 
 import "github.com/gnngo/gnn/internal/cpu"
 
-// useAVX2 selects the AVX2 kernel for float32 dot products of eight-element
-// heads and elementwise operations on rows of a multiple of eight floats.
+// useAVX2 selects the AVX2 kernel for float32 dot products of heads of two,
+// four and eight elements and elementwise operations on rows of a multiple
+// of eight floats.
 // Tests turn it off to check the pure-Go paths on the same machine.
 var useAVX2 = cpu.X86HasAVX2
 
