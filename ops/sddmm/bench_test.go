@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/generate"
@@ -49,6 +50,8 @@ func BenchmarkSDDMM(b *testing.B) {
 	}{
 		{"u_dot_v", Dot, U, V, []int{8, 8}, []int{8, 8}, "8x8"},
 		{"u_dot_v", Dot, U, V, []int{64}, []int{64}, "64"},
+		{"u_dot_v", Dot, U, V, []int{8, 2}, []int{8, 2}, "8x2"},
+		{"u_dot_v", Dot, U, V, []int{8, 4}, []int{8, 4}, "8x4"},
 		{"u_add_v", Add, U, V, []int{8, 1}, []int{8, 1}, "8x1"},
 		{"u_mul_v", Mul, U, V, []int{64}, []int{64}, "64"},
 		{"u_mul_e", Mul, U, E, []int{8, 8}, []int{8, 1}, "8x8,8x1"},
@@ -80,9 +83,11 @@ func BenchmarkSDDMM(b *testing.B) {
 			runtime.GC()
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu0 := cpuTime()
 			for b.Loop() {
 				Forward(out, g, c.op, lhs, c.lt, rhs, c.rt, p)
 			}
+			reportCPU(b, cpu0)
 			reportRate(b, g.NumEdges(), perEdge)
 			benchSink = out[len(out)-1]
 		})
@@ -106,6 +111,13 @@ func BenchmarkMemCopy(b *testing.B) {
 		b.ReportMetric(float64(2*4*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 		benchSink = dst[n-1]
 	})
+}
+
+// reportCPU reports the process CPU time per iteration since cpu0, which
+// load from other processes on a shared machine disturbs less than the wall
+// time.
+func reportCPU(b *testing.B, cpu0 time.Duration) {
+	b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 }
 
 // reportRate reports edges/s and the effective bandwidth of a kernel that

@@ -16,7 +16,9 @@
 // The kernel is generic Go over float32 and float64 and imports no tensor
 // framework; package ops wraps it as a Gorgonia op. On amd64 with AVX2, the
 // dot products of float32 heads of eight elements (GAT's attention scores)
-// and the elementwise operations on float32 rows of a multiple of eight
+// and of two or four elements in rows of a multiple of eight (the gradient
+// of GAT's attention weights with narrow heads), and the elementwise
+// operations on float32 rows of a multiple of eight
 // elements without broadcasting run in assembly (rows8_amd64.s), in the
 // summation order and with the single IEEE operations of the Go code; the
 // purego build tag keeps everything in Go.
@@ -32,7 +34,7 @@
 // flight (the assembly prefetches the rows of an edge a few edges ahead
 // instead). Fast paths cover equal shapes (u_add_v and u_mul_v rows),
 // one-element rows (GAT's per-head scores), dot products without broadcasting
-// (heads of eight summed as a balanced tree), and copies, with edge features
+// (heads of two, four and eight summed as balanced trees), and copies, with edge features
 // copied whole; broadcasting goes through the offset tables of the plan.
 //
 // GATv2 is a kernel of its own: GATv2's attention logits and all their

@@ -36,6 +36,31 @@ func dotRows[T num.Float](o, x []T, la []int, y []T, ra []int, d int) {
 	h := len(o) / len(la)
 	l := h * d
 	ra = ra[:len(la)]
+	switch d {
+	case 2:
+		// Two- and four-element heads (GAT's narrow heads): the fixed
+		// order of the AVX2 kernel (rows8_amd64.s), so that both paths give
+		// the same bits.
+		for i, r := range la {
+			or := o[i*h : (i+1)*h]
+			xr := x[r*l : (r+1)*l]
+			yr := y[ra[i]*l : (ra[i]+1)*l]
+			for k := range or {
+				or[k] = dot2((*[2]T)(xr[k*2:]), (*[2]T)(yr[k*2:]))
+			}
+		}
+		return
+	case 4:
+		for i, r := range la {
+			or := o[i*h : (i+1)*h]
+			xr := x[r*l : (r+1)*l]
+			yr := y[ra[i]*l : (ra[i]+1)*l]
+			for k := range or {
+				or[k] = dot4((*[4]T)(xr[k*4:]), (*[4]T)(yr[k*4:]))
+			}
+		}
+		return
+	}
 	if d == 8 {
 		// Eight-element heads (the attention shape): one bounds check per
 		// head and a balanced sum tree.
@@ -80,6 +105,19 @@ func dotOff[T num.Float](o, x []T, la []int, xl int, xoff []int, y []T, ra []int
 func dot8[T num.Float](a, b *[8]T) T {
 	return ((a[0]*b[0] + a[1]*b[1]) + (a[2]*b[2] + a[3]*b[3])) +
 		((a[4]*b[4] + a[5]*b[5]) + (a[6]*b[6] + a[7]*b[7]))
+}
+
+// dot2 returns the dot product of two 2-element vectors: the two products,
+// each rounded (the conversions forbid fusing a product into the sum, as
+// the kernel does not fuse), then their sum.
+func dot2[T num.Float](a, b *[2]T) T {
+	return T(a[0]*b[0]) + T(a[1]*b[1])
+}
+
+// dot4 returns the dot product of two 4-element vectors, summed as a
+// balanced tree of rounded products, the order of the AVX2 kernel.
+func dot4[T num.Float](a, b *[4]T) T {
+	return (T(a[0]*b[0]) + T(a[1]*b[1])) + (T(a[2]*b[2]) + T(a[3]*b[3]))
 }
 
 // dot returns the dot product of a and b, which have the same length, in

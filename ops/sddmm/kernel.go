@@ -30,6 +30,7 @@ type kernel[T num.Float] struct {
 	touchL        bool // touch the lhs rows of the next sub-block ahead
 	touchR        bool // and the rhs rows
 	dot8          bool // run the AVX2 kernel of eight-element heads
+	dot24         bool // or that of heads of 2 or 4 elements
 	bin8          bool // run the AVX2 kernel of elementwise operations
 }
 
@@ -46,6 +47,7 @@ func newKernel[T num.Float](out []T, op Op, lhs []T, lidx []int32, rhs []T, ridx
 	k.touchL = lidx != nil && len(lhs)*size > cacheBytes
 	k.touchR = ridx != nil && op != CopyLHS && len(rhs)*size > cacheBytes
 	k.dot8 = dot8Accel(k)
+	k.dot24 = dot24Accel(k)
 	k.bin8 = bin8Accel(k)
 	return k
 }
@@ -64,6 +66,9 @@ func (k *kernel[T]) run(lo, hi int) {
 	switch {
 	case k.dot8:
 		k.runDot8(lo, hi)
+		return
+	case k.dot24:
+		k.runDot24(lo, hi)
 		return
 	case k.bin8:
 		k.runBin8(lo, hi)

@@ -30,6 +30,13 @@ label: \
 // horizontal adds to one vector of eight sums, in the order of the Go
 // code's dot8: ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7)).
 //
+// Mode 6 (modeDot2): heads of two floats. Each block of eight floats of
+// the rows gives four dot products, p0+p1 of the two products of a head,
+// by one horizontal add of the block's halves; rowBytes is a multiple of 32.
+// Mode 7 (modeDot4): heads of four floats, two per block, each
+// (p0+p1)+(p2+p3) by two horizontal adds. Neither fuses a product into a
+// sum: the Go code's dot2 and dot4 give the same bits.
+//
 // Modes 1 to 4 (modeAdd, modeSub, modeMul, modeDiv): the output row, as
 // long as the operand rows, is x OP y elementwise, one IEEE operation per
 // element as the Go loops compute it. Mode 5 (modeCopy) copies the x row;
@@ -118,7 +125,10 @@ yrow:
 	CMPQ  R15, $4
 	JLT   mul
 	JEQ   div
-	JMP   copy
+	CMPQ  R15, $6
+	JLT   copy
+	JEQ   dot2
+	JMP   dot4
 
 group:
 	VMOVUPS (AX)(R10*1), Y0
@@ -184,3 +194,33 @@ copy:
 	JLT     copy
 	ADDQ    R11, DI
 	JMP     next
+
+	// Heads of two floats: block [a0 a1 b0 b1 c0 c1 d0 d1] of products,
+	// halves added pairwise into the four dot products [a b c d].
+dot2:
+	VMOVUPS      (AX)(R10*1), Y0
+	VMULPS       (BX)(R10*1), Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VHADDPS      X1, X0, X0
+	VMOVUPS      X0, (DI)
+	ADDQ         $16, DI
+	ADDQ         $32, R10
+	CMPQ         R10, R11
+	JLT          dot2
+	JMP          next
+
+	// Heads of four floats: block [a0 a1 a2 a3 b0 b1 b2 b3] of products;
+	// the first add gives [a01 a23 b01 b23], the second [a b a b], whose
+	// low two floats are stored.
+dot4:
+	VMOVUPS      (AX)(R10*1), Y0
+	VMULPS       (BX)(R10*1), Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VHADDPS      X1, X0, X0
+	VHADDPS      X0, X0, X0
+	VMOVSD       X0, (DI)
+	ADDQ         $8, DI
+	ADDQ         $32, R10
+	CMPQ         R10, R11
+	JLT          dot4
+	JMP          next
