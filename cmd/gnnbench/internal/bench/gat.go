@@ -35,6 +35,14 @@ func DefaultGATConfig(hidden, heads, outHeads int, dropout bool) GATConfig {
 	return c
 }
 
+// check reports sizes of cfg that the model named model cannot build.
+func (c GATConfig) check(model string) error {
+	if c.Hidden <= 0 || c.Heads <= 0 || c.OutHeads <= 0 {
+		return fmt.Errorf("bench: %s: hidden %d, heads %d and output heads %d must be positive", model, c.Hidden, c.Heads, c.OutHeads)
+	}
+	return nil
+}
+
 // attender computes GAT's attention over a graph and aggregates: from
 // projected features z (N, H, F) and per-node logits el (source side) and
 // er (destination side), both (N, H, 1), it returns sum over the in-edges
@@ -46,8 +54,8 @@ type attender func(z, el, er *gorgonia.Node) (*gorgonia.Node, error)
 // models use the parameters of nn/gat layers and compute what GATConv
 // computes (no residual, bias, mean of the output heads).
 func BuildGAT(path string, d *Data, cfg GATConfig) (*Task, error) {
-	if cfg.Hidden <= 0 || cfg.Heads <= 0 || cfg.OutHeads <= 0 {
-		return nil, fmt.Errorf("bench: gat: hidden %d, heads %d and output heads %d must be positive", cfg.Hidden, cfg.Heads, cfg.OutHeads)
+	if err := cfg.check("gat"); err != nil {
+		return nil, err
 	}
 	eg := gorgonia.NewGraph()
 	mode := nn.NewMode()

@@ -22,8 +22,8 @@ func BuildGATv2(path string, d *Data, cfg GATConfig) (*Task, error) {
 	if path != Fused {
 		return nil, fmt.Errorf("bench: gatv2 has only the %s path, not %q", Fused, path)
 	}
-	if cfg.Hidden <= 0 || cfg.Heads <= 0 || cfg.OutHeads <= 0 {
-		return nil, fmt.Errorf("bench: gatv2: hidden %d, heads %d and output heads %d must be positive", cfg.Hidden, cfg.Heads, cfg.OutHeads)
+	if err := cfg.check("gatv2"); err != nil {
+		return nil, err
 	}
 	eg := gorgonia.NewGraph()
 	mode := nn.NewMode()
