@@ -1,8 +1,6 @@
 package gcn
 
 import (
-	"fmt"
-
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
@@ -20,19 +18,10 @@ const (
 	None              // plain sum
 )
 
-func (n Norm) String() string {
-	switch n {
-	case Both:
-		return "both"
-	case Right:
-		return "right"
-	case Left:
-		return "left"
-	case None:
-		return "none"
-	}
-	return fmt.Sprintf("Norm(%d)", n)
-}
+var norms = layerkit.Enum[Norm]{Type: "Norm", What: "norm", Names: []string{"both", "right", "left", "none"}}
+
+// String returns DGL's name of the normalisation.
+func (n Norm) String() string { return norms.Name(n) }
 
 // Option configures a GraphConv.
 type Option func(*config) error
@@ -50,13 +39,7 @@ var kit = layerkit.Kit[*config, Option]{Pkg: "gcn"}
 
 // WithNorm sets the normalisation (default Both).
 func WithNorm(n Norm) Option {
-	return func(c *config) error {
-		if n > None {
-			return fmt.Errorf("gcn: unknown norm %d", n)
-		}
-		c.norm = n
-		return nil
-	}
+	return layerkit.Choice(kit, norms, n, func(c *config) *Norm { return &c.norm })
 }
 
 // WithWeight sets whether the layer has a weight matrix (default true).

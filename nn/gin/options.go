@@ -22,17 +22,9 @@ const (
 )
 
 // String returns DGL's name of the aggregator.
-func (a Aggregator) String() string {
-	switch a {
-	case Sum:
-		return "sum"
-	case Mean:
-		return "mean"
-	case Max:
-		return "max"
-	}
-	return fmt.Sprintf("Aggregator(%d)", a)
-}
+func (a Aggregator) String() string { return aggregators.Name(a) }
+
+var aggregators = layerkit.Enum[Aggregator]{Type: "Aggregator", What: "aggregator", Names: []string{"sum", "mean", "max"}}
 
 // Option configures a GINConv.
 type Option func(*config) error
@@ -51,13 +43,7 @@ var kit = layerkit.Kit[*config, Option]{Pkg: "gin"}
 
 // WithAggregator sets the aggregator (default Sum).
 func WithAggregator(a Aggregator) Option {
-	return func(c *config) error {
-		if a > Max {
-			return fmt.Errorf("gin: unknown aggregator %d", a)
-		}
-		c.agg = a
-		return nil
-	}
+	return layerkit.Choice(kit, aggregators, a, func(c *config) *Aggregator { return &c.agg })
 }
 
 // WithEps sets ε, or its initial value with WithLearnEps (default 0).

@@ -1,8 +1,6 @@
 package link
 
 import (
-	"fmt"
-
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
@@ -24,15 +22,10 @@ const (
 	Hadamard
 )
 
-func (c Combine) String() string {
-	switch c {
-	case Concat:
-		return "concat"
-	case Hadamard:
-		return "hadamard"
-	}
-	return fmt.Sprintf("Combine(%d)", c)
-}
+var combines = layerkit.Enum[Combine]{Type: "Combine", What: "combination", Names: []string{"concat", "hadamard"}}
+
+// String returns the combination's name: "concat" or "hadamard".
+func (c Combine) String() string { return combines.Name(c) }
 
 // Option configures the learnable decoders (DistMult, MLP) and EdgeHead.
 type Option func(*config) error
@@ -70,13 +63,7 @@ func WithValues(values nn.Values) Option { return kit.Values(values) }
 // WithCombine sets how the MLP decoder and the edge head combine the
 // endpoints (default Concat).
 func WithCombine(m Combine) Option {
-	return func(c *config) error {
-		if m > Hadamard {
-			return fmt.Errorf("link: unknown combination %d", m)
-		}
-		c.combine = m
-		return nil
-	}
+	return layerkit.Choice(kit, combines, m, func(c *config) *Combine { return &c.combine })
 }
 
 // WithEdgeFeatures gives an EdgeHead d features per edge, concatenated to

@@ -21,17 +21,9 @@ const (
 )
 
 // String returns DGL's name of the regularizer.
-func (r Regularizer) String() string {
-	switch r {
-	case None:
-		return "none"
-	case Basis:
-		return "basis"
-	case BlockDiagonal:
-		return "bdd"
-	}
-	return fmt.Sprintf("Regularizer(%d)", r)
-}
+func (r Regularizer) String() string { return regularizers.Name(r) }
+
+var regularizers = layerkit.Enum[Regularizer]{Type: "Regularizer", What: "regularizer", Names: []string{"none", "basis", "bdd"}}
 
 // Option configures a RelGraphConv.
 type Option func(*config) error

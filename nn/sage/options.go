@@ -1,8 +1,6 @@
 package sage
 
 import (
-	"fmt"
-
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
@@ -20,17 +18,9 @@ const (
 )
 
 // String returns DGL's name of the aggregator.
-func (a Aggregator) String() string {
-	switch a {
-	case Mean:
-		return "mean"
-	case GCN:
-		return "gcn"
-	case Pool:
-		return "pool"
-	}
-	return fmt.Sprintf("Aggregator(%d)", a)
-}
+func (a Aggregator) String() string { return aggregators.Name(a) }
+
+var aggregators = layerkit.Enum[Aggregator]{Type: "Aggregator", What: "aggregator", Names: []string{"mean", "gcn", "pool"}}
 
 // Option configures a SAGEConv.
 type Option func(*config) error
@@ -55,13 +45,7 @@ func WithDstIn(n int) Option {
 
 // WithAggregator sets the aggregator (default Mean).
 func WithAggregator(a Aggregator) Option {
-	return func(c *config) error {
-		if a > Pool {
-			return fmt.Errorf("sage: unknown aggregator %d", a)
-		}
-		c.agg = a
-		return nil
-	}
+	return layerkit.Choice(kit, aggregators, a, func(c *config) *Aggregator { return &c.agg })
 }
 
 // WithBias sets whether the layer adds a learnable bias (default true).
