@@ -28,12 +28,13 @@ func New(eg *gorgonia.ExprGraph, in, out, k int, opts ...Option) (*ChebConv, err
 	if k < 1 {
 		return nil, fmt.Errorf("cheb: %d Chebyshev terms, want at least 1", k)
 	}
-	c := config{lambda: 2, bias: true, act: nn.ReLU}
+	c := config{lambda: 2}
+	c.Bias, c.Act = true, nn.ReLU
 	if err := kit.Setup(eg, &c, opts); err != nil {
 		return nil, err
 	}
 	ps := c.Params(eg)
-	lin := prop.NewLinear(ps, 1, k*in, out, c.bias)
+	lin := prop.NewLinear(ps, 1, k*in, out, c.Bias)
 	if err := ps.Err(); err != nil {
 		return nil, err
 	}
@@ -78,7 +79,7 @@ func (l *ChebConv) forward(g *graph.Graph, x *gorgonia.Node, lambda float64) (*g
 			return nil, err
 		}
 	}
-	return l.lin.Apply(h, l.cfg.act)
+	return l.lin.Apply(h, l.cfg.Act)
 }
 
 // chebyshev returns the k terms X_0 … X_{k-1} of the recurrence with

@@ -16,8 +16,6 @@ type Option func(*config) error
 type config struct {
 	layerkit.Config
 	lambda float64
-	bias   bool
-	act    nn.Activation
 }
 
 var kit = layerkit.Kit[*config, Option]{Pkg: "cheb"}
@@ -44,11 +42,11 @@ func checkLambda(l float64) error {
 }
 
 // WithBias sets whether the layer adds a learnable bias (default true).
-func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
+func WithBias(on bool) Option { return kit.Bias(on) }
 
 // WithActivation sets the output activation (default nn.ReLU, as DGL's
 // F.relu; nil for none).
-func WithActivation(f nn.Activation) Option { return func(c *config) error { c.act = f; return nil } }
+func WithActivation(f nn.Activation) Option { return kit.Activation(f) }
 
 // WithName sets the prefix of the parameter names (default a unique "cheb<k>").
 func WithName(name string) Option { return kit.Name(name) }

@@ -38,7 +38,8 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 	if err := kit.Sizes(in, out); err != nil {
 		return nil, err
 	}
-	c := config{heads: 1, slope: 0.2, bias: true}
+	c := config{heads: 1, slope: 0.2}
+	c.Bias = true
 	if err := kit.Setup(eg, &c, opts, func(c *config) float64 { return c.attnDrop }); err != nil {
 		return nil, err
 	}
@@ -59,7 +60,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 	if resIn := l.dstIn(); c.residual && resIn != h*out {
 		l.res = ps.Glorot("res_weight", 3, gain, resIn, h*out)
 	}
-	if c.bias {
+	if c.Bias {
 		l.b = ps.Zeros("bias", h*out)
 	}
 	if c.edgeDim > 0 {
@@ -152,34 +153,27 @@ func (l *GATConv) ForwardBipartite(g nn.Graph, src, dst *gorgonia.Node) (*gorgon
 // forward runs the layer; xDst is nil for the first NumDst rows of x, and
 // keep asks for the attention.
 func (l *GATConv) forward(g nn.Graph, x, xDst, ew, ef *gorgonia.Node, keep bool) (out, attn *gorgonia.Node, err error) {
-	name := l.cfg.Name
 	if nn.IsNil(g) || x == nil {
-		return nil, nil, fmt.Errorf("gat: %s: Forward needs a graph and features", name)
+		return nil, nil, l.cfg.Errorf("Forward needs a graph and features")
 	}
-	if xDst != nil {
-		if s := xDst.Shape(); len(s) != 2 || s[0] != g.NumDst() || s[1] != l.dstIn() {
-			return nil, nil, fmt.Errorf("gat: %s: destination features %q have shape %v, want (%d, %d)", name, xDst.Name(), s, g.NumDst(), l.dstIn())
-		}
-		if xDst.Dtype() != l.cfg.Dtype {
-			return nil, nil, fmt.Errorf("gat: %s: destination features have dtype %v, the layer %v", name, xDst.Dtype(), l.cfg.Dtype)
-		}
-	} else if l.wDst != nil {
-		return nil, nil, fmt.Errorf("gat: %s: the layer takes %d-wide destination features (WithDstIn); use ForwardBipartite", name, l.cfg.dstIn)
+	switch {
+	case xDst != nil:
+		err = l.cfg.CheckDst(g, xDst, l.dstIn())
+	case l.wDst != nil:
+		err = l.cfg.Errorf("the layer takes %d-wide destination features (WithDstIn); use ForwardBipartite", l.cfg.dstIn)
+	default:
+		err = l.cfg.CheckDstFirst(g)
 	}
-	if xDst == nil && g.NumDst() > g.NumSrc() {
-		return nil, nil, fmt.Errorf("gat: %s: graph has %d destination nodes but %d sources; the destinations must be the first NumDst sources", name, g.NumDst(), g.NumSrc())
+	if err != nil {
+		return nil, nil, err
 	}
-	n := g.NumSrc()
-	if s := x.Shape(); len(s) != 2 || s[0] != n || s[1] != l.in {
-		return nil, nil, fmt.Errorf("gat: %s: features %q have shape %v, want (%d, %d)", name, x.Name(), s, n, l.in)
-	}
-	if x.Dtype() != l.cfg.Dtype {
-		return nil, nil, fmt.Errorf("gat: %s: features have dtype %v, the layer %v", name, x.Dtype(), l.cfg.Dtype)
+	if err := l.cfg.CheckInput(g, x, l.in); err != nil {
+		return nil, nil, err
 	}
 	if err := l.checkGraph(g); err != nil {
 		return nil, nil, err
 	}
-	if err := l.checkEdges(g, ef); err != nil {
+	if err := l.cfg.CheckEdgeFeatures(g, ef, l.cfg.edgeDim); err != nil {
 		return nil, nil, err
 	}
 	h0 := x
@@ -223,27 +217,6 @@ func (l *GATConv) forward(g nn.Graph, x, xDst, ew, ef *gorgonia.Node, keep bool)
 	return l.attend(g, flat, flatDst, res, ew, ef, keep)
 }
 
-// checkEdges checks that edge features are given exactly when the layer
-// has an edge term, and their shape and dtype.
-func (l *GATConv) checkEdges(g nn.Graph, ef *gorgonia.Node) error {
-	name, d := l.cfg.Name, l.cfg.edgeDim
-	switch {
-	case ef == nil && d > 0:
-		return fmt.Errorf("gat: %s: the layer takes edge features of size %d; use ForwardEdges", name, d)
-	case ef == nil:
-		return nil
-	case d == 0:
-		return fmt.Errorf("gat: %s: edge features given to a layer built without WithEdgeFeatures", name)
-	}
-	if s := ef.Shape(); len(s) != 2 || s[0] != g.NumEdges() || s[1] != d {
-		return fmt.Errorf("gat: %s: edge features %q have shape %v, want (%d, %d)", name, ef.Name(), s, g.NumEdges(), d)
-	}
-	if ef.Dtype() != l.cfg.Dtype {
-		return fmt.Errorf("gat: %s: edge features have dtype %v, the layer %v", name, ef.Dtype(), l.cfg.Dtype)
-	}
-	return nil
-}
-
 // dropSeed returns the seed of dropout site k of the layer.
 func (l *GATConv) dropSeed(k uint64) uint64 { return nn.ParamSeed(l.cfg.Seed, 100+k) }
 
@@ -254,12 +227,7 @@ func (l *GATConv) checkGraph(g nn.Graph) error {
 	if g.NumDst() == 0 {
 		return fmt.Errorf("gat: %s: the graph has no destination nodes, so the output would be empty", l.cfg.Name)
 	}
-	if !l.cfg.allowZeroIn {
-		if z := g.ZeroInDegree(); len(z) > 0 {
-			return fmt.Errorf("gat: %s: %d of %d nodes have no in-edges (node %d first); add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.Name, len(z), g.NumDst(), z[0])
-		}
-	}
-	return nil
+	return l.cfg.CheckZeroIn(g, "")
 }
 
 // attend computes attention over g from projected features flat
@@ -363,18 +331,8 @@ func (l *GATConv) finish(rst, res *gorgonia.Node) (*gorgonia.Node, error) {
 			return nil, err
 		}
 	}
-	if l.cfg.act != nil {
-		if rst, err = l.cfg.act(rst); err != nil {
-			return nil, err
-		}
-	}
-	return rst, nil
+	return l.cfg.Activate(rst)
 }
-
-var (
-	_ nn.WeightedLayer  = (*GATConv)(nil)
-	_ nn.BipartiteLayer = (*GATConv)(nil)
-)
 
 var (
 	_ nn.WeightedLayer  = (*GATConv)(nil)

@@ -230,7 +230,7 @@ func TestZeroInDegree(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = strict.Forward(g, x)
-	if err == nil || !strings.Contains(err.Error(), "2 of 5 nodes have no in-edges (node 0 first)") || !strings.Contains(err.Error(), "WithAllowZeroInDegree") {
+	if err == nil || !strings.Contains(err.Error(), "2 of 5 destination nodes have no in-edges (node 0 first)") || !strings.Contains(err.Error(), "WithAllowZeroInDegree") {
 		t.Fatalf("Forward error %v; want one naming the 2 nodes and the option", err)
 	}
 

@@ -14,16 +14,13 @@ type Option func(*config) error
 
 type config struct {
 	layerkit.Config
-	heads       int
-	attnDrop    float64
-	slope       float64
-	residual    bool
-	bias        bool
-	meanHeads   bool
-	edgeDim     int
-	act         nn.Activation
-	allowZeroIn bool
-	dstIn       int // 0: no destination projection of its own
+	heads     int
+	attnDrop  float64
+	slope     float64
+	residual  bool
+	meanHeads bool
+	edgeDim   int
+	dstIn     int // 0: no destination projection of its own
 }
 
 var kit = layerkit.Kit[*config, Option]{Pkg: "gat"}
@@ -70,7 +67,7 @@ func WithNegativeSlope(s float64) Option {
 func WithResidual(on bool) Option { return func(c *config) error { c.residual = on; return nil } }
 
 // WithBias sets whether the layer adds a learnable bias (default true).
-func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
+func WithBias(on bool) Option { return kit.Bias(on) }
 
 // WithMeanHeads averages the heads instead of concatenating them (the
 // output layer of the paper).
@@ -85,14 +82,12 @@ func WithEdgeFeatures(d int) Option {
 }
 
 // WithActivation sets the output activation (default none).
-func WithActivation(f nn.Activation) Option { return func(c *config) error { c.act = f; return nil } }
+func WithActivation(f nn.Activation) Option { return kit.Activation(f) }
 
 // WithAllowZeroInDegree lets Forward run on graphs with nodes that have no
 // in-edges (they get only the residual and bias); by default it is an error.
 // A graph without any edge stays an error.
-func WithAllowZeroInDegree(on bool) Option {
-	return func(c *config) error { c.allowZeroIn = on; return nil }
-}
+func WithAllowZeroInDegree(on bool) Option { return kit.AllowZeroInDegree(on) }
 
 // WithMode sets the training/evaluation switch the dropouts follow.
 func WithMode(m *nn.Mode) Option { return kit.Mode(m) }

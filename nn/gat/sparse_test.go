@@ -103,7 +103,7 @@ func TestForwardSparseErrors(t *testing.T) {
 		{"columns", func() (*gorgonia.Node, error) { return narrow.ForwardSparse(g, x) }, "want (5, 3)"},
 		{"zero-in-degree", func() (*gorgonia.Node, error) {
 			return ok.ForwardSparse(gradcheck.Graph(t, 5, 5, []int32{0}, []int32{1}), x)
-		}, "4 of 5 nodes"},
+		}, "4 of 5 destination nodes"},
 	}
 	for _, c := range cases {
 		layertest.ExpectError(t, c.name, "gat: ", c.want, c.run)

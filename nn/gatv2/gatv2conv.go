@@ -31,7 +31,8 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATv2Conv, error
 	if err := kit.Sizes(in, out); err != nil {
 		return nil, err
 	}
-	c := config{heads: 1, slope: 0.2, bias: true}
+	c := config{heads: 1, slope: 0.2}
+	c.Bias = true
 	if err := kit.Setup(eg, &c, opts, func(c *config) float64 { return c.attnDrop }); err != nil {
 		return nil, err
 	}
@@ -39,7 +40,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATv2Conv, error
 	l := &GATv2Conv{in: in, out: out, cfg: c}
 	ps := c.Params(eg)
 	bias := func(suffix string) *gorgonia.Node {
-		if !c.bias {
+		if !c.Bias {
 			return nil
 		}
 		return ps.Zeros(suffix, hf)
@@ -132,7 +133,7 @@ func (l *GATv2Conv) forward(g *graph.Graph, x, ew, ef *gorgonia.Node) (out, attn
 	if err := l.cfg.CheckDstFirst(g); err != nil {
 		return nil, nil, err
 	}
-	if err := l.checkEdges(g, ef); err != nil {
+	if err := l.cfg.CheckEdgeFeatures(g, ef, l.cfg.edgeDim); err != nil {
 		return nil, nil, err
 	}
 	if err := l.checkGraph(g, ef); err != nil {
@@ -173,27 +174,6 @@ func (l *GATv2Conv) forward(g *graph.Graph, x, ew, ef *gorgonia.Node) (out, attn
 	return l.attend(g, zs, zd, res, ew, ef)
 }
 
-// checkEdges checks that edge features are given exactly when the layer
-// has an edge projection, and their shape and dtype.
-func (l *GATv2Conv) checkEdges(g *graph.Graph, ef *gorgonia.Node) error {
-	name, d := l.cfg.Name, l.cfg.edgeDim
-	switch {
-	case ef == nil && d > 0:
-		return fmt.Errorf("gatv2: %s: the layer takes edge features of size %d; use ForwardEdges", name, d)
-	case ef == nil:
-		return nil
-	case d == 0:
-		return fmt.Errorf("gatv2: %s: edge features given to a layer built without WithEdgeFeatures", name)
-	}
-	if s := ef.Shape(); len(s) != 2 || s[0] != g.NumEdges() || s[1] != d {
-		return fmt.Errorf("gatv2: %s: edge features %q have shape %v, want (%d, %d)", name, ef.Name(), s, g.NumEdges(), d)
-	}
-	if ef.Dtype() != l.cfg.Dtype {
-		return fmt.Errorf("gatv2: %s: edge features have dtype %v, the layer %v", name, ef.Dtype(), l.cfg.Dtype)
-	}
-	return nil
-}
-
 // checkGraph applies the zero in-degree rule. A graph without edges (zero
 // in-degrees allowed) is accepted by Forward and ForwardWeighted (see
 // isolated), not by the entry points that return or score per-edge values.
@@ -201,10 +181,8 @@ func (l *GATv2Conv) checkGraph(g *graph.Graph, ef *gorgonia.Node) error {
 	if g.NumDst() == 0 {
 		return fmt.Errorf("gatv2: %s: the graph has no destination nodes, so the output would be empty, which Gorgonia cannot compute with", l.cfg.Name)
 	}
-	if !l.cfg.allowZeroIn {
-		if z := g.ZeroInDegree(); len(z) > 0 {
-			return fmt.Errorf("gatv2: %s: %d of %d destination nodes have no in-edges (node %d first); add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.Name, len(z), g.NumDst(), z[0])
-		}
+	if err := l.cfg.CheckZeroIn(g, ""); err != nil {
+		return err
 	}
 	if g.NumEdges() == 0 && ef != nil {
 		return fmt.Errorf("gatv2: %s: the graph has no edges, so there are no edge features to score; use Forward", l.cfg.Name)
@@ -305,12 +283,7 @@ func (l *GATv2Conv) finish(rst, res *gorgonia.Node) (*gorgonia.Node, error) {
 			return nil, err
 		}
 	}
-	if l.cfg.act != nil {
-		if rst, err = l.cfg.act(rst); err != nil {
-			return nil, err
-		}
-	}
-	return rst, nil
+	return l.cfg.Activate(rst)
 }
 
 // linear returns x w, plus b when b is not nil.

@@ -14,16 +14,13 @@ type Option func(*config) error
 
 type config struct {
 	layerkit.Config
-	heads       int
-	attnDrop    float64
-	slope       float64
-	residual    bool
-	bias        bool
-	share       bool
-	meanHeads   bool
-	edgeDim     int
-	act         nn.Activation
-	allowZeroIn bool
+	heads     int
+	attnDrop  float64
+	slope     float64
+	residual  bool
+	share     bool
+	meanHeads bool
+	edgeDim   int
 }
 
 var kit = layerkit.Kit[*config, Option]{Pkg: "gatv2"}
@@ -61,7 +58,7 @@ func WithResidual(on bool) Option { return func(c *config) error { c.residual = 
 
 // WithBias sets whether the source, destination and residual projections
 // have a learnable bias (default true), as DGL's bias.
-func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
+func WithBias(on bool) Option { return kit.Bias(on) }
 
 // WithShareWeights makes the source and destination projections one
 // (default false), as DGL's share_weights.
@@ -78,14 +75,12 @@ func WithEdgeFeatures(d int) Option {
 }
 
 // WithActivation sets the output activation (default none).
-func WithActivation(f nn.Activation) Option { return func(c *config) error { c.act = f; return nil } }
+func WithActivation(f nn.Activation) Option { return kit.Activation(f) }
 
 // WithAllowZeroInDegree lets Forward run on graphs with nodes that have no
 // in-edges (they get only the residual); by default it is an error, as in
 // DGL. A graph without any edge stays an error.
-func WithAllowZeroInDegree(on bool) Option {
-	return func(c *config) error { c.allowZeroIn = on; return nil }
-}
+func WithAllowZeroInDegree(on bool) Option { return kit.AllowZeroInDegree(on) }
 
 // WithMode sets the training/evaluation switch the dropouts follow.
 func WithMode(m *nn.Mode) Option { return kit.Mode(m) }

@@ -23,7 +23,8 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GraphConv, error
 	if err := kit.Sizes(in, out); err != nil {
 		return nil, err
 	}
-	c := config{weight: true, bias: true}
+	c := config{weight: true}
+	c.Bias = true
 	if err := kit.Setup(eg, &c, opts); err != nil {
 		return nil, err
 	}
@@ -35,7 +36,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GraphConv, error
 	if c.weight {
 		l.w = ps.Glorot("weight", 0, 1, in, out)
 	}
-	if c.bias {
+	if c.Bias {
 		l.b = ps.Zeros("bias", out)
 	}
 	if err := ps.Err(); err != nil {
@@ -130,12 +131,7 @@ func (l *GraphConv) propagate(g nn.Graph, h, ew *gorgonia.Node, multiplied bool)
 			return nil, err
 		}
 	}
-	if l.cfg.act != nil {
-		if h, err = l.cfg.act(h); err != nil {
-			return nil, err
-		}
-	}
-	return h, nil
+	return l.cfg.Activate(h)
 }
 
 // weightedSum is the normalised aggregation with a weight per edge: the
@@ -155,14 +151,6 @@ func copyUSum(g nn.Graph, h *gorgonia.Node) (*gorgonia.Node, error) {
 }
 
 // checkGraph applies the zero in-degree rule.
-func (l *GraphConv) checkGraph(g nn.Graph) error {
-	if l.cfg.allowZeroIn {
-		return nil
-	}
-	if z := g.ZeroInDegree(); len(z) > 0 {
-		return fmt.Errorf("gcn: %s: %d of %d destination nodes have no in-edges (node %d first); their output would be the bias alone. Add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", l.cfg.Name, len(z), g.NumDst(), z[0])
-	}
-	return nil
-}
+func (l *GraphConv) checkGraph(g nn.Graph) error { return l.cfg.CheckZeroIn(g, "the bias alone") }
 
 var _ nn.WeightedLayer = (*GraphConv)(nil)

@@ -28,11 +28,8 @@ type Option func(*config) error
 
 type config struct {
 	layerkit.Config
-	norm        Norm
-	weight      bool
-	bias        bool
-	act         nn.Activation
-	allowZeroIn bool
+	norm   Norm
+	weight bool
 }
 
 var kit = layerkit.Kit[*config, Option]{Pkg: "gcn"}
@@ -47,18 +44,16 @@ func WithNorm(n Norm) Option {
 func WithWeight(on bool) Option { return func(c *config) error { c.weight = on; return nil } }
 
 // WithBias sets whether the layer adds a learnable bias (default true).
-func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
+func WithBias(on bool) Option { return kit.Bias(on) }
 
 // WithActivation sets the output activation (default none).
-func WithActivation(f nn.Activation) Option { return func(c *config) error { c.act = f; return nil } }
+func WithActivation(f nn.Activation) Option { return kit.Activation(f) }
 
 // WithAllowZeroInDegree lets Forward run on graphs with nodes that have no
 // in-edges; such nodes get only the bias. By default Forward returns an
 // error for them, as DGL does, because their output is usually a mistake
 // (a graph without self-loops).
-func WithAllowZeroInDegree(on bool) Option {
-	return func(c *config) error { c.allowZeroIn = on; return nil }
-}
+func WithAllowZeroInDegree(on bool) Option { return kit.AllowZeroInDegree(on) }
 
 // WithName sets the prefix of the parameter names (default a unique "gcn<k>").
 func WithName(name string) Option { return kit.Name(name) }

@@ -33,8 +33,6 @@ type config struct {
 	reg      Regularizer
 	numBases int
 	selfLoop bool
-	bias     bool
-	act      nn.Activation
 	relu     bool // act is nn.ReLU: fused with the dropout
 	dropout  float64
 }
@@ -68,14 +66,14 @@ func WithBlockDiagonal(numBlocks int) Option {
 func WithSelfLoop(on bool) Option { return func(c *config) error { c.selfLoop = on; return nil } }
 
 // WithBias turns the bias on or off (default on).
-func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
+func WithBias(on bool) Option { return kit.Bias(on) }
 
 // WithActivation sets the activation applied before dropout (default none).
 // nn.ReLU followed by dropout runs as the one op nn.ReLUDropout (the same
 // values, a tensor less kept forward and backward).
 func WithActivation(f nn.Activation) Option {
 	return func(c *config) error {
-		c.act = f
+		c.Act = f
 		c.relu = f != nil && reflect.ValueOf(f).Pointer() == reflect.ValueOf(nn.Activation(nn.ReLU)).Pointer()
 		return nil
 	}

@@ -28,7 +28,8 @@ func New(eg *gorgonia.ExprGraph, in, out, numRels int, opts ...Option) (*RelGrap
 	if in <= 0 || out <= 0 || numRels <= 0 {
 		return nil, fmt.Errorf("rgcn: sizes must be positive, got in %d, out %d, %d relations", in, out, numRels)
 	}
-	c := config{selfLoop: true, bias: true}
+	c := config{selfLoop: true}
+	c.Bias = true
 	if err := kit.Setup(eg, &c, opts, func(c *config) float64 { return c.dropout }); err != nil {
 		return nil, err
 	}
@@ -51,7 +52,7 @@ func New(eg *gorgonia.ExprGraph, in, out, numRels int, opts ...Option) (*RelGrap
 	if c.selfLoop {
 		l.loop = ps.Glorot("loop_weight", 2, gain, in, out)
 	}
-	if c.bias {
+	if c.Bias {
 		l.b = ps.Zeros("bias", out)
 	}
 	if err := ps.Err(); err != nil {
@@ -168,10 +169,8 @@ func (l *RelGraphConv) forward(rel *Relations, xs gorgonia.Nodes) (*gorgonia.Nod
 	if l.cfg.relu && l.cfg.dropout > 0 {
 		return nn.ReLUDropout(h, l.cfg.dropout, nn.ParamSeed(l.cfg.Seed, 3), l.cfg.Mode)
 	}
-	if l.cfg.act != nil {
-		if h, err = l.cfg.act(h); err != nil {
-			return nil, err
-		}
+	if h, err = l.cfg.Activate(h); err != nil {
+		return nil, err
 	}
 	if l.cfg.dropout > 0 {
 		if h, err = nn.Dropout(h, l.cfg.dropout, nn.ParamSeed(l.cfg.Seed, 3), l.cfg.Mode); err != nil {

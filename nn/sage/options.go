@@ -28,8 +28,6 @@ type Option func(*config) error
 type config struct {
 	layerkit.Config
 	agg   Aggregator
-	bias  bool
-	act   nn.Activation
 	dstIn int // 0: in
 }
 
@@ -49,10 +47,10 @@ func WithAggregator(a Aggregator) Option {
 }
 
 // WithBias sets whether the layer adds a learnable bias (default true).
-func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
+func WithBias(on bool) Option { return kit.Bias(on) }
 
 // WithActivation sets the output activation (default none).
-func WithActivation(f nn.Activation) Option { return func(c *config) error { c.act = f; return nil } }
+func WithActivation(f nn.Activation) Option { return kit.Activation(f) }
 
 // WithFeatDropout sets the dropout probability on the input features
 // (default 0). Dropout needs WithMode.

@@ -29,7 +29,8 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error)
 	if err := kit.Sizes(in, out); err != nil {
 		return nil, err
 	}
-	c := config{bias: true}
+	var c config
+	c.Bias = true
 	if err := kit.Setup(eg, &c, opts); err != nil {
 		return nil, err
 	}
@@ -49,7 +50,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error)
 		l.self = ps.Glorot("fc_self.weight", 1, math.Sqrt2, c.dstIn, out)
 	}
 	l.neigh = ps.Glorot("fc_neigh.weight", 0, math.Sqrt2, in, out)
-	if c.bias {
+	if c.Bias {
 		l.b = ps.Zeros("bias", out)
 	}
 	if err := ps.Err(); err != nil {
@@ -149,12 +150,7 @@ func (l *SAGEConv) forward(g nn.Graph, x, xDst, ew *gorgonia.Node) (*gorgonia.No
 			return nil, err
 		}
 	}
-	if l.cfg.act != nil {
-		if rst, err = l.cfg.act(rst); err != nil {
-			return nil, err
-		}
-	}
-	return rst, nil
+	return l.cfg.Activate(rst)
 }
 
 // mean is h_dst W_self + mean(h_u) W_neigh, multiplying by W_neigh before

@@ -12,11 +12,9 @@ type Option func(*config) error
 
 type config struct {
 	layerkit.Config
-	k           int
-	cached      bool
-	bias        bool
-	norm        nn.Activation
-	allowZeroIn bool
+	k      int
+	cached bool
+	norm   nn.Activation
 }
 
 var kit = layerkit.Kit[*config, Option]{Pkg: "sgc"}
@@ -31,7 +29,7 @@ func WithK(k int) Option {
 func WithCached(on bool) Option { return func(c *config) error { c.cached = on; return nil } }
 
 // WithBias sets whether the layer adds a learnable bias (default true).
-func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
+func WithBias(on bool) Option { return kit.Bias(on) }
 
 // WithFeatureNorm sets a function applied to the propagated features
 // before the linear map (DGL's norm; default none).
@@ -39,9 +37,7 @@ func WithFeatureNorm(f nn.Activation) Option { return func(c *config) error { c.
 
 // WithAllowZeroInDegree lets Forward run on graphs with nodes that have no
 // in-edges (they get the bias alone); by default it is an error, as in DGL.
-func WithAllowZeroInDegree(on bool) Option {
-	return func(c *config) error { c.allowZeroIn = on; return nil }
-}
+func WithAllowZeroInDegree(on bool) Option { return kit.AllowZeroInDegree(on) }
 
 // WithName sets the prefix of the parameter names (default a unique "sgc<k>").
 func WithName(name string) Option { return kit.Name(name) }

@@ -35,12 +35,13 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SGConv, error) {
 	if err := kit.Sizes(in, out); err != nil {
 		return nil, err
 	}
-	c := config{k: 1, bias: true}
+	c := config{k: 1}
+	c.Bias = true
 	if err := kit.Setup(eg, &c, opts); err != nil {
 		return nil, err
 	}
 	ps := c.Params(eg)
-	lin := prop.NewLinear(ps, 1, in, out, c.bias)
+	lin := prop.NewLinear(ps, 1, in, out, c.Bias)
 	if err := ps.Err(); err != nil {
 		return nil, err
 	}
@@ -79,10 +80,8 @@ func (l *SGConv) forward(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, 
 	if err := l.cfg.CheckHomogeneous(g, x, l.in, "SGConv"); err != nil {
 		return nil, err
 	}
-	if !l.cfg.allowZeroIn {
-		if z := g.ZeroInDegree(); len(z) > 0 {
-			return nil, fmt.Errorf("sgc: %s: %d of %d nodes have no in-edges (node %d first); their output would be the bias alone. Add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", name, len(z), g.NumDst(), z[0])
-		}
+	if err := l.cfg.CheckZeroIn(g, "the bias alone"); err != nil {
+		return nil, err
 	}
 	var h *gorgonia.Node
 	var err error

@@ -276,7 +276,7 @@ func TestZeroInDegree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := strict.Forward(g, x); err == nil || !strings.Contains(err.Error(), "2 of 5 nodes have no in-edges (node 0 first)") {
+	if _, err := strict.Forward(g, x); err == nil || !strings.Contains(err.Error(), "2 of 5 destination nodes have no in-edges (node 0 first)") {
 		t.Fatalf("Forward error %v", err)
 	}
 	lax, err := sgc.New(eg, 2, 3, sgc.WithDtype(tensor.Float64), sgc.WithAllowZeroInDegree(true), sgc.WithK(2))

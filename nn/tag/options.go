@@ -12,9 +12,7 @@ type Option func(*config) error
 
 type config struct {
 	layerkit.Config
-	k    int
-	bias bool
-	act  nn.Activation
+	k int
 }
 
 var kit = layerkit.Kit[*config, Option]{Pkg: "tag"}
@@ -25,10 +23,10 @@ func WithK(k int) Option {
 }
 
 // WithBias sets whether the layer adds a learnable bias (default true).
-func WithBias(on bool) Option { return func(c *config) error { c.bias = on; return nil } }
+func WithBias(on bool) Option { return kit.Bias(on) }
 
 // WithActivation sets the output activation (default none).
-func WithActivation(f nn.Activation) Option { return func(c *config) error { c.act = f; return nil } }
+func WithActivation(f nn.Activation) Option { return kit.Activation(f) }
 
 // WithName sets the prefix of the parameter names (default a unique "tag<k>").
 func WithName(name string) Option { return kit.Name(name) }

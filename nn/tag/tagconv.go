@@ -25,12 +25,13 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*TAGConv, error) 
 	if err := kit.Sizes(in, out); err != nil {
 		return nil, err
 	}
-	c := config{k: 2, bias: true}
+	c := config{k: 2}
+	c.Bias = true
 	if err := kit.Setup(eg, &c, opts); err != nil {
 		return nil, err
 	}
 	ps := c.Params(eg)
-	lin := prop.NewLinear(ps, math.Sqrt2, (c.k+1)*in, out, c.bias)
+	lin := prop.NewLinear(ps, math.Sqrt2, (c.k+1)*in, out, c.Bias)
 	if err := ps.Err(); err != nil {
 		return nil, err
 	}
@@ -88,7 +89,7 @@ func (l *TAGConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, err
 			return nil, err
 		}
 	}
-	return l.lin.Apply(h, l.cfg.act)
+	return l.lin.Apply(h, l.cfg.Act)
 }
 
 var _ nn.WeightedLayer = (*TAGConv)(nil)

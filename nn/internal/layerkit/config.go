@@ -31,6 +31,14 @@ type Config struct {
 	// Dropout is the probability of the dropout on the layer's input
 	// features (0: none).
 	Dropout float64
+	// Bias says whether the layer adds a learnable bias; the layers that
+	// have one set it before the options (their default, true).
+	Bias bool
+	// Act is the layer's output activation, nil for none (Activate).
+	Act nn.Activation
+	// AllowZeroIn lets Forward run on graphs with destination nodes that
+	// have no in-edges (CheckZeroIn).
+	AllowZeroIn bool
 }
 
 // Configured is a layer's configuration: a pointer to a struct that

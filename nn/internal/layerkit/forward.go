@@ -50,3 +50,50 @@ func (c *Config) CheckDstFirst(g nn.Graph) error {
 	}
 	return nil
 }
+
+// CheckZeroIn is the zero in-degree rule: unless AllowZeroIn, an error
+// when a destination node of g has no in-edges. alone says what such a
+// node's output would be ("the bias alone"), "" for nothing said.
+func (c *Config) CheckZeroIn(g nn.Graph, alone string) error {
+	if c.AllowZeroIn {
+		return nil
+	}
+	z := g.ZeroInDegree()
+	if len(z) == 0 {
+		return nil
+	}
+	if alone != "" {
+		alone = "; their output would be " + alone
+	}
+	return c.Errorf("%d of %d destination nodes have no in-edges (node %d first)%s; add self-loops (graph.AddSelfLoops) or use WithAllowZeroInDegree(true)", len(z), g.NumDst(), z[0], alone)
+}
+
+// Activate applies the layer's output activation Act to x; without one it
+// returns x.
+func (c *Config) Activate(x *gorgonia.Node) (*gorgonia.Node, error) {
+	if c.Act == nil {
+		return x, nil
+	}
+	return c.Act(x)
+}
+
+// CheckEdgeFeatures checks that edge features ef are given exactly when
+// the layer takes them (d > 0, WithEdgeFeatures(d)), and, when given,
+// their shape (NumEdges, d) and dtype.
+func (c *Config) CheckEdgeFeatures(g nn.Graph, ef *gorgonia.Node, d int) error {
+	switch {
+	case ef == nil && d > 0:
+		return c.Errorf("the layer takes edge features of size %d; use ForwardEdges", d)
+	case ef == nil:
+		return nil
+	case d == 0:
+		return c.Errorf("edge features given to a layer built without WithEdgeFeatures")
+	}
+	if s := ef.Shape(); len(s) != 2 || s[0] != g.NumEdges() || s[1] != d {
+		return c.Errorf("edge features %q have shape %v, want (%d, %d)", ef.Name(), s, g.NumEdges(), d)
+	}
+	if ef.Dtype() != c.Dtype {
+		return c.Errorf("edge features have dtype %v, the layer %v", ef.Dtype(), c.Dtype)
+	}
+	return nil
+}

@@ -117,6 +117,23 @@ func (k Kit[C, O]) Mode(m *nn.Mode) O {
 	return func(c C) error { c.Kit().Mode = m; return nil }
 }
 
+// Bias is the option WithBias: whether the layer adds a learnable bias.
+func (k Kit[C, O]) Bias(on bool) O {
+	return func(c C) error { c.Kit().Bias = on; return nil }
+}
+
+// Activation is the option WithActivation: the output activation, nil for
+// none.
+func (k Kit[C, O]) Activation(f nn.Activation) O {
+	return func(c C) error { c.Kit().Act = f; return nil }
+}
+
+// AllowZeroInDegree is the option WithAllowZeroInDegree: whether Forward
+// runs on graphs with nodes that have no in-edges (see CheckZeroIn).
+func (k Kit[C, O]) AllowZeroInDegree(on bool) O {
+	return func(c C) error { c.Kit().AllowZeroIn = on; return nil }
+}
+
 // Dropout is the option of the dropout on the input features: p in
 // [0, 1).
 func (k Kit[C, O]) Dropout(p float64) O {
