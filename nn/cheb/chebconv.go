@@ -7,6 +7,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 	"github.com/gnngo/gnn/nn/internal/prop"
 )
 
@@ -22,23 +23,17 @@ type ChebConv struct {
 // (k*in, out) is Glorot-uniform initialised (DGL leaves PyTorch's default
 // Linear initialisation); the bias starts at 0.
 func New(eg *gorgonia.ExprGraph, in, out, k int, opts ...Option) (*ChebConv, error) {
-	if err := kit.Sizes(in, out); err != nil {
-		return nil, err
-	}
 	if k < 1 {
 		return nil, fmt.Errorf("cheb: %d Chebyshev terms, want at least 1", k)
 	}
 	c := config{lambda: 2}
 	c.Bias, c.Act = true, nn.ReLU
-	if err := kit.Setup(eg, &c, opts); err != nil {
+	ps, err := kit.Build(eg, in, out, &c, opts)
+	if err != nil {
 		return nil, err
 	}
-	ps := c.Params(eg)
 	lin := prop.NewLinear(ps, 1, k*in, out, c.Bias)
-	if err := ps.Err(); err != nil {
-		return nil, err
-	}
-	return &ChebConv{in: in, out: out, k: k, cfg: c, lin: lin}, nil
+	return layerkit.Built(&ChebConv{in: in, out: out, k: k, cfg: c, lin: lin}, ps)
 }
 
 // Learnables returns the weight, then the bias if the layer has one.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 )
 
 // GATConv is a multi-head graph attention layer. Build it with New.
@@ -35,17 +36,14 @@ func (l *GATConv) dstIn() int {
 // head to eg. Weights are Glorot-uniform initialised with gain sqrt(2), as
 // DGL does; the bias starts at 0.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) {
-	if err := kit.Sizes(in, out); err != nil {
-		return nil, err
-	}
 	c := config{heads: 1, slope: 0.2}
 	c.Bias = true
-	if err := kit.Setup(eg, &c, opts, func(c *config) float64 { return c.attnDrop }); err != nil {
+	ps, err := kit.Build(eg, in, out, &c, opts, func(c *config) float64 { return c.attnDrop })
+	if err != nil {
 		return nil, err
 	}
 	h, gain := c.heads, math.Sqrt2
 	l := &GATConv{in: in, out: out, cfg: c}
-	ps := c.Params(eg)
 	l.w = ps.Glorot("weight", 0, gain, in, h*out)
 	// Attention vectors are initialised as (H, out) matrices (fans H and
 	// out), then given their broadcast shape (1, H, out). PyTorch's
@@ -67,21 +65,12 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 		l.we = ps.Glorot("edge_weight", 4, gain, c.edgeDim, h*out)
 		l.ae = ps.GlorotAs("attn_e", 5, gain, []int{h, out}, 1, h, out)
 	}
-	if err := ps.Err(); err != nil {
-		return nil, err
-	}
-	return l, nil
+	return layerkit.Built(l, ps)
 }
 
 // Learnables returns the layer's parameters for a Gorgonia solver.
 func (l *GATConv) Learnables() gorgonia.Nodes {
-	var ps gorgonia.Nodes
-	for _, p := range []*gorgonia.Node{l.w, l.al, l.ar, l.res, l.b, l.we, l.ae, l.wDst} {
-		if p != nil {
-			ps = append(ps, p)
-		}
-	}
-	return ps
+	return layerkit.Present(l.w, l.al, l.ar, l.res, l.b, l.we, l.ae, l.wDst)
 }
 
 // Forward applies the layer to source features x (NumSrc x in) on g and

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 	"github.com/gnngo/gnn/ops"
 )
 
@@ -28,17 +29,14 @@ type GATv2Conv struct {
 // draws them from the Glorot normal distribution of the same variance);
 // biases start at 0.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATv2Conv, error) {
-	if err := kit.Sizes(in, out); err != nil {
-		return nil, err
-	}
 	c := config{heads: 1, slope: 0.2}
 	c.Bias = true
-	if err := kit.Setup(eg, &c, opts, func(c *config) float64 { return c.attnDrop }); err != nil {
+	ps, err := kit.Build(eg, in, out, &c, opts, func(c *config) float64 { return c.attnDrop })
+	if err != nil {
 		return nil, err
 	}
 	hf, gain := c.heads*out, math.Sqrt2
 	l := &GATv2Conv{in: in, out: out, cfg: c}
-	ps := c.Params(eg)
 	bias := func(suffix string) *gorgonia.Node {
 		if !c.Bias {
 			return nil
@@ -61,10 +59,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATv2Conv, error
 	if c.edgeDim > 0 {
 		l.we = ps.Glorot("edge_weight", 4, gain, c.edgeDim, hf)
 	}
-	if err := ps.Err(); err != nil {
-		return nil, err
-	}
-	return l, nil
+	return layerkit.Built(l, ps)
 }
 
 // Learnables returns the layer's parameters for a Gorgonia solver: the
@@ -72,13 +67,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATv2Conv, error
 // vector, the residual weight and bias and the edge projection, those the
 // options give.
 func (l *GATv2Conv) Learnables() gorgonia.Nodes {
-	var ps gorgonia.Nodes
-	for _, p := range []*gorgonia.Node{l.ws, l.bs, l.wd, l.bd, l.attn, l.rw, l.rb, l.we} {
-		if p != nil {
-			ps = append(ps, p)
-		}
-	}
-	return ps
+	return layerkit.Present(l.ws, l.bs, l.wd, l.bd, l.attn, l.rw, l.rb, l.we)
 }
 
 // Forward applies the layer to node features x (NumSrc x in) on g and

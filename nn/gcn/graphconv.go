@@ -7,6 +7,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 	"github.com/gnngo/gnn/ops"
 )
 
@@ -20,41 +21,29 @@ type GraphConv struct {
 // New adds a GraphConv with in input and out output features to eg. The
 // weight is Glorot-uniform initialised from the seed; the bias starts at 0.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GraphConv, error) {
-	if err := kit.Sizes(in, out); err != nil {
-		return nil, err
-	}
 	c := config{weight: true}
 	c.Bias = true
-	if err := kit.Setup(eg, &c, opts); err != nil {
+	ps, err := kit.Build(eg, in, out, &c, opts)
+	if err != nil {
 		return nil, err
 	}
 	if !c.weight && in != out {
 		return nil, fmt.Errorf("gcn: a layer without weight needs in == out, got %d and %d", in, out)
 	}
 	l := &GraphConv{in: in, out: out, cfg: c}
-	ps := c.Params(eg)
 	if c.weight {
 		l.w = ps.Glorot("weight", 0, 1, in, out)
 	}
 	if c.Bias {
 		l.b = ps.Zeros("bias", out)
 	}
-	if err := ps.Err(); err != nil {
-		return nil, err
-	}
-	return l, nil
+	return layerkit.Built(l, ps)
 }
 
 // Learnables returns the layer's parameters (weight, then bias, where
 // present), for a Gorgonia solver.
 func (l *GraphConv) Learnables() gorgonia.Nodes {
-	var ps gorgonia.Nodes
-	for _, p := range []*gorgonia.Node{l.w, l.b} {
-		if p != nil {
-			ps = append(ps, p)
-		}
-	}
-	return ps
+	return layerkit.Present(l.w, l.b)
 }
 
 // Weight returns the weight parameter, or nil.

@@ -6,6 +6,7 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 	"github.com/gnngo/gnn/ops"
 )
 
@@ -39,10 +40,7 @@ func NewDistMult(eg *gorgonia.ExprGraph, rels, dim int, opts ...Option) (*DistMu
 	c.Finish(eg, "distmult")
 	ps := c.Params(eg)
 	w := ps.Glorot("rel", 0, 1, rels, dim)
-	if err := ps.Err(); err != nil {
-		return nil, err
-	}
-	return &DistMult{rels: rels, dim: dim, w: w, name: c.Name}, nil
+	return layerkit.Built(&DistMult{rels: rels, dim: dim, w: w, name: c.Name}, ps)
 }
 
 // Relations returns the relation table, rels x dim.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 	"github.com/gnngo/gnn/ops"
 )
 
@@ -80,20 +81,12 @@ func newStack(eg *gorgonia.ExprGraph, prefix string, in int, hidden []int, out i
 		s.w = append(s.w, ps.Glorot(fmt.Sprintf("w%d", i), uint64(i), 1, s.widths[i-1], s.widths[i]))
 		s.b = append(s.b, ps.Zeros(fmt.Sprintf("b%d", i), s.widths[i]))
 	}
-	if err := ps.Err(); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return layerkit.Built(s, ps)
 }
 
 // learnables returns the parameters, first layer first.
 func (s *stack) learnables() gorgonia.Nodes {
-	var ps gorgonia.Nodes
-	for _, p := range []*gorgonia.Node{s.wu, s.wv, s.we, s.b0} {
-		if p != nil {
-			ps = append(ps, p)
-		}
-	}
+	ps := layerkit.Present(s.wu, s.wv, s.we, s.b0)
 	for i := range s.w {
 		ps = append(ps, s.w[i], s.b[i])
 	}

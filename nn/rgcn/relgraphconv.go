@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 )
 
 // RelGraphConv is an R-GCN layer (see the package documentation). Build it
@@ -55,23 +56,14 @@ func New(eg *gorgonia.ExprGraph, in, out, numRels int, opts ...Option) (*RelGrap
 	if c.Bias {
 		l.b = ps.Zeros("bias", out)
 	}
-	if err := ps.Err(); err != nil {
-		return nil, err
-	}
-	return l, nil
+	return layerkit.Built(l, ps)
 }
 
 // Learnables returns the layer's parameters: the relation weights (or bases
 // and coefficients, or blocks), the self-loop weight and the bias, where
 // present.
 func (l *RelGraphConv) Learnables() gorgonia.Nodes {
-	var ps gorgonia.Nodes
-	for _, p := range []*gorgonia.Node{l.w, l.coeff, l.loop, l.b} {
-		if p != nil {
-			ps = append(ps, p)
-		}
-	}
-	return ps
+	return layerkit.Present(l.w, l.coeff, l.loop, l.b)
 }
 
 // Forward applies the layer to node features x (NumSrc x in) over g, which

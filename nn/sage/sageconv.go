@@ -9,6 +9,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 	"github.com/gnngo/gnn/ops"
 )
 
@@ -26,12 +27,10 @@ type SAGEConv struct {
 // are Glorot-uniform initialised from the seed with gain sqrt(2), as DGL
 // does; biases start at 0. Feature dropout needs WithMode.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error) {
-	if err := kit.Sizes(in, out); err != nil {
-		return nil, err
-	}
 	var c config
 	c.Bias = true
-	if err := kit.Setup(eg, &c, opts); err != nil {
+	ps, err := kit.Build(eg, in, out, &c, opts)
+	if err != nil {
 		return nil, err
 	}
 	if c.dstIn == 0 {
@@ -41,7 +40,6 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error)
 		return nil, fmt.Errorf("sage: the gcn aggregator adds destination features (%d wide) to source features (%d wide); they must have one width", c.dstIn, in)
 	}
 	l := &SAGEConv{in: in, out: out, cfg: c}
-	ps := c.Params(eg)
 	if c.agg == Pool {
 		l.pool = ps.Glorot("fc_pool.weight", 2, math.Sqrt2, in, in)
 		l.poolBias = ps.Zeros("fc_pool.bias", in)
@@ -53,23 +51,14 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error)
 	if c.Bias {
 		l.b = ps.Zeros("bias", out)
 	}
-	if err := ps.Err(); err != nil {
-		return nil, err
-	}
-	return l, nil
+	return layerkit.Built(l, ps)
 }
 
 // Learnables returns the layer's parameters for a Gorgonia solver, in the
 // order fc_pool.weight, fc_pool.bias (Pool only), fc_self.weight (Mean and
 // Pool), fc_neigh.weight, bias (if any).
 func (l *SAGEConv) Learnables() gorgonia.Nodes {
-	var ps gorgonia.Nodes
-	for _, p := range []*gorgonia.Node{l.pool, l.poolBias, l.self, l.neigh, l.b} {
-		if p != nil {
-			ps = append(ps, p)
-		}
-	}
-	return ps
+	return layerkit.Present(l.pool, l.poolBias, l.self, l.neigh, l.b)
 }
 
 // Forward applies the layer to source features x (NumSrc x in) on g and

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 	"github.com/gnngo/gnn/nn/internal/prop"
 )
 
@@ -32,20 +33,14 @@ type cacheKey struct {
 // weight is Glorot-uniform initialised (gain 1, as DGL's xavier_uniform_);
 // the bias starts at 0.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SGConv, error) {
-	if err := kit.Sizes(in, out); err != nil {
-		return nil, err
-	}
 	c := config{k: 1}
 	c.Bias = true
-	if err := kit.Setup(eg, &c, opts); err != nil {
+	ps, err := kit.Build(eg, in, out, &c, opts)
+	if err != nil {
 		return nil, err
 	}
-	ps := c.Params(eg)
 	lin := prop.NewLinear(ps, 1, in, out, c.Bias)
-	if err := ps.Err(); err != nil {
-		return nil, err
-	}
-	return &SGConv{in: in, out: out, cfg: c, lin: lin}, nil
+	return layerkit.Built(&SGConv{in: in, out: out, cfg: c, lin: lin}, ps)
 }
 
 // Learnables returns the weight, then the bias if the layer has one.

@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/internal/layerkit"
 	"github.com/gnngo/gnn/nn/internal/prop"
 )
 
@@ -22,20 +23,14 @@ type TAGConv struct {
 // (DGL draws it from the Glorot normal distribution of the same
 // variance); the bias starts at 0.
 func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*TAGConv, error) {
-	if err := kit.Sizes(in, out); err != nil {
-		return nil, err
-	}
 	c := config{k: 2}
 	c.Bias = true
-	if err := kit.Setup(eg, &c, opts); err != nil {
+	ps, err := kit.Build(eg, in, out, &c, opts)
+	if err != nil {
 		return nil, err
 	}
-	ps := c.Params(eg)
 	lin := prop.NewLinear(ps, math.Sqrt2, (c.k+1)*in, out, c.Bias)
-	if err := ps.Err(); err != nil {
-		return nil, err
-	}
-	return &TAGConv{in: in, out: out, cfg: c, lin: lin}, nil
+	return layerkit.Built(&TAGConv{in: in, out: out, cfg: c, lin: lin}, ps)
 }
 
 // Learnables returns the weight, then the bias if the layer has one.

@@ -47,6 +47,19 @@ func (k Kit[C, O]) Setup(eg *gorgonia.ExprGraph, c C, opts []O, dropouts ...func
 	return nil
 }
 
+// Build is the prologue of a constructor of a layer with in input and out
+// output features: Sizes, then Setup, then the parameter builder of c in
+// eg (which sees later changes to c).
+func (k Kit[C, O]) Build(eg *gorgonia.ExprGraph, in, out int, c C, opts []O, dropouts ...func(C) float64) (*Params, error) {
+	if err := k.Sizes(in, out); err != nil {
+		return nil, err
+	}
+	if err := k.Setup(eg, c, opts, dropouts...); err != nil {
+		return nil, err
+	}
+	return c.Kit().Params(eg), nil
+}
+
 // Sizes is the constructor check of a layer's feature sizes: both
 // positive.
 func (k Kit[C, O]) Sizes(in, out int) error {

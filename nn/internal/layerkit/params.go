@@ -104,3 +104,25 @@ func (p *Params) Fill(suffix string, x float64, shape ...int) *gorgonia.Node {
 		return v, nil
 	})
 }
+
+// Built ends a constructor: l, or the first error of its parameters ps
+// (and the zero L).
+func Built[L any](l L, ps *Params) (L, error) {
+	if err := ps.Err(); err != nil {
+		var zero L
+		return zero, err
+	}
+	return l, nil
+}
+
+// Present returns the parameters that are not nil, in order: a layer's
+// Learnables when options leave some out.
+func Present(ps ...*gorgonia.Node) gorgonia.Nodes {
+	var out gorgonia.Nodes
+	for _, p := range ps {
+		if p != nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
