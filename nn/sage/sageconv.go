@@ -146,13 +146,9 @@ func (l *SAGEConv) forward(g nn.Graph, x, xDst, ew *gorgonia.Node) (*gorgonia.No
 // aggregating when the aggregation then gathers fewer cache lines
 // (nn.ProjectFirst).
 func (l *SAGEConv) mean(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) {
-	early := nn.ProjectFirst(l.in, l.out, l.cfg.Dtype)
-	src := h
-	var err error
-	if early {
-		if src, err = nn.MatMul(h, l.neigh); err != nil {
-			return nil, err
-		}
+	src, early, err := l.projectFirst(h)
+	if err != nil {
+		return nil, err
 	}
 	neigh, err := a.reduce(ops.Mean, src)
 	if err != nil {
@@ -170,13 +166,9 @@ func (l *SAGEConv) mean(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error)
 // first when the aggregation then gathers fewer cache lines
 // (nn.ProjectFirst).
 func (l *SAGEConv) gcn(a aggregation, h *gorgonia.Node) (*gorgonia.Node, error) {
-	early := nn.ProjectFirst(l.in, l.out, l.cfg.Dtype)
-	src := h
-	var err error
-	if early {
-		if src, err = nn.MatMul(h, l.neigh); err != nil {
-			return nil, err
-		}
+	src, early, err := l.projectFirst(h)
+	if err != nil {
+		return nil, err
 	}
 	inv, err := invDegreePlusOne(a.g, h)
 	if err != nil {
@@ -227,6 +219,17 @@ func (l *SAGEConv) pooled(a aggregation, h *gorgonia.Node) (*gorgonia.Node, erro
 		return nil, err
 	}
 	return l.plusSelf(a, h, m)
+}
+
+// projectFirst returns h W_neigh and true when multiplying by W_neigh
+// before aggregating gathers fewer cache lines (nn.ProjectFirst), h and
+// false otherwise.
+func (l *SAGEConv) projectFirst(h *gorgonia.Node) (*gorgonia.Node, bool, error) {
+	if !nn.ProjectFirst(l.in, l.out, l.cfg.Dtype) {
+		return h, false, nil
+	}
+	src, err := nn.MatMul(h, l.neigh)
+	return src, true, err
 }
 
 // plusSelf returns h_dst W_self + neigh.

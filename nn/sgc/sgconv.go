@@ -102,17 +102,11 @@ func (l *SGConv) propagate(g *graph.Graph, x, ew *gorgonia.Node) (*gorgonia.Node
 			return nil, err
 		}
 	}
-	h := x
-	for range l.cfg.k {
-		if ew != nil {
-			h, err = prop.Weighted(g, h, ew)
-		} else {
-			h, err = prop.InSym(g, h)
-		}
-		if err != nil {
-			return nil, err
-		}
+	hops, err := prop.Hops(g, x, ew, l.cfg.k)
+	if err != nil {
+		return nil, err
 	}
+	h := hops[l.cfg.k]
 	if l.cfg.norm != nil {
 		return l.cfg.norm(h)
 	}

@@ -66,19 +66,11 @@ func (l *TAGConv) forward(g nn.Graph, x, ew *gorgonia.Node) (*gorgonia.Node, err
 			return nil, err
 		}
 	}
-	hops := gorgonia.Nodes{x}
-	h := x
-	for range l.cfg.k {
-		if ew != nil {
-			h, err = prop.Weighted(g, h, ew)
-		} else {
-			h, err = prop.InSym(g, h)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("tag: %s: %w", name, err)
-		}
-		hops = append(hops, h)
+	hops, err := prop.Hops(g, x, ew, l.cfg.k)
+	if err != nil {
+		return nil, fmt.Errorf("tag: %s: %w", name, err)
 	}
+	h := x
 	if len(hops) > 1 {
 		if h, err = gorgonia.Concat(1, hops...); err != nil {
 			return nil, err

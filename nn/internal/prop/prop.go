@@ -67,6 +67,28 @@ func Column(ew *gorgonia.Node) (*gorgonia.Node, error) {
 	return ew, nil
 }
 
+// Hops returns x and its k propagation steps, [x, S x, ..., S^k x], with S
+// the sum weighted by ew (E, 1) when ew is not nil (Weighted) and InSym
+// otherwise: SGConv keeps the last, TAGConv all.
+func Hops(g nn.Graph, x, ew *gorgonia.Node, k int) (gorgonia.Nodes, error) {
+	hops := make(gorgonia.Nodes, 1, k+1)
+	hops[0] = x
+	h := x
+	for range k {
+		var err error
+		if ew != nil {
+			h, err = Weighted(g, h, ew)
+		} else {
+			h, err = InSym(g, h)
+		}
+		if err != nil {
+			return nil, err
+		}
+		hops = append(hops, h)
+	}
+	return hops, nil
+}
+
 // Weighted returns the sum over the in-edges u -> v of ew_uv x_u (a u_mul_e
 // SpMM), ew (E, 1); on a Sharded graph, over the whole graph (ew's rows
 // in EdgeIDs order, constants).
