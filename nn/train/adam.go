@@ -104,17 +104,17 @@ func (a *Adam) step(st *adamMoments, w, g gorgonia.Value, c1, c2 float64) error 
 		switch wv.Dtype() {
 		case tensor.Float32:
 			ws, gs := wv.Float32s(), gv.Float32s()
-			if err := st.init32(len(ws)); err != nil {
+			if err := initMoments(st, &st.m32, &st.v32, len(ws)); err != nil {
 				return err
 			}
-			a.update32(ws, gs, st.m32, st.v32, c1, c2)
+			adamUpdate(a, ws, gs, st.m32, st.v32, c1, c2)
 			return nil
 		case tensor.Float64:
 			ws, gs := wv.Float64s(), gv.Float64s()
-			if err := st.init64(len(ws)); err != nil {
+			if err := initMoments(st, &st.m64, &st.v64, len(ws)); err != nil {
 				return err
 			}
-			a.update64(ws, gs, st.m64, st.v64, c1, c2)
+			adamUpdate(a, ws, gs, st.m64, st.v64, c1, c2)
 			return nil
 		}
 		return fmt.Errorf("value is %v, want float32 or float64", wv.Dtype())
@@ -123,20 +123,20 @@ func (a *Adam) step(st *adamMoments, w, g gorgonia.Value, c1, c2 float64) error 
 		if !ok {
 			return fmt.Errorf("value is a float32 scalar but its gradient %s", describeValue(g))
 		}
-		if err := st.init32(1); err != nil {
+		if err := initMoments(st, &st.m32, &st.v32, 1); err != nil {
 			return err
 		}
-		a.scalar32((*float32)(wv), (*float32)(gv), st, c1, c2)
+		adamScalar(a, (*float32)(wv), (*float32)(gv), st.m32, st.v32, c1, c2)
 		return nil
 	case *gorgonia.F64:
 		gv, ok := g.(*gorgonia.F64)
 		if !ok {
 			return fmt.Errorf("value is a float64 scalar but its gradient %s", describeValue(g))
 		}
-		if err := st.init64(1); err != nil {
+		if err := initMoments(st, &st.m64, &st.v64, 1); err != nil {
 			return err
 		}
-		a.scalar64((*float64)(wv), (*float64)(gv), st, c1, c2)
+		adamScalar(a, (*float64)(wv), (*float64)(gv), st.m64, st.v64, c1, c2)
 		return nil
 	}
 	return fmt.Errorf("value %s, want a float32 or float64 dense tensor or scalar", describeValue(w))
@@ -150,25 +150,18 @@ func describeValue(v gorgonia.Value) string {
 	return fmt.Sprintf("holds %T", v)
 }
 
-// init32 allocates float32 moments of n elements at the first step and
-// checks the size at the later ones.
-func (st *adamMoments) init32(n int) error {
-	switch {
-	case st.m32 == nil && st.m64 == nil:
-		st.m32, st.v32 = make([]float32, n), make([]float32, n)
-	case st.m32 == nil || len(st.m32) != n:
-		return fmt.Errorf("value is float32 of %d elements, at the first step it was %s", n, st.describe())
-	}
-	return nil
-}
+// float is the element type of the parameters Adam updates.
+type float interface{ ~float32 | ~float64 }
 
-// init64 is init32 for float64.
-func (st *adamMoments) init64(n int) error {
+// initMoments allocates the moments *m and *v (st's of one type) of n
+// elements at the first step and checks the type and size at the later
+// ones.
+func initMoments[T float](st *adamMoments, m, v *[]T, n int) error {
 	switch {
 	case st.m32 == nil && st.m64 == nil:
-		st.m64, st.v64 = make([]float64, n), make([]float64, n)
-	case st.m64 == nil || len(st.m64) != n:
-		return fmt.Errorf("value is float64 of %d elements, at the first step it was %s", n, st.describe())
+		*m, *v = make([]T, n), make([]T, n)
+	case *m == nil || len(*m) != n:
+		return fmt.Errorf("value is %T of %d elements, at the first step it was %s", T(0), n, st.describe())
 	}
 	return nil
 }
@@ -180,32 +173,33 @@ func (st *adamMoments) describe() string {
 	return fmt.Sprintf("float64 of %d elements", len(st.m64))
 }
 
-// update32 is AdamSolver.Step on a float32 dense value, element by
-// element. Gorgonia computes, with whole-tensor operations in this order:
-// g += w*l2; t1 = g*(1-β1); g = g*g; g *= 1-β2; t1 += m*β1 (the new m);
-// g += v*β2 (the new v); mHat = t1*(1/c1); vHat = g*(1/c2);
+// adamUpdate is AdamSolver.Step on a float32 or float64 dense value,
+// element by element. Gorgonia computes, with whole-tensor operations in
+// this order: g += w*l2; t1 = g*(1-β1); g = g*g; g *= 1-β2; t1 += m*β1
+// (the new m); g += v*β2 (the new v); mHat = t1*(1/c1); vHat = g*(1/c2);
 // vHat = sqrt(vHat); vHat += eps; mHat *= -η; mHat /= vHat; w += mHat;
-// g = 0. Each operation rounds to float32, so the loop below rounds
-// after every one of them too (the conversion of w*l2 forbids fusing it
-// into the addition, which Gorgonia computes in a separate pass).
-func (a *Adam) update32(w, g, m, v []float32, c1, c2 float64) {
+// g = 0, in the value's type with the constants rounded to it. Each
+// operation rounds, so the loop below rounds after every one of them too
+// (the conversion of w*l2 forbids fusing it into the addition, which
+// Gorgonia computes in a separate pass).
+func adamUpdate[T float](a *Adam, w, g, m, v []T, c1, c2 float64) {
 	var (
-		l2     = float32(a.l2)
+		l2     = T(a.l2)
 		useL2  = a.l2 > 0
-		b1     = float32(adamBeta1)
-		b2     = float32(adamBeta2)
-		omb1   = float32(1) - float32(adamBeta1)
-		omb2   = float32(1) - float32(adamBeta2)
-		eps    = float32(adamEps)
-		negEta = -float32(a.lr)
-		cv1    = float32(1) / float32(c1)
-		cv2    = float32(1) / float32(c2)
+		b1     = T(adamBeta1)
+		b2     = T(adamBeta2)
+		omb1   = T(1) - T(adamBeta1)
+		omb2   = T(1) - T(adamBeta2)
+		eps    = T(adamEps)
+		negEta = -T(a.lr)
+		cv1    = T(1) / T(c1)
+		cv2    = T(1) / T(c2)
 	)
 	w, g, m, v = w[:len(w)], g[:len(w)], m[:len(w)], v[:len(w)]
 	for i := range w {
 		gi := g[i]
 		if useL2 {
-			gi = gi + float32(w[i]*l2)
+			gi = gi + T(w[i]*l2)
 		}
 		t1 := gi * omb1
 		sq := gi * gi
@@ -215,7 +209,7 @@ func (a *Adam) update32(w, g, m, v []float32, c1, c2 float64) {
 		m[i], v[i] = t1, sq
 		mHat := t1 * cv1
 		vHat := sq * cv2
-		vHat = float32(math.Sqrt(float64(vHat)))
+		vHat = T(math.Sqrt(float64(vHat)))
 		vHat = vHat + eps
 		mHat = mHat * negEta
 		mHat = mHat / vHat
@@ -224,80 +218,24 @@ func (a *Adam) update32(w, g, m, v []float32, c1, c2 float64) {
 	}
 }
 
-// update64 is update32 for float64.
-func (a *Adam) update64(w, g, m, v []float64, c1, c2 float64) {
-	var (
-		l2     = a.l2
-		useL2  = a.l2 > 0
-		b1     = float64(adamBeta1)
-		b2     = float64(adamBeta2)
-		omb1   = float64(1) - adamBeta1
-		omb2   = float64(1) - adamBeta2
-		eps    = float64(adamEps)
-		negEta = -a.lr
-		cv1    = float64(1) / c1
-		cv2    = float64(1) / c2
-	)
-	w, g, m, v = w[:len(w)], g[:len(w)], m[:len(w)], v[:len(w)]
-	for i := range w {
-		gi := g[i]
-		if useL2 {
-			gi = gi + float64(w[i]*l2)
-		}
-		t1 := gi * omb1
-		sq := gi * gi
-		sq = sq * omb2
-		t1 += m[i] * b1
-		sq += v[i] * b2
-		m[i], v[i] = t1, sq
-		mHat := t1 * cv1
-		vHat := sq * cv2
-		vHat = math.Sqrt(vHat)
-		vHat = vHat + eps
-		mHat = mHat * negEta
-		mHat = mHat / vHat
-		w[i] = w[i] + mHat
-		g[i] = 0
-	}
-}
-
-// scalar32 is AdamSolver.Step on a gorgonia.F32, which Gorgonia computes
-// by a formula of its own (not the dense one).
-func (a *Adam) scalar32(w, g *float32, st *adamMoments, c1, c2 float64) {
+// adamScalar is AdamSolver.Step on a gorgonia.F32 or F64 with its moments
+// m and v (one element each), which Gorgonia computes by a formula of its
+// own (not the dense one).
+func adamScalar[T float](a *Adam, w, g *T, m, v []T, c1, c2 float64) {
 	gi := *g
-	beta1, beta2 := float32(adamBeta1), float32(adamBeta2)
-	eps, eta := float32(adamEps), float32(a.lr)
+	beta1, beta2 := T(adamBeta1), T(adamBeta2)
+	eps, eta := T(adamEps), T(a.lr)
 	if a.l2 > 0 {
-		l2 := float32(a.l2)
+		l2 := T(a.l2)
 		l2 *= *w
 		gi += l2
 	}
-	newM := (beta1 * st.m32[0]) + (1-beta1)*gi
-	newV := (beta2 * st.v32[0]) + (1-beta2)*gi*gi
-	st.m32[0], st.v32[0] = newM, newV
-	mHat := (1 / float32(c1)) * newM
-	vHat := (1 / float32(c2)) * newV
-	upd := -eta * mHat / (float32(math.Sqrt(float64(vHat))) + eps)
-	*w += upd
-	*g = 0
-}
-
-// scalar64 is scalar32 for gorgonia.F64.
-func (a *Adam) scalar64(w, g *float64, st *adamMoments, c1, c2 float64) {
-	gi := *g
-	beta1, beta2 := float64(adamBeta1), float64(adamBeta2)
-	eps, eta := float64(adamEps), a.lr
-	if a.l2 > 0 {
-		l2 := a.l2
-		l2 *= *w
-		gi += l2
-	}
-	newM := (beta1 * st.m64[0]) + (1-beta1)*gi
-	newV := (beta2 * st.v64[0]) + (1-beta2)*gi*gi
-	st.m64[0], st.v64[0] = newM, newV
-	mHat := (1 / c1) * newM
-	vHat := (1 / c2) * newV
-	upd := -eta * mHat / (math.Sqrt(vHat) + eps)
+	newM := (beta1 * m[0]) + (1-beta1)*gi
+	newV := (beta2 * v[0]) + (1-beta2)*gi*gi
+	m[0], v[0] = newM, newV
+	mHat := (1 / T(c1)) * newM
+	vHat := (1 / T(c2)) * newV
+	upd := -eta * mHat / (T(math.Sqrt(float64(vHat))) + eps)
 	*w += upd
 	*g = 0
 }
