@@ -43,6 +43,25 @@ func (c GATConfig) check(model string) error {
 	return nil
 }
 
+// attnLayer is one of a GATConfig's two layers: its sizes (out per head),
+// heads and seed, its activation, and whether it averages its heads.
+type attnLayer struct {
+	in, out, heads int
+	seed           uint64
+	act            nn.Activation
+	mean           bool
+}
+
+// layers returns the two layers of cfg on d: Heads x Hidden concatenated
+// with ELU, then the classes with OutHeads averaged. BuildGAT and
+// BuildGATv2 build these.
+func (c GATConfig) layers(d *Data) [2]attnLayer {
+	return [2]attnLayer{
+		{in: d.Feat, out: c.Hidden, heads: c.Heads, seed: c.Seed, act: nn.ELU},
+		{in: c.Hidden * c.Heads, out: d.Classes, heads: c.OutHeads, seed: c.Seed + 10, mean: true},
+	}
+}
+
 // attender computes GAT's attention over a graph and aggregates: from
 // projected features z (N, H, F) and per-node logits el (source side) and
 // er (destination side), both (N, H, 1), it returns sum over the in-edges
@@ -61,16 +80,16 @@ func BuildGAT(path string, d *Data, cfg GATConfig) (*Task, error) {
 	mode := nn.NewMode()
 	g := d.Graph
 	p := cfg.Dropout
-	l1, err := gat.New(eg, d.Feat, cfg.Hidden, gat.WithName("gat1"), gat.WithHeads(cfg.Heads), gat.WithMode(mode),
-		gat.WithFeatDropout(p), gat.WithAttnDropout(p), gat.WithNegativeSlope(cfg.Slope), gat.WithActivation(nn.ELU), gat.WithSeed(cfg.Seed))
-	if err != nil {
-		return nil, err
+	specs := cfg.layers(d)
+	var ls [2]*gat.GATConv
+	for i, s := range specs {
+		var err error
+		if ls[i], err = gat.New(eg, s.in, s.out, gat.WithName(fmt.Sprintf("gat%d", i+1)), gat.WithHeads(s.heads), gat.WithMode(mode),
+			gat.WithFeatDropout(p), gat.WithAttnDropout(p), gat.WithNegativeSlope(cfg.Slope), gat.WithActivation(s.act), gat.WithMeanHeads(s.mean), gat.WithSeed(s.seed)); err != nil {
+			return nil, err
+		}
 	}
-	l2, err := gat.New(eg, cfg.Hidden*cfg.Heads, d.Classes, gat.WithName("gat2"), gat.WithHeads(cfg.OutHeads), gat.WithMode(mode),
-		gat.WithFeatDropout(p), gat.WithAttnDropout(p), gat.WithNegativeSlope(cfg.Slope), gat.WithMeanHeads(true), gat.WithSeed(cfg.Seed+10))
-	if err != nil {
-		return nil, err
-	}
+	l1, l2 := ls[0], ls[1]
 	in, err := newInput(eg, d)
 	if err != nil {
 		return nil, err
@@ -102,7 +121,8 @@ func BuildGAT(path string, d *Data, cfg GATConfig) (*Task, error) {
 		if err != nil {
 			return nil, err
 		}
-		h, err := gatLayer(a1, in, l1.Learnables(), cfg.Heads, cfg.Hidden, p, cfg.Seed+100, mode, false, nn.ELU)
+		s1, s2 := specs[0], specs[1]
+		h, err := gatLayer(a1, in, l1.Learnables(), s1.heads, s1.out, p, cfg.Seed+100, mode, s1.mean, s1.act)
 		if err != nil {
 			return nil, err
 		}
@@ -110,20 +130,13 @@ func BuildGAT(path string, d *Data, cfg GATConfig) (*Task, error) {
 		if err != nil {
 			return nil, err
 		}
-		if logits, err = gatLayer(a2, input{dense: h}, l2.Learnables(), cfg.OutHeads, d.Classes, p, cfg.Seed+200, mode, true, nil); err != nil {
+		if logits, err = gatLayer(a2, input{dense: h}, l2.Learnables(), s2.heads, s2.out, p, cfg.Seed+200, mode, s2.mean, s2.act); err != nil {
 			return nil, err
 		}
 	default:
 		return nil, fmt.Errorf("bench: unknown path %q", path)
 	}
-	loss, err := nn.CrossEntropy(logits, d.Labels, d.Train)
-	if err != nil {
-		return nil, err
-	}
-	return &Task{
-		Loss: loss, Mode: mode, LR: cfg.LR,
-		Groups: []train.Group{{Params: append(l1.Learnables(), l2.Learnables()...), WeightDecay: cfg.WeightDecay}},
-	}, nil
+	return classify(d, logits, mode, cfg.LR, train.Group{Params: append(l1.Learnables(), l2.Learnables()...), WeightDecay: cfg.WeightDecay})
 }
 
 // gatLayer is GATConv's computation with attention att and the parameters

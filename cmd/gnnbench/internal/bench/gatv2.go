@@ -29,16 +29,15 @@ func BuildGATv2(path string, d *Data, cfg GATConfig) (*Task, error) {
 	mode := nn.NewMode()
 	g := d.Graph
 	p := cfg.Dropout
-	l1, err := gatv2.New(eg, d.Feat, cfg.Hidden, gatv2.WithName("gatv2_1"), gatv2.WithHeads(cfg.Heads), gatv2.WithMode(mode),
-		gatv2.WithFeatDropout(p), gatv2.WithAttnDropout(p), gatv2.WithNegativeSlope(cfg.Slope), gatv2.WithActivation(nn.ELU), gatv2.WithSeed(cfg.Seed))
-	if err != nil {
-		return nil, err
+	var ls [2]*gatv2.GATv2Conv
+	for i, s := range cfg.layers(d) {
+		var err error
+		if ls[i], err = gatv2.New(eg, s.in, s.out, gatv2.WithName(fmt.Sprintf("gatv2_%d", i+1)), gatv2.WithHeads(s.heads), gatv2.WithMode(mode),
+			gatv2.WithFeatDropout(p), gatv2.WithAttnDropout(p), gatv2.WithNegativeSlope(cfg.Slope), gatv2.WithActivation(s.act), gatv2.WithMeanHeads(s.mean), gatv2.WithSeed(s.seed)); err != nil {
+			return nil, err
+		}
 	}
-	l2, err := gatv2.New(eg, cfg.Hidden*cfg.Heads, d.Classes, gatv2.WithName("gatv2_2"), gatv2.WithHeads(cfg.OutHeads), gatv2.WithMode(mode),
-		gatv2.WithFeatDropout(p), gatv2.WithAttnDropout(p), gatv2.WithNegativeSlope(cfg.Slope), gatv2.WithMeanHeads(true), gatv2.WithSeed(cfg.Seed+10))
-	if err != nil {
-		return nil, err
-	}
+	l1, l2 := ls[0], ls[1]
 	x, err := denseInput(eg, d)
 	if err != nil {
 		return nil, err
@@ -51,14 +50,7 @@ func BuildGATv2(path string, d *Data, cfg GATConfig) (*Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	loss, err := nn.CrossEntropy(logits, d.Labels, d.Train)
-	if err != nil {
-		return nil, err
-	}
-	return &Task{
-		Loss: loss, Mode: mode, LR: cfg.LR,
-		Groups: []train.Group{{Params: append(l1.Learnables(), l2.Learnables()...), WeightDecay: cfg.WeightDecay}},
-	}, nil
+	return classify(d, logits, mode, cfg.LR, train.Group{Params: append(l1.Learnables(), l2.Learnables()...), WeightDecay: cfg.WeightDecay})
 }
 
 // denseInput adds d's features to eg as an N x F matrix, expanding sparse

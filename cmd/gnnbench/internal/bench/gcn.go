@@ -97,14 +97,7 @@ func BuildGCN(path string, d *Data, cfg GCNConfig) (*Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	loss, err := nn.CrossEntropy(logits, d.Labels, d.Train)
-	if err != nil {
-		return nil, err
-	}
-	return &Task{
-		Loss: loss, Mode: mode, LR: cfg.LR,
-		Groups: []train.Group{{Params: l1.Learnables(), WeightDecay: cfg.WeightDecay}, {Params: l2.Learnables()}},
-	}, nil
+	return classify(d, logits, mode, cfg.LR, train.Group{Params: l1.Learnables(), WeightDecay: cfg.WeightDecay}, train.Group{Params: l2.Learnables()})
 }
 
 // propagator computes D^-1/2 (A+I) D^-1/2 h for one GCN layer.

@@ -18,6 +18,16 @@ type Task struct {
 	LR     float64
 }
 
+// classify is the task of training logits on d's training labels by
+// cross-entropy with Adam at learning rate lr, the parameters in groups.
+func classify(d *Data, logits *gorgonia.Node, mode *nn.Mode, lr float64, groups ...train.Group) (*Task, error) {
+	loss, err := nn.CrossEntropy(logits, d.Labels, d.Train)
+	if err != nil {
+		return nil, err
+	}
+	return &Task{Loss: loss, Groups: groups, Mode: mode, LR: lr}, nil
+}
+
 // Trainer runs a Task's epochs: nn/train's Stepper, which places them on
 // the host (nn/vm machines) or, with the features on a device, there.
 type Trainer struct {
