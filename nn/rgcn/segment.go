@@ -2,6 +2,7 @@ package rgcn
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"sort"
 	"sync"
@@ -517,14 +518,8 @@ func segForward[T num.Float](op *segOp, vals []gorgonia.Value) (gorgonia.Value, 
 			gemm.Mul(o, xb, loop, n, op.in, op.out)
 		})
 	}
-	wl := len(w) / max(len(rel.rels), 1)
-	for r := range rel.rels {
-		rl := &rel.rels[r]
-		if rl.g.NumEdges() == 0 {
-			continue
-		}
+	for rl, wr := range withEdges(rel, w) {
 		ns, nd := len(rl.src), len(rl.dst)
-		wr := w[r*wl : (r+1)*wl]
 		xs := gather(x, rl.src, rl.srcRun, &bf.g)
 		// The sums and products are made and scattered chunkRows
 		// destinations at a time, so the scratch stays small when there are
@@ -643,6 +638,19 @@ func segBackward[T num.Float](op *segGradOp, vals []gorgonia.Value) (gorgonia.Va
 	return t, nil
 }
 
+// withEdges yields every relation of rel that has edges, with its block
+// of w: the relations' weights (or their gradients), one block each.
+func withEdges[T num.Float](rel *Relations, w []T) iter.Seq2[*relation, []T] {
+	return func(yield func(*relation, []T) bool) {
+		wl := len(w) / max(len(rel.rels), 1)
+		for r := range rel.rels {
+			if rl := &rel.rels[r]; rl.g.NumEdges() > 0 && !yield(rl, w[r*wl:(r+1)*wl]) {
+				return
+			}
+		}
+	}
+}
+
 // segGradX adds to dx (zero, rows lo to hi-1 of the NumSrc x in gradient
 // of x) every relation's gradient of x, A_r^T dOut W_r^T at the relation's
 // sources, in those rows; relations reading none of them are skipped.
@@ -650,12 +658,7 @@ func segGradX[T num.Float](f *segOp, dx []T, lo, hi int, dOut, w []T) {
 	rel := f.rel
 	bf := getBuffers[T]()
 	defer pool.Put(bf)
-	wl := len(w) / max(len(rel.rels), 1)
-	for r := range rel.rels {
-		rl := &rel.rels[r]
-		if rl.g.NumEdges() == 0 {
-			continue
-		}
+	for rl, wr := range withEdges(rel, w) {
 		// The relation's sources in [lo, hi): rl.src[k0:k1].
 		k0, _ := slices.BinarySearch(rl.src, int32(lo))
 		k1, _ := slices.BinarySearch(rl.src, int32(hi))
@@ -663,7 +666,6 @@ func segGradX[T num.Float](f *segOp, dx []T, lo, hi int, dOut, w []T) {
 			continue
 		}
 		nd := len(rl.dst)
-		wr := w[r*wl : (r+1)*wl]
 		dz := gather(matrix(dOut, rel.numDst, f.out), rl.dst, rl.dstRun, &bf.g)
 		pf := f.productFirst(rl)
 		var da []T
@@ -693,14 +695,8 @@ func segGradW[T num.Float](f *segOp, dw []T, x rows[T], dOut []T) {
 	rel := f.rel
 	bf := getBuffers[T]()
 	defer pool.Put(bf)
-	wl := len(dw) / max(len(rel.rels), 1)
-	for r := range rel.rels {
-		rl := &rel.rels[r]
-		if rl.g.NumEdges() == 0 {
-			continue
-		}
+	for rl, dwr := range withEdges(rel, dw) {
 		ns, nd := len(rl.src), len(rl.dst)
-		dwr := dw[r*wl : (r+1)*wl]
 		xs := gather(x, rl.src, rl.srcRun, &bf.g)
 		dz := gather(matrix(dOut, rel.numDst, f.out), rl.dst, rl.dstRun, &bf.g2)
 		if f.productFirst(rl) {
