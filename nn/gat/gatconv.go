@@ -303,24 +303,7 @@ func (l *GATConv) edgeTerm(g *graph.Graph, ef *gorgonia.Node) (*gorgonia.Node, e
 // layer's output: the residual res (if not nil), the bias, the mean or
 // concatenation of heads and the activation.
 func (l *GATConv) finish(rst, res *gorgonia.Node) (*gorgonia.Node, error) {
-	h := l.cfg.heads
-	var err error
-	if res != nil {
-		if rst, err = gorgonia.Add(rst, res); err != nil {
-			return nil, err
-		}
-	}
-	if l.b != nil {
-		if rst, err = nn.AddBias(rst, l.b); err != nil {
-			return nil, err
-		}
-	}
-	if l.cfg.meanHeads && h > 1 {
-		if rst, err = nn.MeanHeads(rst, h); err != nil {
-			return nil, err
-		}
-	}
-	return l.cfg.Activate(rst)
+	return l.cfg.Output(rst, res, l.b, l.cfg.heads, l.cfg.meanHeads)
 }
 
 var (

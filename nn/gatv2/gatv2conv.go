@@ -262,17 +262,7 @@ func (l *GATv2Conv) finish(rst, res *gorgonia.Node) (*gorgonia.Node, error) {
 	if rst, err = gorgonia.Reshape(rst, tensor.Shape{n, h * f}); err != nil {
 		return nil, err
 	}
-	if res != nil {
-		if rst, err = gorgonia.Add(rst, res); err != nil {
-			return nil, err
-		}
-	}
-	if l.cfg.meanHeads && h > 1 {
-		if rst, err = nn.MeanHeads(rst, h); err != nil {
-			return nil, err
-		}
-	}
-	return l.cfg.Activate(rst)
+	return l.cfg.Output(rst, res, nil, h, l.cfg.meanHeads)
 }
 
 // linear returns x w, plus b when b is not nil.

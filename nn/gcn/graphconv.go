@@ -115,12 +115,7 @@ func (l *GraphConv) propagate(g nn.Graph, h, ew *gorgonia.Node, multiplied bool)
 			return nil, err
 		}
 	}
-	if l.b != nil {
-		if h, err = nn.AddBias(h, l.b); err != nil {
-			return nil, err
-		}
-	}
-	return l.cfg.Activate(h)
+	return l.cfg.Output(h, nil, l.b, 1, false)
 }
 
 // weightedSum is the normalised aggregation with a weight per edge: the

@@ -134,12 +134,7 @@ func (l *SAGEConv) forward(g nn.Graph, x, xDst, ew *gorgonia.Node) (*gorgonia.No
 	if err != nil {
 		return nil, fmt.Errorf("sage: %s: %w", name, err)
 	}
-	if l.b != nil {
-		if rst, err = nn.AddBias(rst, l.b); err != nil {
-			return nil, err
-		}
-	}
-	return l.cfg.Activate(rst)
+	return l.cfg.Output(rst, nil, l.b, 1, false)
 }
 
 // mean is h_dst W_self + mean(h_u) W_neigh, multiplying by W_neigh before

@@ -77,6 +77,30 @@ func (c *Config) Activate(x *gorgonia.Node) (*gorgonia.Node, error) {
 	return c.Act(x)
 }
 
+// Output is the end of a layer's Forward on its aggregated features rst
+// (N, heads*F, head-major): rst plus the residual res and the bias b, each
+// when not nil, then with mean and more than one head the mean over the
+// heads (N, F), then Activate.
+func (c *Config) Output(rst, res, b *gorgonia.Node, heads int, mean bool) (*gorgonia.Node, error) {
+	var err error
+	if res != nil {
+		if rst, err = gorgonia.Add(rst, res); err != nil {
+			return nil, err
+		}
+	}
+	if b != nil {
+		if rst, err = nn.AddBias(rst, b); err != nil {
+			return nil, err
+		}
+	}
+	if mean && heads > 1 {
+		if rst, err = nn.MeanHeads(rst, heads); err != nil {
+			return nil, err
+		}
+	}
+	return c.Activate(rst)
+}
+
 // CheckEdgeFeatures checks that edge features ef are given exactly when
 // the layer takes them (d > 0, WithEdgeFeatures(d)), and, when given,
 // their shape (NumEdges, d) and dtype.
