@@ -205,3 +205,54 @@ func gradcheckBlock(t testing.TB) *graph.Graph {
 func gradcheckBlockT(t testing.TB) *graph.Graph {
 	return gradcheck.Graph(t, 2, 6, []int32{0, 1}, []int32{4, 5})
 }
+
+func TestCheckZeroInAndEdgeFeatures(t *testing.T) {
+	eg := gorgonia.NewGraph()
+	c, _, err := newToy(eg, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := gradcheckBlockT(t) // destinations 0 to 3 have no in-edges
+	err = c.CheckZeroIn(block, "the bias alone")
+	want := "toy: toy1: 4 of 6 destination nodes have no in-edges (node 0 first); their output would be the bias alone; add self-loops"
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "WithAllowZeroInDegree(true)") {
+		t.Errorf("CheckZeroIn: %v, want %q", err, want)
+	}
+	c.AllowZeroIn = true
+	if err := c.CheckZeroIn(block, ""); err != nil {
+		t.Errorf("CheckZeroIn allowed: %v", err)
+	}
+	ef := goldenInput(eg, tensor.Float32, 2, 3)
+	for _, k := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"missing", c.CheckEdgeFeatures(block, nil, 3), "takes edge features of size 3; use ForwardEdges"},
+		{"unwanted", c.CheckEdgeFeatures(block, ef, 0), "built without WithEdgeFeatures"},
+		{"shape", c.CheckEdgeFeatures(block, ef, 4), `edge features "x" have shape (2, 3), want (2, 4)`},
+		{"dtype", c.CheckEdgeFeatures(block, goldenInput(eg, tensor.Float64, 2, 3), 3), "edge features have dtype float64, the layer float32"},
+	} {
+		if k.err == nil || !strings.Contains(k.err.Error(), k.want) {
+			t.Errorf("%s: got %v, want an error containing %q", k.name, k.err, k.want)
+		}
+	}
+	if err := c.CheckEdgeFeatures(block, ef, 3); err != nil {
+		t.Errorf("good edge features: %v", err)
+	}
+	if err := c.CheckEdgeFeatures(block, nil, 0); err != nil {
+		t.Errorf("no edge features: %v", err)
+	}
+}
+
+func TestPresent(t *testing.T) {
+	if ps := layerkit.Present(nil, nil); ps != nil {
+		t.Errorf("Present of nils = %v, want nil", ps)
+	}
+	eg := gorgonia.NewGraph()
+	a := gorgonia.NewScalar(eg, tensor.Float32, gorgonia.WithName("a"))
+	b := gorgonia.NewScalar(eg, tensor.Float32, gorgonia.WithName("b"))
+	if ps := layerkit.Present(nil, a, nil, b); len(ps) != 2 || ps[0] != a || ps[1] != b {
+		t.Errorf("Present = %v, want [a b]", ps)
+	}
+}
