@@ -195,6 +195,8 @@ func TestNewErrors(t *testing.T) {
 		layertest.Bad("attn-dropout", "attention dropout", 2, 2, gat.WithAttnDropout(-0.1)),
 		layertest.Bad("nan-dropout", "attention dropout", 2, 2, gat.WithAttnDropout(math.NaN())),
 		layertest.Bad("slope", "negative slope", 2, 2, gat.WithNegativeSlope(-1)),
+		layertest.Bad("slope-nan", "negative slope", 2, 2, gat.WithNegativeSlope(math.NaN())),
+		layertest.Bad("slope-inf", "negative slope", 2, 2, gat.WithNegativeSlope(math.Inf(1))),
 		layertest.Bad("dropout-without-mode", "WithMode", 2, 2, gat.WithFeatDropout(0.5)),
 		layertest.Bad("dtype", "dtype", 2, 2, gat.WithDtype(tensor.Int64)),
 		layertest.Bad("name", "empty name", 2, 2, gat.WithName("")),

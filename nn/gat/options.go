@@ -1,8 +1,6 @@
 package gat
 
 import (
-	"fmt"
-
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
@@ -53,13 +51,7 @@ func WithAttnDropout(p float64) Option {
 
 // WithNegativeSlope sets the LeakyReLU slope of the attention (default 0.2).
 func WithNegativeSlope(s float64) Option {
-	return func(c *config) error {
-		if s < 0 {
-			return fmt.Errorf("gat: negative slope %v is negative", s)
-		}
-		c.slope = s
-		return nil
-	}
+	return kit.NonNegative("negative slope", s, func(c *config) *float64 { return &c.slope })
 }
 
 // WithResidual adds the input to the output: as is when in == heads*out,

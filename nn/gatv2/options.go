@@ -1,8 +1,6 @@
 package gatv2
 
 import (
-	"fmt"
-
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/nn"
@@ -42,13 +40,7 @@ func WithAttnDropout(p float64) Option {
 
 // WithNegativeSlope sets the LeakyReLU slope of the attention (default 0.2).
 func WithNegativeSlope(s float64) Option {
-	return func(c *config) error {
-		if !(s >= 0) || s > 1e300 {
-			return fmt.Errorf("gatv2: negative slope %v is not a finite non-negative number", s)
-		}
-		c.slope = s
-		return nil
-	}
+	return kit.NonNegative("negative slope", s, func(c *config) *float64 { return &c.slope })
 }
 
 // WithResidual adds the destination features to the output: as they are

@@ -2,6 +2,7 @@ package layerkit
 
 import (
 	"fmt"
+	"math"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -161,6 +162,19 @@ func (k Kit[C, O]) Probability(what string, p float64, field func(C) *float64) O
 			return fmt.Errorf("%s: %s %v is not in [0, 1)", k.Pkg, what, p)
 		}
 		*field(c) = p
+		return nil
+	}
+}
+
+// NonNegative is an option setting the number *field(c) of the layer's own
+// configuration (what names it in errors: "negative slope") to x, a
+// finite number >= 0.
+func (k Kit[C, O]) NonNegative(what string, x float64, field func(C) *float64) O {
+	return func(c C) error {
+		if !(x >= 0) || math.IsInf(x, 1) {
+			return fmt.Errorf("%s: %s %v is not a finite non-negative number", k.Pkg, what, x)
+		}
+		*field(c) = x
 		return nil
 	}
 }
