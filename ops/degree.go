@@ -56,7 +56,7 @@ func ScaleByDegree(g *graph.Graph, x *gorgonia.Node, deg Degree, power float64) 
 	if deg == OutDegree {
 		t = U
 	}
-	if rows(g, t) == 0 {
+	if t.Rows(g) == 0 {
 		return nil, emptyResult("ScaleByDegree", targetName(t))
 	}
 	if _, err := checkOperand(g, x, t, "features"); err != nil {
