@@ -35,7 +35,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/examples/internal/setup"
@@ -66,12 +65,7 @@ func main() {
 		Fanouts: "15,10", Batch: 1024, Neg: 1, EvalNeg: 1000, EvalEdges: 10000, Chunk: 16384,
 		Nodes: 2708, Features: 128, Degree: 3.9}
 	o.register(flag.CommandLine)
-	setup.Main("linkpred", func() error {
-		if err := o.Parse(flag.CommandLine, os.Args[1:]); err != nil {
-			return err
-		}
-		return run(os.Stdout, &o)
-	})
+	setup.ParseAndRun("linkpred", &o.Flags, flag.CommandLine, func(w io.Writer) error { return run(w, &o) })
 }
 
 func (o *options) register(fs *flag.FlagSet) {

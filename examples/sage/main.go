@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"gorgonia.org/tensor"
 
@@ -54,12 +53,7 @@ func main() {
 	o := options{Flags: setup.Flags{Epochs: 20, LR: 0.003, Hidden: 256, Dropout: 0.5, WeightDecay: 5e-4, Seed: 1},
 		Fanouts: "15,10,5", Batch: 64, Nodes: 5000, Chunk: 4096, Infer: true}
 	o.register(flag.CommandLine)
-	setup.Main("sage", func() error {
-		if err := o.Parse(flag.CommandLine, os.Args[1:]); err != nil {
-			return err
-		}
-		return run(os.Stdout, &o)
-	})
+	setup.ParseAndRun("sage", &o.Flags, flag.CommandLine, func(w io.Writer) error { return run(w, &o) })
 }
 
 func (o *options) register(fs *flag.FlagSet) {

@@ -275,6 +275,18 @@ func Main(name string, run func() error) {
 	}
 }
 
+// ParseAndRun is Main for a command whose flags f (and the command's own)
+// are registered on fs: it parses the command line into them, then runs run
+// on standard output.
+func ParseAndRun(name string, f *Flags, fs *flag.FlagSet, run func(w io.Writer) error) {
+	Main(name, func() error {
+		if err := f.Parse(fs, os.Args[1:]); err != nil {
+			return err
+		}
+		return run(os.Stdout)
+	})
+}
+
 // Message is err prefixed once with the command's name: "gcn: -lr -1: ...",
 // but "gcn: gcn1: ..." for an error of package gcn, not "gcn: gcn: gcn1: ...".
 func Message(name string, err error) string {
