@@ -51,15 +51,22 @@ var ogbNodeDatasets = map[string]OGBOptions{
 // OGB's zip files. For any other name it returns zero options (only the
 // Name set to the base name) and false.
 func OGBOptionsFor(dir string) (OGBOptions, bool) {
-	base := filepath.Base(filepath.Clean(dir))
-	name := strings.ReplaceAll(base, "_", "-")
-	if !strings.HasPrefix(name, "ogbn-") {
-		name = "ogbn-" + name
-	}
+	base, name := ogbName(dir, "ogbn-")
 	if o, ok := ogbNodeDatasets[name]; ok {
 		return o, true
 	}
 	return OGBOptions{Name: base}, false
+}
+
+// ogbName returns the base name of dir and the OGB dataset name it stands
+// for: dashed, with prefix ("ogbn-", "ogbl-") added when missing.
+func ogbName(dir, prefix string) (base, name string) {
+	base = filepath.Base(filepath.Clean(dir))
+	name = strings.ReplaceAll(base, "_", "-")
+	if !strings.HasPrefix(name, prefix) {
+		name = prefix + name
+	}
+	return base, name
 }
 
 // IsOGB reports whether dir holds a dataset in OGB's layout, that is a

@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/gnngo/gnn/graph"
 )
@@ -99,11 +98,7 @@ var ogbLinkDatasets = map[string]OGBLinkOptions{
 // ogbl-collab or collab; ppa, ddi, citation2 likewise). For any other name
 // it returns zero options with the Name set to the base name, and false.
 func OGBLinkOptionsFor(dir string) (OGBLinkOptions, bool) {
-	base := filepath.Base(filepath.Clean(dir))
-	name := strings.ReplaceAll(base, "_", "-")
-	if !strings.HasPrefix(name, "ogbl-") {
-		name = "ogbl-" + name
-	}
+	base, name := ogbName(dir, "ogbl-")
 	if o, ok := ogbLinkDatasets[name]; ok {
 		return o, true
 	}
