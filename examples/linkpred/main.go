@@ -97,10 +97,8 @@ func (o *options) check() ([]int, error) {
 	if err := o.Check(); err != nil {
 		return nil, err
 	}
-	for _, name := range []string{"patience", "select", "dense", "plot", "device"} {
-		if o.Given(name) {
-			return nil, fmt.Errorf("-%s does not apply to link prediction", name)
-		}
+	if err := o.Refuse("link prediction does not use it", "patience", "select", "dense", "plot", "device"); err != nil {
+		return nil, err
 	}
 	switch {
 	case o.Model != "gcn" && o.Model != "sage" && o.Model != "gat":
@@ -141,19 +139,12 @@ func (o *options) check() ([]int, error) {
 		return nil, fmt.Errorf("-degree %v: want a positive mean degree", o.Degree)
 	}
 	if o.Data != "" {
-		for _, name := range []string{"nodes", "features", "degree"} {
-			if o.Given(name) {
-				return nil, fmt.Errorf("-%s shapes the generated graph and does not apply to -data", name)
-			}
+		if err := o.Refuse(setup.GeneratedOnly, "nodes", "features", "degree"); err != nil {
+			return nil, err
 		}
 	}
 	if !o.Minibatch {
-		for _, name := range []string{"fanouts", "batch", "steps", "neg", "eval-neg", "eval-edges", "chunk"} {
-			if o.Given(name) {
-				return nil, fmt.Errorf("-%s applies to -minibatch only", name)
-			}
-		}
-		return nil, nil
+		return nil, o.Refuse("training is full-graph without -minibatch", "fanouts", "batch", "steps", "neg", "eval-neg", "eval-edges", "chunk")
 	}
 	if o.Given("layers") {
 		return nil, fmt.Errorf("-layers does not apply to -minibatch: it takes one layer per -fanouts entry")

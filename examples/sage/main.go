@@ -79,10 +79,8 @@ func (o *options) check() ([]int, error) {
 	if err := o.Check(); err != nil {
 		return nil, err
 	}
-	for _, name := range []string{"patience", "select", "dense", "plot", "cpuprofile"} {
-		if o.Given(name) {
-			return nil, fmt.Errorf("-%s does not apply to mini-batch training", name)
-		}
+	if err := o.Refuse("sage trains on mini-batches", "patience", "select", "dense", "plot", "cpuprofile"); err != nil {
+		return nil, err
 	}
 	fanouts, err := sampling.ParseFanouts(o.Fanouts)
 	if err != nil {
@@ -107,10 +105,8 @@ func (o *options) check() ([]int, error) {
 		return nil, fmt.Errorf("-infer=false with -epochs 0 and no -save does nothing")
 	}
 	if o.Data != "" {
-		for _, name := range []string{"nodes", "classes", "features", "degree", "train-per-class"} {
-			if o.Given(name) {
-				return nil, fmt.Errorf("-%s shapes the generated graph and does not apply to -data", name)
-			}
+		if err := o.Refuse(setup.GeneratedOnly, "nodes", "classes", "features", "degree", "train-per-class"); err != nil {
+			return nil, err
 		}
 	}
 	return fanouts, nil
