@@ -230,3 +230,19 @@ func cloneSplit(s dataset.LinkSplit) dataset.LinkSplit {
 	return dataset.LinkSplit{Src: slices.Clone(s.Src), Dst: slices.Clone(s.Dst), Weight: slices.Clone(s.Weight), Year: slices.Clone(s.Year),
 		NegSrc: slices.Clone(s.NegSrc), NegDst: slices.Clone(s.NegDst), NegPerPositive: s.NegPerPositive}
 }
+
+// TestLoadOGBLinkWideNegatives checks that a negatives file whose first row
+// declares more columns than the file can hold is refused before the
+// allocation, with the file named once.
+func TestLoadOGBLinkWideNegatives(t *testing.T) {
+	t.Parallel()
+	const file = "split/time/test/target_node_neg.csv.gz"
+	dir := writeOGB(t, "tiny", with(tinyCitation, file, strings.Repeat("0,", 300000)+"0\n"))
+	_, err := dataset.LoadOGBLink(dir, dataset.OGBLinkOptions{})
+	if err == nil || !strings.Contains(err.Error(), "cannot be held") {
+		t.Fatalf("error %v, want one saying the rows cannot be held", err)
+	}
+	if n := strings.Count(err.Error(), filepath.Join(dir, file)); n != 1 {
+		t.Errorf("error %v names the file %d times, want once", err, n)
+	}
+}
