@@ -51,15 +51,22 @@ var ogbNodeDatasets = map[string]OGBOptions{
 // OGB's zip files. For any other name it returns zero options (only the
 // Name set to the base name) and false.
 func OGBOptionsFor(dir string) (OGBOptions, bool) {
-	base := filepath.Base(filepath.Clean(dir))
-	name := strings.ReplaceAll(base, "_", "-")
-	if !strings.HasPrefix(name, "ogbn-") {
-		name = "ogbn-" + name
-	}
+	base, name := ogbName(dir, "ogbn-")
 	if o, ok := ogbNodeDatasets[name]; ok {
 		return o, true
 	}
 	return OGBOptions{Name: base}, false
+}
+
+// ogbName returns the base name of dir and the OGB dataset name it stands
+// for: dashed, with prefix ("ogbn-", "ogbl-") added when missing.
+func ogbName(dir, prefix string) (base, name string) {
+	base = filepath.Base(filepath.Clean(dir))
+	name = strings.ReplaceAll(base, "_", "-")
+	if !strings.HasPrefix(name, prefix) {
+		name = prefix + name
+	}
+	return base, name
 }
 
 // IsOGB reports whether dir holds a dataset in OGB's layout, that is a
@@ -222,6 +229,43 @@ func (o *ogbFile) lines(fn func(line []byte) error) error {
 	return gunzipLines(o.f, o.path, fn)
 }
 
+// openOGBRows opens the gunzipped CSV file path of n rows (any number when
+// n is negative) and checks that it can hold them, rows of at least
+// minLine bytes; what names the n rows in the error.
+func openOGBRows(path string, n, minLine int, what string) (*ogbFile, error) {
+	o, err := openOGB(path)
+	if err != nil || n < 0 {
+		return o, err
+	}
+	if err := o.checkHolds(n, minLine, what); err != nil {
+		o.f.Close()
+		return nil, err
+	}
+	return o, nil
+}
+
+// rows calls fn(i, line) with line i of the gunzipped file, as lines does,
+// for a file of exactly n rows (any number when n is negative): a row past
+// the n-th, or fewer rows, is an error; per says where n comes from
+// ("num-node-list.csv.gz declares", "expected (one per positive pair)").
+func (o *ogbFile) rows(n int, per string, fn func(i int, line []byte) error) error {
+	i := 0
+	err := o.lines(func(line []byte) error {
+		if i == n {
+			return fmt.Errorf("more than the %d rows %s", n, per)
+		}
+		if err := fn(i, line); err != nil {
+			return err
+		}
+		i++
+		return nil
+	})
+	if err == nil && i < n {
+		err = fmt.Errorf("dataset: %s: truncated: %d of the %d rows %s", o.path, i, n, per)
+	}
+	return err
+}
+
 // readOGBCount reads num-node-list.csv.gz or num-edge-list.csv.gz: a single
 // line holding a count in [0, limit].
 func readOGBCount(path string, limit int) (int, error) {
@@ -253,12 +297,8 @@ func readOGBCount(path string, limit int) (int, error) {
 
 // readOGBEdges reads the e rows of edge.csv.gz into a graph of n nodes.
 func readOGBEdges(path string, n, e int, inverse bool) (*graph.Graph, error) {
-	o, err := openOGB(path)
+	o, err := openOGBRows(path, e, len("0,0\n"), fmt.Sprintf("%d edges (num-edge-list.csv.gz)", e))
 	if err != nil {
-		return nil, err
-	}
-	if err := o.checkHolds(e, len("0,0\n"), fmt.Sprintf("%d edges (num-edge-list.csv.gz)", e)); err != nil {
-		o.f.Close()
 		return nil, err
 	}
 	m := e
@@ -266,28 +306,20 @@ func readOGBEdges(path string, n, e int, inverse bool) (*graph.Graph, error) {
 		m = 2 * e
 	}
 	src, dst := make([]int32, m), make([]int32, m)
-	rows := 0
-	err = o.lines(func(line []byte) error {
-		if rows == e {
-			return fmt.Errorf("more than the %d rows num-edge-list.csv.gz declares", e)
-		}
+	err = o.rows(e, "num-edge-list.csv.gz declares", func(i int, line []byte) error {
 		s, d, err := parseCSVEdge(line, n)
 		if err != nil {
 			return err
 		}
 		if inverse {
-			src[2*rows], dst[2*rows], src[2*rows+1], dst[2*rows+1] = s, d, d, s
+			src[2*i], dst[2*i], src[2*i+1], dst[2*i+1] = s, d, d, s
 		} else {
-			src[rows], dst[rows] = s, d
+			src[i], dst[i] = s, d
 		}
-		rows++
 		return nil
 	})
 	if err != nil {
 		return nil, err
-	}
-	if rows < e {
-		return nil, fmt.Errorf("dataset: %s: truncated: %d rows, num-edge-list.csv.gz declares %d", path, rows, e)
 	}
 	return graph.FromCOO(n, n, src, dst)
 }
@@ -316,21 +348,13 @@ func parseCSVEdge(line []byte, n int) (src, dst int32, err error) {
 // readOGBFeatures reads the n rows of node-feat.csv.gz; the first row sets
 // the column count.
 func readOGBFeatures(path string, n int) (*Features, error) {
-	o, err := openOGB(path)
+	o, err := openOGBRows(path, n, len("0\n"), fmt.Sprintf("%d rows (num-node-list.csv.gz)", n))
 	if err != nil {
 		return nil, err
 	}
-	if err := o.checkHolds(n, len("0\n"), fmt.Sprintf("%d rows (num-node-list.csv.gz)", n)); err != nil {
-		o.f.Close()
-		return nil, err
-	}
 	feat := &Features{Rows: n}
-	rows := 0
-	err = o.lines(func(line []byte) error {
-		if rows == n {
-			return fmt.Errorf("more than the %d rows num-node-list.csv.gz declares", n)
-		}
-		if rows == 0 {
+	err = o.rows(n, "num-node-list.csv.gz declares", func(i int, line []byte) error {
+		if i == 0 {
 			cols := bytes.Count(line, []byte(",")) + 1
 			if cols > math.MaxInt/n {
 				return fmt.Errorf("%d rows of %d columns overflow int", n, cols)
@@ -341,17 +365,10 @@ func readOGBFeatures(path string, n int) (*Features, error) {
 			feat.Cols = cols
 			feat.Dense = make([]float32, n*cols)
 		}
-		if err := parseCSVFloats(line, feat.Dense[rows*feat.Cols:(rows+1)*feat.Cols]); err != nil {
-			return err
-		}
-		rows++
-		return nil
+		return parseCSVFloats(line, feat.Dense[i*feat.Cols:(i+1)*feat.Cols])
 	})
 	if err != nil {
 		return nil, err
-	}
-	if rows < n {
-		return nil, fmt.Errorf("dataset: %s: truncated: %d rows, num-node-list.csv.gz declares %d", path, rows, n)
 	}
 	if feat.Dense == nil {
 		feat.Dense = []float32{} // no nodes: an empty dense matrix
@@ -391,12 +408,8 @@ func parseCSVFloats(line []byte, out []float32) error {
 // and the class count (classes when declared, the largest label plus one
 // otherwise).
 func readOGBLabels(path string, n, classes int) ([]int32, int, error) {
-	o, err := openOGB(path)
+	o, err := openOGBRows(path, n, len("0\n"), fmt.Sprintf("%d rows (num-node-list.csv.gz)", n))
 	if err != nil {
-		return nil, 0, err
-	}
-	if err := o.checkHolds(n, len("0\n"), fmt.Sprintf("%d rows (num-node-list.csv.gz)", n)); err != nil {
-		o.f.Close()
 		return nil, 0, err
 	}
 	limit := math.MaxInt32 - 1
@@ -404,11 +417,8 @@ func readOGBLabels(path string, n, classes int) ([]int32, int, error) {
 		limit = classes - 1
 	}
 	labels := make([]int32, n)
-	rows, largest := 0, -1
-	err = o.lines(func(line []byte) error {
-		if rows == n {
-			return fmt.Errorf("more than the %d rows num-node-list.csv.gz declares", n)
-		}
+	largest := -1
+	err = o.rows(n, "num-node-list.csv.gz declares", func(i int, line []byte) error {
 		text := trimCR(line)
 		if bytes.IndexByte(text, ',') >= 0 {
 			return fmt.Errorf("%q: several label columns (a multi-task dataset): only one class per node is supported", shorten(line))
@@ -420,16 +430,12 @@ func readOGBLabels(path string, n, classes int) ([]int32, int, error) {
 			}
 			return fmt.Errorf("label %q is not an integer in [0, %d]", shorten(text), limit)
 		}
-		labels[rows] = int32(c)
+		labels[i] = int32(c)
 		largest = max(largest, c)
-		rows++
 		return nil
 	})
 	if err != nil {
 		return nil, 0, err
-	}
-	if rows < n {
-		return nil, 0, fmt.Errorf("dataset: %s: truncated: %d rows, num-node-list.csv.gz declares %d", path, rows, n)
 	}
 	if classes == 0 {
 		classes = largest + 1

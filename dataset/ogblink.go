@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/gnngo/gnn/graph"
 )
@@ -99,11 +98,7 @@ var ogbLinkDatasets = map[string]OGBLinkOptions{
 // ogbl-collab or collab; ppa, ddi, citation2 likewise). For any other name
 // it returns zero options with the Name set to the base name, and false.
 func OGBLinkOptionsFor(dir string) (OGBLinkOptions, bool) {
-	base := filepath.Base(filepath.Clean(dir))
-	name := strings.ReplaceAll(base, "_", "-")
-	if !strings.HasPrefix(name, "ogbl-") {
-		name = "ogbl-" + name
-	}
+	base, name := ogbName(dir, "ogbl-")
 	if o, ok := ogbLinkDatasets[name]; ok {
 		return o, true
 	}
@@ -291,21 +286,12 @@ func readPairs(path string, n int) (src, dst []int32, err error) {
 // negative, is the number of rows the file must have, named after the
 // positive pairs or edges it matches.
 func readColumn[T any](path string, rows int, parse func([]byte) (T, error)) ([]T, error) {
-	o, err := openOGB(path)
+	o, err := openOGBRows(path, rows, len("0\n"), fmt.Sprintf("%d rows", rows))
 	if err != nil {
 		return nil, err
 	}
-	if rows >= 0 {
-		if err := o.checkHolds(rows, len("0\n"), fmt.Sprintf("%d rows", rows)); err != nil {
-			o.f.Close()
-			return nil, err
-		}
-	}
 	out := make([]T, 0, max(rows, 0))
-	err = o.lines(func(line []byte) error {
-		if rows >= 0 && len(out) == rows {
-			return fmt.Errorf("more than the %d rows expected (one per pair or edge)", rows)
-		}
+	err = o.rows(rows, "expected (one per pair or edge)", func(_ int, line []byte) error {
 		v, err := parse(trimCR(line))
 		if err != nil {
 			return err
@@ -315,9 +301,6 @@ func readColumn[T any](path string, rows int, parse func([]byte) (T, error)) ([]
 	})
 	if err != nil {
 		return nil, err
-	}
-	if rows >= 0 && len(out) < rows {
-		return nil, fmt.Errorf("dataset: %s: truncated: %d rows, want %d (one per pair or edge)", path, len(out), rows)
 	}
 	return out, nil
 }
@@ -358,28 +341,21 @@ func parseYear(b []byte) (int32, error) {
 // readIDRows reads rows rows of k comma-separated node IDs in [0, n), the
 // same k on every row and at least 1, into one flat slice.
 func readIDRows(path string, rows, n int) ([]int32, int, error) {
-	o, err := openOGB(path)
+	o, err := openOGBRows(path, rows, len("0\n"), fmt.Sprintf("%d rows (one per positive pair)", rows))
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := o.checkHolds(rows, len("0\n"), fmt.Sprintf("%d rows (one per positive pair)", rows)); err != nil {
-		o.f.Close()
-		return nil, 0, err
-	}
 	var out []int32
-	k, row := 0, 0
+	k := 0
 	parse := nodeParser(n)
-	err = o.lines(func(line []byte) error {
-		if row == rows {
-			return fmt.Errorf("more than the %d rows expected (one per positive pair)", rows)
-		}
+	err = o.rows(rows, "expected (one per positive pair)", func(i int, line []byte) error {
 		line = trimCR(line)
 		cols := bytes.Count(line, []byte(",")) + 1
-		if row == 0 {
+		if i == 0 {
 			if cols > math.MaxInt32/max(rows, 1) {
 				return fmt.Errorf("%d rows of %d columns overflow", rows, cols)
 			}
-			if err := o.checkHolds(rows*cols, len("0,"), fmt.Sprintf("%d rows of %d columns", rows, cols)); err != nil {
+			if err := o.holds(rows*cols, len("0,"), fmt.Sprintf("%d rows of %d columns", rows, cols)); err != nil {
 				return err
 			}
 			k = cols
@@ -394,14 +370,10 @@ func readIDRows(path string, rows, n int) ([]int32, int, error) {
 			}
 			out = append(out, v)
 		}
-		row++
 		return nil
 	})
 	if err != nil {
 		return nil, 0, err
-	}
-	if row < rows {
-		return nil, 0, fmt.Errorf("dataset: %s: truncated: %d rows, want %d (one per positive pair)", path, row, rows)
 	}
 	if rows == 0 {
 		return []int32{}, 0, nil // no positives: no per-positive count either

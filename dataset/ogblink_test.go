@@ -156,21 +156,21 @@ func TestLoadOGBLinkErrors(t *testing.T) {
 		want  string
 	}{
 		{"edge range", with(tinyCollab, "raw/edge.csv.gz", "0,1\n1,5\n3,4\n"), "raw/edge.csv.gz", "line 2: \"1,5\": destination 5 out of range"},
-		{"weight rows", with(tinyCollab, "raw/edge_weight.csv.gz", "1\n2\n"), "raw/edge_weight.csv.gz", "truncated: 2 rows, want 3"},
+		{"weight rows", with(tinyCollab, "raw/edge_weight.csv.gz", "1\n2\n"), "raw/edge_weight.csv.gz", "truncated: 2 of the 3 rows expected"},
 		{"weight extra", with(tinyCollab, "raw/edge_weight.csv.gz", "1\n2\n3\n4\n"), "raw/edge_weight.csv.gz", "line 4: more than the 3 rows"},
 		{"weight nan", with(tinyCollab, "raw/edge_weight.csv.gz", "1\nnan\n3\n"), "raw/edge_weight.csv.gz", "line 2: column 1: \"nan\" is not a finite float32"},
 		{"year text", with(tinyCollab, "raw/edge_year.csv.gz", "1\n2\nlast\n"), "raw/edge_year.csv.gz", "line 3: year \"last\""},
 		{"pair text", with(tinyCollab, "split/time/valid/edge.csv.gz", "2;3\n"), "split/time/valid/edge.csv.gz", "line 1: \"2;3\": want two comma-separated"},
 		{"neg range", with(tinyCollab, "split/time/test/edge_neg.csv.gz", "2,4\n9,0\n"), "split/time/test/edge_neg.csv.gz", "line 2: \"9,0\": source 9 out of range"},
-		{"pair weight rows", with(tinyCollab, "split/time/train/weight.csv.gz", "1\n"), "split/time/train/weight.csv.gz", "truncated: 1 rows, want 3"},
+		{"pair weight rows", with(tinyCollab, "split/time/train/weight.csv.gz", "1\n"), "split/time/train/weight.csv.gz", "truncated: 1 of the 3 rows expected"},
 		{"both forms", with(tinyCollab, "split/time/valid/source_node.csv.gz", "1\n"), "split/time/valid", "both edge.csv.gz and source_node"},
 		{"no pairs", with(tinyCollab, "split/time/valid/edge.csv.gz", ""), "", "no positive pairs"},
-		{"target rows", with(tinyCitation, "split/time/test/target_node.csv.gz", "1\n"), "split/time/test/target_node.csv.gz", "truncated: 1 rows, want 2"},
+		{"target rows", with(tinyCitation, "split/time/test/target_node.csv.gz", "1\n"), "split/time/test/target_node.csv.gz", "truncated: 1 of the 2 rows expected"},
 		{"target missing", with(tinyCitation, "split/time/test/target_node.csv.gz", ""), "", "missing"},
 		{"source text", with(tinyCitation, "split/time/test/source_node.csv.gz", "3\n0.5\n"), "split/time/test/source_node.csv.gz", "line 2: \"0.5\" is not a node ID"},
 		{"neg columns", with(tinyCitation, "split/time/test/target_node_neg.csv.gz", "0,2,2\n1,1\n"), "split/time/test/target_node_neg.csv.gz", "line 2: 2 columns, want 3"},
 		{"neg node", with(tinyCitation, "split/time/test/target_node_neg.csv.gz", "0,2,2\n1,4,2\n"), "split/time/test/target_node_neg.csv.gz", "line 2: column 2: node 4 out of range [0, num_nodes=4)"},
-		{"neg rows", with(tinyCitation, "split/time/test/target_node_neg.csv.gz", "0,2,2\n"), "split/time/test/target_node_neg.csv.gz", "truncated: 1 rows, want 2"},
+		{"neg rows", with(tinyCitation, "split/time/test/target_node_neg.csv.gz", "0,2,2\n"), "split/time/test/target_node_neg.csv.gz", "truncated: 1 of the 2 rows expected"},
 		{"neg extra rows", with(tinyCitation, "split/time/valid/target_node_neg.csv.gz", "0\n1\n"), "split/time/valid/target_node_neg.csv.gz", "line 2: more than the 1 rows"},
 		{"both negatives", with(tinyCitation, "split/time/test/edge_neg.csv.gz", "0,1\n"), "split/time/test", "both edge_neg.csv.gz and target_node_neg"},
 		{"missing count", with(tinyCitation, "raw/num-node-list.csv.gz", ""), "", "missing"},
@@ -229,4 +229,20 @@ func TestWriteOGBLinkErrors(t *testing.T) {
 func cloneSplit(s dataset.LinkSplit) dataset.LinkSplit {
 	return dataset.LinkSplit{Src: slices.Clone(s.Src), Dst: slices.Clone(s.Dst), Weight: slices.Clone(s.Weight), Year: slices.Clone(s.Year),
 		NegSrc: slices.Clone(s.NegSrc), NegDst: slices.Clone(s.NegDst), NegPerPositive: s.NegPerPositive}
+}
+
+// TestLoadOGBLinkWideNegatives checks that a negatives file whose first row
+// declares more columns than the file can hold is refused before the
+// allocation, with the file named once.
+func TestLoadOGBLinkWideNegatives(t *testing.T) {
+	t.Parallel()
+	const file = "split/time/test/target_node_neg.csv.gz"
+	dir := writeOGB(t, "tiny", with(tinyCitation, file, strings.Repeat("0,", 300000)+"0\n"))
+	_, err := dataset.LoadOGBLink(dir, dataset.OGBLinkOptions{})
+	if err == nil || !strings.Contains(err.Error(), "cannot be held") {
+		t.Fatalf("error %v, want one saying the rows cannot be held", err)
+	}
+	if n := strings.Count(err.Error(), filepath.Join(dir, file)); n != 1 {
+		t.Errorf("error %v names the file %d times, want once", err, n)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gnngo/gnn/internal/enum"
 	"github.com/gnngo/gnn/internal/parallel"
 )
 
@@ -169,13 +170,7 @@ const (
 
 // String returns "dst" or "src".
 func (o EdgeOrder) String() string {
-	switch o {
-	case ByDst:
-		return "dst"
-	case BySrc:
-		return "src"
-	}
-	return fmt.Sprintf("EdgeOrder(%d)", int(o))
+	return enum.Name(o, "EdgeOrder", "dst", "src")
 }
 
 // ReorderEdges returns a copy of the graph whose edges are renumbered so

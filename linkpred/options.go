@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/enum"
 )
 
 // Sampler is the negative-sampler contract: the edge-seed loader of package
@@ -34,15 +35,7 @@ const (
 
 // String returns the mode's name.
 func (c Corrupt) String() string {
-	switch c {
-	case CorruptDst:
-		return "dst"
-	case CorruptSrc:
-		return "src"
-	case CorruptEither:
-		return "either"
-	}
-	return fmt.Sprintf("Corrupt(%d)", int(c))
+	return enum.Name(c, "Corrupt", "dst", "src", "either")
 }
 
 // DefaultMaxTries is the number of rejected draws after which a sampler

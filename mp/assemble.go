@@ -165,15 +165,10 @@ func (op *fillOp) Key() string {
 }
 
 func (op *fillOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return fillDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return fillDo[float64](op, vals) })
+	return doUnary(op, vals, fillDo[float32], fillDo[float64])
 }
 
-func fillDo[T num.Float](op *fillOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	x, err := data[T](vals[0])
-	if err != nil {
-		return nil, err
-	}
+func fillDo[T num.Float](op *fillOp, x []T) (gorgonia.Value, error) {
 	t, y := values.Alloc[T](op.shape)
 	copy(y, x)
 	w, v := bcast.Prod(op.shape[1:]), T(op.value)

@@ -5,6 +5,8 @@ import (
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/enum"
 )
 
 // CrossReducer combines the results that several relations computed for
@@ -28,19 +30,7 @@ const (
 
 // String returns DGL's name of the reducer.
 func (r CrossReducer) String() string {
-	switch r {
-	case CrossSum:
-		return "sum"
-	case CrossMean:
-		return "mean"
-	case CrossMax:
-		return "max"
-	case CrossMin:
-		return "min"
-	case CrossStack:
-		return "stack"
-	}
-	return fmt.Sprintf("CrossReducer(%d)", int(r))
+	return enum.Name(r, "CrossReducer", "sum", "mean", "max", "min", "stack")
 }
 
 // CrossReduce combines xs, the results of several relations for one node

@@ -39,6 +39,22 @@ func shapeOf(lead, feat []int) tensor.Shape {
 // dimension.
 func feature(x *gorgonia.Node) []int { return append([]int{}, x.Shape()[1:]...) }
 
+// doUnary is the Do of an op of one input: the float32 or float64 kernel,
+// by the dtype of vals, on the elements of vals[0] (as data reads them).
+func doUnary[O any](op O, vals []gorgonia.Value, f32 func(O, []float32) (gorgonia.Value, error), f64 func(O, []float64) (gorgonia.Value, error)) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return unaryDo(op, vals[0], f32) },
+		func() (gorgonia.Value, error) { return unaryDo(op, vals[0], f64) })
+}
+
+// unaryDo runs kernel on the elements of v.
+func unaryDo[T num.Float, O any](op O, v gorgonia.Value, kernel func(O, []T) (gorgonia.Value, error)) (gorgonia.Value, error) {
+	x, err := data[T](v)
+	if err != nil {
+		return nil, err
+	}
+	return kernel(op, x)
+}
+
 // data returns the elements of v as []T, like values.Data, and also accepts
 // the scalar values Gorgonia produces for tensors of one element (its Slice
 // returns a scalar when the result has a single element, whatever its

@@ -64,15 +64,10 @@ func (op *gatherOp) Key() string {
 }
 
 func (op *gatherOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatherDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return gatherDo[float64](op, vals) })
+	return doUnary(op, vals, gatherDo[float32], gatherDo[float64])
 }
 
-func gatherDo[T num.Float](op *gatherOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	x, err := data[T](vals[0])
-	if err != nil {
-		return nil, err
-	}
+func gatherDo[T num.Float](op *gatherOp, x []T) (gorgonia.Value, error) {
 	t, y := values.Alloc[T](op.out())
 	w, fill := bcast.Prod(op.feat), T(op.fill)
 	rows := op.idx.rows
@@ -121,15 +116,10 @@ func (op *scatterOp) Key() string {
 }
 
 func (op *scatterOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return scatterDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return scatterDo[float64](op, vals) })
+	return doUnary(op, vals, scatterDo[float32], scatterDo[float64])
 }
 
-func scatterDo[T num.Float](op *scatterOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	x, err := data[T](vals[0])
-	if err != nil {
-		return nil, err
-	}
+func scatterDo[T num.Float](op *scatterOp, x []T) (gorgonia.Value, error) {
 	t, y := values.Alloc[T](op.out())
 	w := bcast.Prod(op.feat)
 	rows := op.idx.rows

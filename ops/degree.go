@@ -56,7 +56,7 @@ func ScaleByDegree(g *graph.Graph, x *gorgonia.Node, deg Degree, power float64) 
 	if deg == OutDegree {
 		t = U
 	}
-	if rows(g, t) == 0 {
+	if t.Rows(g) == 0 {
 		return nil, emptyResult("ScaleByDegree", targetName(t))
 	}
 	if _, err := checkOperand(g, x, t, "features"); err != nil {
@@ -101,7 +101,7 @@ func degreeKey(g *graph.Graph, dst bool, power float64, dt tensor.Dtype) string 
 // DeviceDo scales the rows by the degree factors (uploaded once per graph,
 // side, power and dtype, shared with NormalizedSum's), as Do.
 func (op *degreeScaleOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
+	in, y, err := device.Prepare(b, vals, op.shape.Clone())
 	if err != nil {
 		return nil, err
 	}
@@ -120,24 +120,15 @@ func (op *degreeScaleOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorg
 	if err != nil {
 		return nil, err
 	}
-	y, err := b.Alloc(dt, op.shape.Clone())
-	if err != nil {
-		return nil, err
-	}
 	return y, b.ScaleRows(y, x, f, op.shape.TotalSize()/n)
 }
 
 // DoInto is Do into dst (opkit.Into).
 func (op *degreeScaleOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return degreeScaleDo[float32](dst, op, vals[0]) },
-		func() (gorgonia.Value, error) { return degreeScaleDo[float64](dst, op, vals[0]) })
+	return unaryInto(dst, op, vals, degreeScaleDo[float32], degreeScaleDo[float64])
 }
 
-func degreeScaleDo[T num.Float](dst *tensor.Dense, op *degreeScaleOp, v gorgonia.Value) (gorgonia.Value, error) {
-	x, err := values.Data[T](v)
-	if err != nil {
-		return nil, err
-	}
+func degreeScaleDo[T num.Float](dst *tensor.Dense, op *degreeScaleOp, x []T) (gorgonia.Value, error) {
 	t, y := values.AllocInto[T](dst, op.shape)
 	c := op.g.CSC()
 	if op.deg == OutDegree {

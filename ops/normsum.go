@@ -100,8 +100,7 @@ func (op *normSumOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return 
 
 // DoInto is Do into dst (opkit.Into).
 func (op *normSumOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return normSumDo[float32](dst, op, vals[0]) },
-		func() (gorgonia.Value, error) { return normSumDo[float64](dst, op, vals[0]) })
+	return unaryInto(dst, op, vals, normSumDo[float32], normSumDo[float64])
 }
 
 // deviceFactors returns op's degree factors (the destination side's when
@@ -165,11 +164,7 @@ func (op *normSumOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia
 	return out, nil
 }
 
-func normSumDo[T num.Float](dst *tensor.Dense, op *normSumOp, v gorgonia.Value) (gorgonia.Value, error) {
-	x, err := values.Data[T](v)
-	if err != nil {
-		return nil, err
-	}
+func normSumDo[T num.Float](dst *tensor.Dense, op *normSumOp, x []T) (gorgonia.Value, error) {
 	_, outShape := op.Shapes()
 	t, out := values.AllocInto[T](dst, outShape)
 	w := bcast.Prod(op.row)

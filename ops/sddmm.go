@@ -63,20 +63,9 @@ func sddmmNode(g *graph.Graph, op Binary, lhs *gorgonia.Node, lt Target, rhs *go
 	default:
 		return nil, fmt.Errorf("ops: SDDMM does not support operator %v", op)
 	}
-	ls, err := checkOperand(g, lhs, lt, "left operand")
+	ls, rs, p, err := checkBinary(g, fmt.Sprintf("%v_%v_%v", lt, op, rt), operand{lhs, lt, "left operand"}, operand{rhs, rt, "right operand"}, op == Dot)
 	if err != nil {
 		return nil, err
-	}
-	rs, err := checkOperand(g, rhs, rt, "right operand")
-	if err != nil {
-		return nil, err
-	}
-	if err := sameDtype(lhs, rhs); err != nil {
-		return nil, err
-	}
-	p, err := bcast.New(ls, rs, op == Dot)
-	if err != nil {
-		return nil, fmt.Errorf("ops: %v_%v_%v: %v", lt, op, rt, err)
 	}
 	return apply(&sddmmOp{g: g, op: op, lt: lt, rt: rt, lhs: ls, rhs: rs, plan: p}, lhs, rhs)
 }
@@ -100,9 +89,9 @@ type sddmmOp struct {
 }
 
 func (op *sddmmOp) inputShapes() []tensor.Shape {
-	s := []tensor.Shape{withRows(rows(op.g, op.lt), op.lhs)}
+	s := []tensor.Shape{withRows(op.lt.Rows(op.g), op.lhs)}
 	if op.op != sddmm.CopyLHS {
-		s = append(s, withRows(rows(op.g, op.rt), op.rhs))
+		s = append(s, withRows(op.rt.Rows(op.g), op.rhs))
 	}
 	return s
 }
@@ -132,17 +121,13 @@ func (op *sddmmOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Va
 // shapes and broadcasting plan as Do. It runs when an input is on the device
 // (see package internal/ops/device).
 func (op *sddmmOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
+	in, out, err := device.Prepare(b, vals, withRows(op.g.NumEdges(), op.outShape()))
 	if err != nil {
 		return nil, err
 	}
 	var rhs *tensor.Dense
 	if len(in) > 1 {
 		rhs = in[1]
-	}
-	out, err := b.Alloc(in[0].Dtype(), withRows(op.g.NumEdges(), op.outShape()))
-	if err != nil {
-		return nil, err
 	}
 	return out, b.SDDMM(out, op.g, op.op, in[0], op.lt, rhs, op.rt, op.plan)
 }

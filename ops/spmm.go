@@ -72,20 +72,9 @@ func spmmNode(g *graph.Graph, op Binary, red Reducer, u, e *gorgonia.Node) (*gor
 	default:
 		return nil, fmt.Errorf("ops: SpMM does not support operator %v", op)
 	}
-	ls, err := checkOperand(g, u, U, "source features")
+	ls, rs, p, err := checkBinary(g, fmt.Sprintf("u_%v_e", op), operand{u, U, "source features"}, operand{e, E, "edge features"}, false)
 	if err != nil {
 		return nil, err
-	}
-	rs, err := checkOperand(g, e, E, "edge features")
-	if err != nil {
-		return nil, err
-	}
-	if err := sameDtype(u, e); err != nil {
-		return nil, err
-	}
-	p, err := bcast.New(ls, rs, false)
-	if err != nil {
-		return nil, fmt.Errorf("ops: u_%v_e: %v", op, err)
 	}
 	return apply(newSpMMOp(g, op, red, ls, rs, p), u, e)
 }
@@ -144,15 +133,11 @@ func (op *spmmOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Val
 // shapes and broadcasting plan as Do. It runs when an input is on the device
 // (see package internal/ops/device).
 func (op *spmmOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
+	in, out, err := device.Prepare(b, vals, withRows(op.g.NumDst(), op.plan.Out))
 	if err != nil {
 		return nil, err
 	}
 	u, e := spmmOperands(op.op, in)
-	out, err := b.Alloc(in[0].Dtype(), withRows(op.g.NumDst(), op.plan.Out))
-	if err != nil {
-		return nil, err
-	}
 	return out, b.SpMM(out, op.g, op.op, op.red, u, e, op.plan)
 }
 

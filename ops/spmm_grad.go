@@ -174,17 +174,13 @@ func (op *spmmArgGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 // DeviceDo recomputes the winning edges of the Max or Min forward on the
 // device and routes the output gradient through them, as Do.
 func (op *spmmArgGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
+	_, shape := op.Shapes()
+	in, d, err := device.Prepare(b, vals, shape)
 	if err != nil {
 		return nil, err
 	}
 	f := op.fwd
 	u, e := spmmOperands(f.op, in)
-	_, shape := op.Shapes()
-	d, err := b.Alloc(in[0].Dtype(), shape)
-	if err != nil {
-		return nil, err
-	}
 	var du, de *tensor.Dense
 	if op.wrt == 0 && f.op != spmm.CopyE {
 		du = d

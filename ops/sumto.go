@@ -86,17 +86,13 @@ func (op *broadcastOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgoni
 // pair of shapes); the sum adds, for every narrow element, the wide ones
 // that read it, in increasing order as Do does (their lists uploaded once).
 func (op *broadcastOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := device.Inputs(b, vals)
+	in, y, err := device.Prepare(b, vals, op.out())
 	if err != nil {
 		return nil, err
 	}
-	x, dt := in[0], in[0].Dtype()
+	x := in[0]
 	w, n := bcast.Prod(op.wide), bcast.Prod(op.narrow)
 	key := fmt.Sprintf("ops.broadcast/wide=%v/narrow=%v", op.wide, op.narrow)
-	y, err := b.Alloc(dt, op.out())
-	if err != nil {
-		return nil, err
-	}
 	if !op.sum {
 		idx, err := b.Cached(key+"/gather", tensor.Shape{w}, func() any {
 			idx := make([]int32, w)

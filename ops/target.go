@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/ops/sddmm"
 )
 
@@ -20,18 +21,6 @@ const (
 	V = sddmm.V // destination nodes
 	E = sddmm.E // edges
 )
-
-// rows returns how many rows an operand at target t has on g.
-func rows(g *graph.Graph, t Target) int {
-	switch t {
-	case U:
-		return g.NumSrc()
-	case V:
-		return g.NumDst()
-	default:
-		return g.NumEdges()
-	}
-}
 
 // targetName names a target in error messages.
 func targetName(t Target) string {
@@ -70,10 +59,37 @@ func checkOperand(g *graph.Graph, x *gorgonia.Node, t Target, what string) ([]in
 	if len(s) == 0 || x.IsScalar() {
 		return nil, fmt.Errorf("ops: %s %q is a scalar; want one row per %s", what, x.Name(), targetName(t)[:len(targetName(t))-1])
 	}
-	if want := rows(g, t); s[0] != want {
+	if want := t.Rows(g); s[0] != want {
 		return nil, fmt.Errorf("ops: %s %q has %d rows but the graph has %d %s", what, x.Name(), s[0], want, targetName(t))
 	}
 	return append([]int{}, s[1:]...), nil
+}
+
+// operand is one operand of a binary op: its node, where its rows live,
+// and its name in errors.
+type operand struct {
+	x    *gorgonia.Node
+	t    Target
+	what string
+}
+
+// checkBinary validates the two operands of the binary op name, each as
+// checkOperand does and both of one dtype, and plans their broadcast (a
+// dot product's when dot): it returns their feature shapes and the plan.
+func checkBinary(g *graph.Graph, name string, l, r operand, dot bool) (ls, rs []int, p bcast.Plan, err error) {
+	if ls, err = checkOperand(g, l.x, l.t, l.what); err != nil {
+		return nil, nil, p, err
+	}
+	if rs, err = checkOperand(g, r.x, r.t, r.what); err != nil {
+		return nil, nil, p, err
+	}
+	if err = sameDtype(l.x, r.x); err != nil {
+		return nil, nil, p, err
+	}
+	if p, err = bcast.New(ls, rs, dot); err != nil {
+		return nil, nil, p, fmt.Errorf("ops: %s: %v", name, err)
+	}
+	return ls, rs, p, nil
 }
 
 // sameDtype reports an error when two operands differ in dtype.

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/enum"
 )
 
 // ExcludeMode selects the edges that an EdgeLoader keeps out of a batch's
@@ -26,15 +27,7 @@ const (
 
 // String returns "none", "self" or "reverse".
 func (x ExcludeMode) String() string {
-	switch x {
-	case ExcludeNone:
-		return "none"
-	case ExcludeSelf:
-		return "self"
-	case ExcludeReverse:
-		return "reverse"
-	}
-	return fmt.Sprintf("ExcludeMode(%d)", int(x))
+	return enum.Name(x, "ExcludeMode", "none", "self", "reverse")
 }
 
 // EdgeLoaderOptions configures an EdgeLoader.

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/enum"
 	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/seeded"
 )
@@ -28,13 +29,7 @@ const (
 
 // String returns "in" or "out".
 func (d Direction) String() string {
-	switch d {
-	case In:
-		return "in"
-	case Out:
-		return "out"
-	}
-	return fmt.Sprintf("Direction(%d)", int(d))
+	return enum.Name(d, "Direction", "in", "out")
 }
 
 // Options configures neighbour sampling. The zero value samples in-edges

@@ -16,22 +16,11 @@ type Data struct {
 	Features *tensor.Dense // N x F, float32 or float64
 }
 
-// LoadDataset reads a dataset as the examples do: dir in OGB's raw layout
-// (dataset.IsOGB) or the Planetoid format, Planetoid features row-normalised
-// as PyG's NormalizeFeatures (the examples' training input), OGB's used as
-// they are.
-func LoadDataset(dir string) (*dataset.Dataset, error) {
-	if dataset.IsOGB(dir) {
-		opts, _ := dataset.OGBOptionsFor(dir)
-		return dataset.LoadOGB(dir, opts)
-	}
-	ds, err := dataset.LoadPlanetoid(dir)
-	if err != nil {
-		return nil, err
-	}
-	ds.Features.RowNormalize()
-	return ds, nil
-}
+// LoadDataset reads a dataset as the examples do (dataset.LoadFolder): dir
+// in OGB's raw layout or the Planetoid format, Planetoid features
+// row-normalised as PyG's NormalizeFeatures (the examples' training input),
+// OGB's used as they are.
+func LoadDataset(dir string) (*dataset.Dataset, error) { return dataset.LoadFolder(dir) }
 
 // NewData returns the dataset's graph and its features as a dense float32
 // table (sparse features are densified; dense ones are used in place).

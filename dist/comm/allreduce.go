@@ -5,12 +5,42 @@ import (
 	"fmt"
 )
 
+// transport is what an engine implements itself: Comm without the
+// AllReduce methods, which allReducer builds on it for every engine.
+type transport interface {
+	Rank() int
+	Size() int
+	SendRecv(send []byte, dst, src, tag int) ([]byte, error)
+	AllToAllV(send [][]byte) ([][]byte, error)
+	Broadcast(buf []byte, root int) ([]byte, error)
+	Barrier() error
+	Abort(err error)
+}
+
+// allReducer is the Comm of an engine: its transport, and the AllReduce
+// methods on top of it (allReduce).
+type allReducer struct{ transport }
+
+func (c allReducer) AllReduceFloat64(buf []float64, op ReduceOp) error {
+	return allReduce(c, "AllReduceFloat64", buf, op)
+}
+
+func (c allReducer) AllReduceFloat32(buf []float32, op ReduceOp) error {
+	return allReduce(c, "AllReduceFloat32", buf, op)
+}
+
+func (c allReducer) AllReduceInt64(buf []int64, op ReduceOp) error {
+	return allReduce(c, "AllReduceInt64", buf, op)
+}
+
+var _ Comm = allReducer{}
+
 // allReduce implements the AllReduce methods of every engine on top of
 // AllToAllV and Broadcast: each rank sends its op and buffer to rank 0, rank
 // 0 checks that all agree and folds the buffers in rank order, and
 // broadcasts either the result or the error, so that every rank gets the
 // same bits or the same error.
-func allReduce[T number](c Comm, call string, buf []T, op ReduceOp) error {
+func allReduce[T number](c transport, call string, buf []T, op ReduceOp) error {
 	if err := checkOp(call, op); err != nil {
 		return err
 	}

@@ -3,6 +3,8 @@ package comm
 import (
 	"errors"
 	"fmt"
+
+	"github.com/gnngo/gnn/internal/enum"
 )
 
 // ReduceOp names the elementwise reduction of an all-reduce.
@@ -19,15 +21,7 @@ const (
 
 // String returns the name of the reduction.
 func (op ReduceOp) String() string {
-	switch op {
-	case Sum:
-		return "Sum"
-	case Max:
-		return "Max"
-	case Min:
-		return "Min"
-	}
-	return fmt.Sprintf("ReduceOp(%d)", int(op))
+	return enum.Name(op, "ReduceOp", "Sum", "Max", "Min")
 }
 
 // MaxTag is the largest tag SendRecv accepts: the smallest upper bound the

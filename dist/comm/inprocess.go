@@ -77,7 +77,7 @@ func (w *world) run(c *local, f func(Comm) error) {
 		w.cond.Broadcast()
 		w.mu.Unlock()
 	}()
-	err := f(c)
+	err := f(allReducer{c})
 	returned = true
 	if err != nil {
 		w.fail(c.rank, err)
@@ -194,18 +194,6 @@ func (c *local) allToAll(call string, send [][]byte) ([][]byte, error) {
 		}
 	}
 	return recv, nil
-}
-
-func (c *local) AllReduceFloat64(buf []float64, op ReduceOp) error {
-	return allReduce(c, "AllReduceFloat64", buf, op)
-}
-
-func (c *local) AllReduceFloat32(buf []float32, op ReduceOp) error {
-	return allReduce(c, "AllReduceFloat32", buf, op)
-}
-
-func (c *local) AllReduceInt64(buf []int64, op ReduceOp) error {
-	return allReduce(c, "AllReduceInt64", buf, op)
 }
 
 func (c *local) Broadcast(buf []byte, root int) ([]byte, error) {

@@ -117,7 +117,7 @@ func MPI() (Comm, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
-	return s.comm, nil
+	return allReducer{s.comm}, nil
 }
 
 // Finalize shuts Open MPI down after every rank is done with it. It does
@@ -273,18 +273,6 @@ func (c *mpiComm) AllToAllV(send [][]byte) ([][]byte, error) {
 		recv[i] = rbuf[lo:hi:hi]
 	}
 	return recv, nil
-}
-
-func (c *mpiComm) AllReduceFloat64(buf []float64, op ReduceOp) error {
-	return allReduce(c, "AllReduceFloat64", buf, op)
-}
-
-func (c *mpiComm) AllReduceFloat32(buf []float32, op ReduceOp) error {
-	return allReduce(c, "AllReduceFloat32", buf, op)
-}
-
-func (c *mpiComm) AllReduceInt64(buf []int64, op ReduceOp) error {
-	return allReduce(c, "AllReduceInt64", buf, op)
 }
 
 // Broadcast sends the size first, then the payload in chunks.

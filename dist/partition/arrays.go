@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"unsafe"
+
+	"github.com/gnngo/gnn/internal/enum"
 )
 
 // The array file, the container of every binary file of the partition
@@ -51,15 +53,7 @@ func (t dtype) size() int {
 }
 
 func (t dtype) String() string {
-	switch t {
-	case dtInt32:
-		return "int32"
-	case dtInt64:
-		return "int64"
-	case dtFloat32:
-		return "float32"
-	}
-	return fmt.Sprintf("type %d", uint8(t))
+	return enum.Name(t, "type", "", "int32", "int64", "float32")
 }
 
 // array is one named array of an array file: exactly one of the slices is

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/enum"
 )
 
 // Balance says what the parts of a partition hold in equal shares.
@@ -37,13 +38,7 @@ const (
 const NodeWeight = 40
 
 func (b Balance) String() string {
-	switch b {
-	case BalanceNodes:
-		return "nodes"
-	case BalanceNodesEdges:
-		return "nodes+edges"
-	}
-	return fmt.Sprintf("Balance(%d)", uint8(b))
+	return enum.Name(b, "Balance", "nodes", "nodes+edges")
 }
 
 // ParseBalance returns the Balance named s: "nodes" or "edges" (nodes and

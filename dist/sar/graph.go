@@ -9,6 +9,7 @@ import (
 	"github.com/gnngo/gnn/dist/comm"
 	"github.com/gnngo/gnn/dist/partition"
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/enum"
 )
 
 // Mode selects how a Graph fetches the remote rows an aggregation needs.
@@ -35,13 +36,7 @@ const (
 )
 
 func (m Mode) String() string {
-	switch m {
-	case Sequential:
-		return "sequential"
-	case OneShot:
-		return "one-shot"
-	}
-	return fmt.Sprintf("Mode(%d)", uint8(m))
+	return enum.Name(m, "Mode", "sequential", "one-shot")
 }
 
 // Graph is one worker's share of a graph split across the ranks of a

@@ -19,7 +19,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"gorgonia.org/gorgonia"
@@ -37,12 +36,7 @@ func main() {
 	f := setup.Flags{Epochs: 300, LR: 0.005, Hidden: 8, Dropout: 0.6, WeightDecay: 5e-4, Patience: 100, Seed: 1}
 	h := heads{hidden: 8, out: 1}
 	fs := flagSet(flag.CommandLine, &f, &h)
-	setup.Main("gat", func() error {
-		if err := f.Parse(fs, os.Args[1:]); err != nil {
-			return err
-		}
-		return run(os.Stdout, &f, h)
-	})
+	setup.ParseAndRun("gat", &f, fs, func(w io.Writer) error { return run(w, &f, h) })
 }
 
 // flagSet adds the shared flags and the heads to fs and returns it.

@@ -12,7 +12,6 @@ package main
 import (
 	"flag"
 	"io"
-	"os"
 
 	"gorgonia.org/gorgonia"
 
@@ -26,12 +25,7 @@ func main() {
 	f := setup.Flags{Epochs: 200, LR: 0.01, Hidden: 16, Dropout: 0.5, WeightDecay: 5e-4, Seed: 1}
 	f.Register(flag.CommandLine)
 	f.RegisterSplit(flag.CommandLine)
-	setup.Main("gcn", func() error {
-		if err := f.Parse(flag.CommandLine, os.Args[1:]); err != nil {
-			return err
-		}
-		return run(os.Stdout, &f)
-	})
+	setup.ParseAndRun("gcn", &f, flag.CommandLine, func(w io.Writer) error { return run(w, &f) })
 }
 
 func run(w io.Writer, f *setup.Flags) error {

@@ -12,9 +12,7 @@ import (
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/linkpred"
 	"github.com/gnngo/gnn/metrics"
-	"github.com/gnngo/gnn/model"
 	"github.com/gnngo/gnn/nn/link"
-	"github.com/gnngo/gnn/nn/train"
 )
 
 // stage is one evaluation stage of full-graph mode: the graph the encoder
@@ -75,15 +73,7 @@ func runFull(w io.Writer, o *options, ds *dataset.Dataset) error {
 	if err != nil {
 		return err
 	}
-	s, err := train.NewShared(o.LR, o.WeightDecay)
-	if err != nil {
-		return err
-	}
-	spec, err := o.encoderSpec(ds.Features.Cols, o.Layers, nil)
-	if err != nil {
-		return err
-	}
-	enc, err := model.New(spec, tensor.Float32, o.Seed)
+	enc, s, err := o.newEncoder(ds.Features.Cols, o.Layers, nil)
 	if err != nil {
 		return err
 	}
@@ -99,11 +89,8 @@ func runFull(w io.Writer, o *options, ds *dataset.Dataset) error {
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		dec, err := o.decoder(eg, s.Value)
+		dec, err := o.boundDecoder(eg, s)
 		if err != nil {
-			return nil, nil, nil, err
-		}
-		if err := s.Bind(dec.Learnables()); err != nil {
 			return nil, nil, nil, err
 		}
 		out := make([]*gorgonia.Node, len(pairs))

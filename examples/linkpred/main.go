@@ -35,7 +35,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/examples/internal/setup"
@@ -66,12 +65,7 @@ func main() {
 		Fanouts: "15,10", Batch: 1024, Neg: 1, EvalNeg: 1000, EvalEdges: 10000, Chunk: 16384,
 		Nodes: 2708, Features: 128, Degree: 3.9}
 	o.register(flag.CommandLine)
-	setup.Main("linkpred", func() error {
-		if err := o.Parse(flag.CommandLine, os.Args[1:]); err != nil {
-			return err
-		}
-		return run(os.Stdout, &o)
-	})
+	setup.ParseAndRun("linkpred", &o.Flags, flag.CommandLine, func(w io.Writer) error { return run(w, &o) })
 }
 
 func (o *options) register(fs *flag.FlagSet) {
@@ -103,10 +97,8 @@ func (o *options) check() ([]int, error) {
 	if err := o.Check(); err != nil {
 		return nil, err
 	}
-	for _, name := range []string{"patience", "select", "dense", "plot", "device"} {
-		if o.Given(name) {
-			return nil, fmt.Errorf("-%s does not apply to link prediction", name)
-		}
+	if err := o.Refuse("link prediction does not use it", "patience", "select", "dense", "plot", "device"); err != nil {
+		return nil, err
 	}
 	switch {
 	case o.Model != "gcn" && o.Model != "sage" && o.Model != "gat":
@@ -147,19 +139,12 @@ func (o *options) check() ([]int, error) {
 		return nil, fmt.Errorf("-degree %v: want a positive mean degree", o.Degree)
 	}
 	if o.Data != "" {
-		for _, name := range []string{"nodes", "features", "degree"} {
-			if o.Given(name) {
-				return nil, fmt.Errorf("-%s shapes the generated graph and does not apply to -data", name)
-			}
+		if err := o.Refuse(setup.GeneratedOnly, "nodes", "features", "degree"); err != nil {
+			return nil, err
 		}
 	}
 	if !o.Minibatch {
-		for _, name := range []string{"fanouts", "batch", "steps", "neg", "eval-neg", "eval-edges", "chunk"} {
-			if o.Given(name) {
-				return nil, fmt.Errorf("-%s applies to -minibatch only", name)
-			}
-		}
-		return nil, nil
+		return nil, o.Refuse("training is full-graph without -minibatch", "fanouts", "batch", "steps", "neg", "eval-neg", "eval-edges", "chunk")
 	}
 	if o.Given("layers") {
 		return nil, fmt.Errorf("-layers does not apply to -minibatch: it takes one layer per -fanouts entry")

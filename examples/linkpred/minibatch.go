@@ -11,7 +11,6 @@ import (
 	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/linkpred"
 	"github.com/gnngo/gnn/metrics"
-	"github.com/gnngo/gnn/model"
 	"github.com/gnngo/gnn/nn/link"
 	"github.com/gnngo/gnn/nn/train"
 	"github.com/gnngo/gnn/sampling"
@@ -53,15 +52,7 @@ func runMinibatch(w io.Writer, o *options, ds *dataset.Dataset, fanouts []int) e
 	if err != nil {
 		return err
 	}
-	s, err := train.NewShared(o.LR, o.WeightDecay)
-	if err != nil {
-		return err
-	}
-	spec, err := o.encoderSpec(ds.Features.Cols, len(fanouts), fanouts)
-	if err != nil {
-		return err
-	}
-	enc, err := model.New(spec, tensor.Float32, o.Seed)
+	enc, s, err := o.newEncoder(ds.Features.Cols, len(fanouts), fanouts)
 	if err != nil {
 		return err
 	}
@@ -72,11 +63,8 @@ func runMinibatch(w io.Writer, o *options, ds *dataset.Dataset, fanouts []int) e
 		if err != nil {
 			return 0, err
 		}
-		dec, err := o.decoder(b.Logits.Graph(), s.Value)
+		dec, err := o.boundDecoder(b.Logits.Graph(), s)
 		if err != nil {
-			return 0, err
-		}
-		if err := s.Bind(dec.Learnables()); err != nil {
 			return 0, err
 		}
 		if !learn {

@@ -30,6 +30,35 @@ func (o *options) decoder(eg *gorgonia.ExprGraph, values nn.Values) (link.Decode
 	return nil, fmt.Errorf("-decoder %q: want dot, mlp or distmult", o.Decoder)
 }
 
+// boundDecoder is decoder with its parameters bound to s, to train with the
+// encoder's.
+func (o *options) boundDecoder(eg *gorgonia.ExprGraph, s *train.Shared) (link.Decoder, error) {
+	dec, err := o.decoder(eg, s.Value)
+	if err != nil {
+		return nil, err
+	}
+	return dec, s.Bind(dec.Learnables())
+}
+
+// newEncoder returns -model's encoder for inputs of width in (see
+// encoderSpec), seeded with -seed, and the shared Adam state (-lr,
+// -weight-decay) its layers and the decoder train with.
+func (o *options) newEncoder(in, layers int, fanouts []int) (*model.Model, *train.Shared, error) {
+	s, err := train.NewShared(o.LR, o.WeightDecay)
+	if err != nil {
+		return nil, nil, err
+	}
+	spec, err := o.encoderSpec(in, layers, fanouts)
+	if err != nil {
+		return nil, nil, err
+	}
+	enc, err := model.New(spec, tensor.Float32, o.Seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	return enc, s, nil
+}
+
 // features returns the dataset's features as one dense N x F table, used in
 // place when they are stored dense.
 func features(ds *dataset.Dataset) *tensor.Dense {

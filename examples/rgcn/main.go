@@ -64,12 +64,7 @@ func main() {
 	flag.Float64Var(&o.Mag, "mag", o.Mag, "generate ogbn-mag's shape (1.94M nodes, 20.5M edges plus reverses, 128 features, 349 classes) times this fraction instead of the small default (-scale 1 only)")
 	flag.StringVar(&o.Impl, "impl", o.Impl, "how the layers run: segment (one SegmentMatMul per layer) or peredge (a message tensor per edge over the homogeneous graph, for comparison; full weights only)")
 	flag.StringVar(&o.MemProf, "memprofile", o.MemProf, "write a heap profile to this `file` after training, with the model's values still held")
-	setup.Main("rgcn", func() error {
-		if err := f.Parse(flag.CommandLine, os.Args[1:]); err != nil {
-			return err
-		}
-		return run(os.Stdout, &f, o)
-	})
+	setup.ParseAndRun("rgcn", &f, flag.CommandLine, func(w io.Writer) error { return run(w, &f, o) })
 }
 
 func run(w io.Writer, f *setup.Flags, o options) error {

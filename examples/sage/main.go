@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"gorgonia.org/tensor"
 
@@ -54,12 +53,7 @@ func main() {
 	o := options{Flags: setup.Flags{Epochs: 20, LR: 0.003, Hidden: 256, Dropout: 0.5, WeightDecay: 5e-4, Seed: 1},
 		Fanouts: "15,10,5", Batch: 64, Nodes: 5000, Chunk: 4096, Infer: true}
 	o.register(flag.CommandLine)
-	setup.Main("sage", func() error {
-		if err := o.Parse(flag.CommandLine, os.Args[1:]); err != nil {
-			return err
-		}
-		return run(os.Stdout, &o)
-	})
+	setup.ParseAndRun("sage", &o.Flags, flag.CommandLine, func(w io.Writer) error { return run(w, &o) })
 }
 
 func (o *options) register(fs *flag.FlagSet) {
@@ -85,10 +79,8 @@ func (o *options) check() ([]int, error) {
 	if err := o.Check(); err != nil {
 		return nil, err
 	}
-	for _, name := range []string{"patience", "select", "dense", "plot", "cpuprofile"} {
-		if o.Given(name) {
-			return nil, fmt.Errorf("-%s does not apply to mini-batch training", name)
-		}
+	if err := o.Refuse("sage trains on mini-batches", "patience", "select", "dense", "plot", "cpuprofile"); err != nil {
+		return nil, err
 	}
 	fanouts, err := sampling.ParseFanouts(o.Fanouts)
 	if err != nil {
@@ -113,10 +105,8 @@ func (o *options) check() ([]int, error) {
 		return nil, fmt.Errorf("-infer=false with -epochs 0 and no -save does nothing")
 	}
 	if o.Data != "" {
-		for _, name := range []string{"nodes", "classes", "features", "degree", "train-per-class"} {
-			if o.Given(name) {
-				return nil, fmt.Errorf("-%s shapes the generated graph and does not apply to -data", name)
-			}
+		if err := o.Refuse(setup.GeneratedOnly, "nodes", "classes", "features", "degree", "train-per-class"); err != nil {
+			return nil, err
 		}
 	}
 	return fanouts, nil

@@ -21,25 +21,14 @@ func Empty(n int) *graph.Graph {
 // Path returns the directed path 0 -> 1 -> ... -> n-1: edge i joins node i
 // to node i+1. Node 0 has no in-edges and node n-1 no out-edges.
 func Path(n int) *graph.Graph {
-	mustNodes("Path", n)
-	m := max(n-1, 0)
-	src, dst := make([]int32, m), make([]int32, m)
-	for i := range m {
-		src[i], dst[i] = int32(i), int32(i+1)
-	}
-	return build(n, n, src, dst)
+	return ruled("Path", n, n-1, func(i int) (int, int) { return i, i + 1 })
 }
 
 // Cycle returns the directed cycle 0 -> 1 -> ... -> n-1 -> 0: edge i joins
 // node i to node (i+1) mod n, so every node has one in-edge and one out-edge.
 // Cycle(1) is a single self-loop.
 func Cycle(n int) *graph.Graph {
-	mustNodes("Cycle", n)
-	src, dst := make([]int32, n), make([]int32, n)
-	for i := range n {
-		src[i], dst[i] = int32(i), int32((i+1)%n)
-	}
-	return build(n, n, src, dst)
+	return ruled("Cycle", n, n, func(i int) (int, int) { return i, (i + 1) % n })
 }
 
 // Star returns the directed star on n nodes: edge i-1 joins the centre, node
@@ -47,11 +36,18 @@ func Cycle(n int) *graph.Graph {
 // in-degree 0; Star(n).Reverse() points the leaves at the centre instead,
 // giving one destination with n-1 in-edges.
 func Star(n int) *graph.Graph {
-	mustNodes("Star", n)
-	m := max(n-1, 0)
+	return ruled("Star", n, n-1, func(i int) (int, int) { return 0, i + 1 })
+}
+
+// ruled returns the fixture name on n nodes with max(m, 0) edges, edge i
+// joining the nodes edge(i).
+func ruled(name string, n, m int, edge func(i int) (src, dst int)) *graph.Graph {
+	mustNodes(name, n)
+	m = max(m, 0)
 	src, dst := make([]int32, m), make([]int32, m)
 	for i := range m {
-		dst[i] = int32(i + 1)
+		s, d := edge(i)
+		src[i], dst[i] = int32(s), int32(d)
 	}
 	return build(n, n, src, dst)
 }

@@ -57,8 +57,8 @@ func testDot8Accel(t *testing.T, rng *rand.Rand, g *graph.Graph, shapes [][2]int
 		for _, tg := range [][2]Target{{U, V}, {V, U}, {E, V}, {U, E}} {
 			for _, scale := range []float64{1, 1e-20, 1e15} {
 				lt, rt := tg[0], tg[1]
-				lhs := operand[float32](rng, rows(g, lt)*p.LhsLen)
-				rhs := operand[float32](rng, rows(g, rt)*p.RhsLen)
+				lhs := operand[float32](rng, lt.Rows(g)*p.LhsLen)
+				rhs := operand[float32](rng, rt.Rows(g)*p.RhsLen)
 				for i := range lhs {
 					// Mixed magnitudes within a head: cancellation and
 					// rounding depend on the summation order.
@@ -165,8 +165,8 @@ func TestBin8Accel(t *testing.T) {
 				p := c.plan(t)
 				for _, tg := range targets {
 					lt, rt := tg[0], tg[1]
-					lhs := operand[float32](rng, rows(g, lt)*p.LhsLen)
-					rhs := operand[float32](rng, rows(g, rt)*p.RhsLen)
+					lhs := operand[float32](rng, lt.Rows(g)*p.LhsLen)
+					rhs := operand[float32](rng, rt.Rows(g)*p.RhsLen)
 					for range len(lhs) / 50 {
 						lhs[rng.IntN(len(lhs))] = specials[rng.IntN(len(specials))]
 						rhs[rng.IntN(len(rhs))] = specials[rng.IntN(len(specials))]

@@ -63,10 +63,10 @@ func BenchmarkSDDMM(b *testing.B) {
 			sc := shapeCase{c.op, c.l, c.r}
 			p := sc.plan(b)
 			rng := rand.New(rand.NewPCG(5, 5))
-			lhs := operand[float32](rng, rows(g, c.lt)*p.LhsLen)
+			lhs := operand[float32](rng, c.lt.Rows(g)*p.LhsLen)
 			var rhs []float32
 			if c.op != CopyLHS {
-				rhs = operand[float32](rng, rows(g, c.rt)*p.RhsLen)
+				rhs = operand[float32](rng, c.rt.Rows(g)*p.RhsLen)
 			}
 			out := make([]float32, g.NumEdges()*p.OutLen)
 			perEdge := 4 * (p.OutLen + p.LhsLen)

@@ -1,8 +1,7 @@
 package sddmm
 
 import (
-	"fmt"
-
+	"github.com/gnngo/gnn/internal/enum"
 	"github.com/gnngo/gnn/ops/internal/binop"
 )
 
@@ -19,15 +18,7 @@ const (
 
 // String returns DGL's name of the target: "u", "e" or "v".
 func (t Target) String() string {
-	switch t {
-	case U:
-		return "u"
-	case E:
-		return "e"
-	case V:
-		return "v"
-	}
-	return fmt.Sprintf("Target(%d)", uint8(t))
+	return enum.Name(t, "Target", "u", "e", "v")
 }
 
 // Op is the binary operation that combines the two operand rows of an edge:

@@ -59,8 +59,9 @@ func index(t Target, src, dst []int32) []int32 {
 	return nil
 }
 
-// rows returns the number of operand rows a target needs in g.
-func rows(g *graph.Graph, t Target) int {
+// Rows returns the number of rows an operand at target t has on g: one per
+// source node (U), per destination node (V) or per edge (E).
+func (t Target) Rows(g *graph.Graph) int {
 	switch t {
 	case U:
 		return g.NumSrc()
@@ -106,7 +107,7 @@ func checkOperand[T num.Float](name string, x []T, g *graph.Graph, t Target, row
 	if t > V {
 		panic(fmt.Sprintf("sddmm: %s has unknown %v", name, t))
 	}
-	n := rows(g, t)
+	n := t.Rows(g)
 	if want := n * rowLen; len(x) != want {
 		panic(fmt.Sprintf("sddmm: %s on %v has length %d, want %d (%d rows × %d)", name, t, len(x), want, n, rowLen))
 	}

@@ -103,8 +103,8 @@ func testForward[T num.Float](t *testing.T) {
 			for _, lt := range targets {
 				for _, rt := range targets {
 					name := fmt.Sprintf("%s/%v_%v_%v/%v,%v", f.Name, lt, c.op, rt, c.l, c.r)
-					lhs := operand[T](rng, rows(f.G, lt)*size(c.l))
-					rhs := operand[T](rng, rows(f.G, rt)*size(c.r))
+					lhs := operand[T](rng, lt.Rows(f.G)*size(c.l))
+					rhs := operand[T](rng, rt.Rows(f.G)*size(c.r))
 					if c.op == CopyLHS {
 						rhs = nil
 					}
@@ -146,8 +146,8 @@ func TestFastPaths(t *testing.T) {
 		for _, tg := range [][2]Target{{U, V}, {V, U}, {E, V}, {U, E}} {
 			lt, rt := tg[0], tg[1]
 			p := c.plan(t)
-			lhs := operand[float32](rng, rows(g, lt)*size(c.l))
-			rhs := operand[float32](rng, rows(g, rt)*size(c.r))
+			lhs := operand[float32](rng, lt.Rows(g)*size(c.l))
+			rhs := operand[float32](rng, rt.Rows(g)*size(c.r))
 			want, _ := reference(g, c.op, lhs, c.l, lt, rhs, c.r, rt)
 			got := make([]float32, g.NumEdges()*p.OutLen)
 			Forward(got, g, c.op, lhs, lt, rhs, rt, p)

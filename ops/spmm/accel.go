@@ -144,7 +144,14 @@ func sumScaledF32(out, x, e []float32, c *graph.Compressed, f, h, b, lo, hi int)
 			copy(out[v*f+w8:v*f+f], tail[8-(f-w8):])
 		}
 	}
-	if c.Ordered {
+	eachPass(c.Ordered, lo, hi, tiles, pass)
+}
+
+// eachPass calls pass(v, i) for every row v in [lo, hi) and every pass i
+// of tiles: pass by pass over all the rows through an ordered view, row by
+// row otherwise (see sumScaledF32).
+func eachPass(ordered bool, lo, hi, tiles int, pass func(v, i int)) {
+	if ordered {
 		for i := range tiles {
 			for v := lo; v < hi; v++ {
 				pass(v, i)
@@ -187,10 +194,7 @@ func extremeAccel[T num.Float](out []T, arg []int64, u []T, c *graph.Compressed,
 		}
 		s, t := int(indptr[v]), int(indptr[v+1])
 		if s == t {
-			clear(o)
-			for k := range a {
-				a[k] = -1
-			}
+			clearExtreme(o, a)
 			continue
 		}
 		copy(o, u32[int(idx[s])*f:][:f])

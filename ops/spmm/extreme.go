@@ -30,10 +30,7 @@ func extreme[T num.Float](out []T, arg []int64, c *graph.Compressed, l *layout, 
 			}
 			s, t := int(indptr[v]), int(indptr[v+1])
 			if s == t {
-				clear(o)
-				for k := range a {
-					a[k] = -1
-				}
+				clearExtreme(o, a)
 				continue
 			}
 			for k := range a {
@@ -57,6 +54,15 @@ func extreme[T num.Float](out []T, arg []int64, c *graph.Compressed, l *layout, 
 			}
 		}
 	})
+}
+
+// clearExtreme sets the row o of a node without in-edges to 0 and its arg
+// row a (nil when not recorded) to -1.
+func clearExtreme[T num.Float](o []T, a []int64) {
+	clear(o)
+	for k := range a {
+		a[k] = -1
+	}
 }
 
 // foldRows sets o to row rows[0] of x and folds in the others by maximum

@@ -88,17 +88,5 @@ func sumPermScaledF32(out, x, e []float32, c *graph.Compressed, f, h, b, lo, hi 
 			copy(out[v*f+w8:v*f+f], tail[8-(f-w8):])
 		}
 	}
-	if c.Ordered {
-		for i := range tiles {
-			for v := lo; v < hi; v++ {
-				pass(v, i)
-			}
-		}
-		return
-	}
-	for v := lo; v < hi; v++ {
-		for i := range tiles {
-			pass(v, i)
-		}
-	}
+	eachPass(c.Ordered, lo, hi, tiles, pass)
 }

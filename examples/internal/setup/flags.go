@@ -57,20 +57,23 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.Dropout, "dropout", f.Dropout, "dropout probability")
 	fs.Float64Var(&f.WeightDecay, "weight-decay", f.WeightDecay, "L2 weight decay")
 	fs.IntVar(&f.Patience, "patience", f.Patience, "stop after this many epochs in a row without a new best validation accuracy (ties: lower validation loss) or a new lowest validation loss (0: never)")
-	if f.Select == "" {
-		f.Select = "acc"
-	}
-	fs.StringVar(&f.Select, "select", f.Select, "the epoch whose weights and test accuracy are kept: acc (best validation accuracy, ties: lower validation loss) or loss (lowest validation loss)")
+	stringVar(fs, &f.Select, "select", "acc", "the epoch whose weights and test accuracy are kept: acc (best validation accuracy, ties: lower validation loss) or loss (lowest validation loss)")
 	fs.Uint64Var(&f.Seed, "seed", f.Seed, "random seed (initialisation, dropout, generated data)")
 	fs.BoolVar(&f.Dense, "dense", f.Dense, "multiply sparse input features as a dense matrix")
 	fs.StringVar(&f.Load, "load", f.Load, "start from the parameters in this `file`: a model file written by -save for the same model (or a parameter file of nn.SaveParams)")
 	fs.StringVar(&f.Save, "save", f.Save, "write the model (architecture and the parameters of the best epoch) to this model `file` (package model's format)")
 	fs.StringVar(&f.Plot, "plot", f.Plot, "write loss and accuracy curves to this PNG `file`")
 	fs.StringVar(&f.CPUProfile, "cpuprofile", f.CPUProfile, "write a CPU profile of the training to this `file`")
-	if f.Device == "" {
-		f.Device = "cpu"
+	stringVar(fs, &f.Device, "device", "cpu", "where to train: cpu, gpu (the first GPU) or emu (the GPU emulator, for tests); gpu and emu need a binary built with -tags gnncuda")
+}
+
+// stringVar is fs.StringVar for *p, with def in *p first when it is empty
+// (a Flags literal that leaves the field out).
+func stringVar(fs *flag.FlagSet, p *string, name, def, usage string) {
+	if *p == "" {
+		*p = def
 	}
-	fs.StringVar(&f.Device, "device", f.Device, "where to train: cpu, gpu (the first GPU) or emu (the GPU emulator, for tests); gpu and emu need a binary built with -tags gnncuda")
+	fs.StringVar(p, name, *p, usage)
 }
 
 // Parse parses args into fs (where Register added f's flags) and records
@@ -273,6 +276,18 @@ func Main(name string, run func() error) {
 		fmt.Fprintln(os.Stderr, Message(name, err))
 		os.Exit(1)
 	}
+}
+
+// ParseAndRun is Main for a command whose flags f (and the command's own)
+// are registered on fs: it parses the command line into them, then runs run
+// on standard output.
+func ParseAndRun(name string, f *Flags, fs *flag.FlagSet, run func(w io.Writer) error) {
+	Main(name, func() error {
+		if err := f.Parse(fs, os.Args[1:]); err != nil {
+			return err
+		}
+		return run(os.Stdout)
+	})
 }
 
 // Message is err prefixed once with the command's name: "gcn: -lr -1: ...",

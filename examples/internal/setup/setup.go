@@ -26,16 +26,7 @@ func Load(dir string, seed uint64) (*dataset.Dataset, error) {
 		cfg.Seed = seed
 		return dataset.PlantedPartition(cfg)
 	}
-	if dataset.IsOGB(dir) {
-		opts, _ := dataset.OGBOptionsFor(dir)
-		return dataset.LoadOGB(dir, opts)
-	}
-	ds, err := dataset.LoadPlanetoid(dir)
-	if err != nil {
-		return nil, err
-	}
-	ds.Features.RowNormalize()
-	return ds, nil
+	return dataset.LoadFolder(dir)
 }
 
 // Input is the examples' input features: exactly one of Dense and Sparse

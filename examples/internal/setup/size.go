@@ -24,6 +24,10 @@ func CheckModelSize(what string, nodes, in, hidden, heads, layers int) error {
 	return limits.Bytes(fmt.Sprintf("%s (%d layers of %.0f features on %d nodes, %d inputs)", what, layers, w, nodes, in), est)
 }
 
+// GeneratedOnly is Refuse's reason for the flags that shape the generated
+// graph when -data is given.
+const GeneratedOnly = "it shapes the generated graph, and -data is given"
+
 // Refuse returns an error naming the first of the flags names that asks
 // for something the example cannot honour, why saying what it does
 // instead: for "device", a device other than cpu; for "dense", -dense set;
