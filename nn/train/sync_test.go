@@ -126,6 +126,22 @@ func TestSyncGradientsReachSolver(t *testing.T) {
 	for _, m := range goldenModels {
 		task := goldenTask(t, ds, g, m.model, m.dt)
 		got := withoutValLoss(traceConfig(t, task, train.Config{Epochs: 6, LearningRate: 0.01, Sync: &scaleSync{scale: 2}}))
+		// Parameters that carry dual values, bound by a tape machine run
+		// before, train the same.
+		dual := goldenTask(t, ds, g, m.model, m.dt)
+		var params gorgonia.Nodes
+		for _, gr := range dual.Groups {
+			params = append(params, gr.Params...)
+		}
+		if _, err := gorgonia.Grad(dual.Loss, params...); err != nil {
+			t.Fatal(err)
+		}
+		tape := gorgonia.NewTapeMachine(dual.Loss.Graph(), gorgonia.BindDualValues(params...))
+		if err := tape.RunAll(); err != nil {
+			t.Fatal(err)
+		}
+		tape.Close()
+		gotDual := withoutValLoss(traceConfig(t, dual, train.Config{Epochs: 6, LearningRate: 0.01, Sync: &scaleSync{scale: 2}}))
 
 		ref := goldenTask(t, ds, g, m.model, m.dt)
 		two := gorgonia.NewConstant(2.0)
@@ -139,6 +155,9 @@ func TestSyncGradientsReachSolver(t *testing.T) {
 		for i := range want {
 			if got[i] != want[i] {
 				t.Errorf("%s: line %d is %q with gradients doubled by Sync, %q with the loss doubled", m.name, i+1, got[i], want[i])
+			}
+			if gotDual[i] != want[i] {
+				t.Errorf("%s, dual values bound: line %d is %q with gradients doubled by Sync, %q with the loss doubled", m.name, i+1, gotDual[i], want[i])
 			}
 		}
 	}
