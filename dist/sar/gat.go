@@ -136,8 +136,13 @@ type gatOp struct {
 	tag         int
 	// back hands the gradients of al and ar from a run of the backward's
 	// gatGradOp to the two vecGradOps that give them, keyed by the
-	// gatGradOp's result, their input.
+	// gatGradOp's result, their input. A machine that reuses buffers
+	// (nn/vm) gives the gatGradOp the same result every run: each run
+	// starts its key afresh (Handover.Begin).
 	back *opkit.Handover[gorgonia.Value, gorgonia.Value]
+	// spare holds working buffers (*gatBufs[T]) between calls, so that
+	// a call allocates none once one of the same size has run.
+	spare spares
 }
 
 // Tags of the sweeps of a gatOp, after its base tag (each fetching sweep
@@ -187,9 +192,12 @@ func (op *gatOp) Key() string {
 	return fmt.Sprintf("g=%d,tag=%d,%d,%d", op.g.id, op.tag, op.heads, op.feat)
 }
 
-func (op *gatOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatDo[float32](op, false, vals) },
-		func() (gorgonia.Value, error) { return gatDo[float64](op, false, vals) })
+func (op *gatOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *gatOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatDo[float32](op, false, dst, vals) },
+		func() (gorgonia.Value, error) { return gatDo[float64](op, false, dst, vals) })
 }
 
 // Grad computes the three gradients in one gatGradOp, which gives that of
@@ -229,9 +237,12 @@ func (op *gatGradOp) Name() string { return "d" + op.fwd.Name() }
 
 func (op *gatGradOp) Key() string { return op.fwd.Key() }
 
-func (op *gatGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatDo[float32](op.fwd, true, vals) },
-		func() (gorgonia.Value, error) { return gatDo[float64](op.fwd, true, vals) })
+func (op *gatGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the gradient of z into dst when it fits (opkit.Into).
+func (op *gatGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatDo[float32](op.fwd, true, dst, vals) },
+		func() (gorgonia.Value, error) { return gatDo[float64](op.fwd, true, dst, vals) })
 }
 
 // gatState is what a gatOp call works with: its inputs as slices, the
@@ -246,20 +257,23 @@ type gatState[T num.Float] struct {
 	drop      bool
 	mask      nn.Mask
 	scale     T
-	w         []T   // the edge weights in EdgeIDs order, nil without them
-	off       []int // where each shard's edges start in w
-	a, dpre   []T   // attention (after dropout) and score gradients of one shard's edges
+	w         []T           // the edge weights in EdgeIDs order, nil without them
+	off       []int         // where each shard's edges start in w
+	a, dpre   []T           // attention (after dropout) and score gradients of one shard's edges
+	dst       *tensor.Dense // where the result goes when it fits (opkit.Into), or nil
+	bufs      *gatBufs[T]   // the call's working buffers
 }
 
-func gatDo[T num.Float](op *gatOp, grad bool, vals []gorgonia.Value) (gorgonia.Value, error) {
-	s := &gatState[T]{op: op, grad: grad}
+func gatDo[T num.Float](op *gatOp, grad bool, dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	s := &gatState[T]{op: op, grad: grad, dst: dst, bufs: takeSpare[gatBufs[T]](&op.spare)}
+	defer op.spare.put(s.bufs)
 	for i, p := range []*[]T{&s.z, &s.al, &s.ar} {
 		var err error
 		if *p, err = values.Data[T](vals[i]); err != nil {
 			return nil, err
 		}
 	}
-	s.el, s.er = s.scores(s.al), s.scores(s.ar)
+	s.el, s.er = s.scores(s.al, &s.bufs.el), s.scores(s.ar, &s.bufs.er)
 	if op.ewShape != nil {
 		var err error
 		if s.w, err = values.Data[T](vals[len(vals)-1]); err != nil {
@@ -278,7 +292,7 @@ func gatDo[T num.Float](op *gatOp, grad bool, vals []gorgonia.Value) (gorgonia.V
 	for _, sh := range op.g.shards {
 		maxE = max(maxE, sh.g.NumEdges())
 	}
-	s.a = make([]T, maxE*op.heads)
+	s.a = zeroed(&s.bufs.a, maxE*op.heads)
 	var zero T
 	if hh := op.heads*op.feat + op.heads; grad {
 		op.g.account(1, hh, hh, int(unsafe.Sizeof(zero))) // the rematerialising fetch and the gradients
@@ -291,7 +305,7 @@ func gatDo[T num.Float](op *gatOp, grad bool, vals []gorgonia.Value) (gorgonia.V
 	if !grad {
 		return s.forward()
 	}
-	s.dpre = make([]T, maxE*op.heads)
+	s.dpre = zeroed(&s.bufs.dpre, maxE*op.heads)
 	out, err := values.Data[T](vals[3])
 	if err != nil {
 		return nil, err
@@ -319,9 +333,10 @@ func leaky[T num.Float](x T, slope float64) T {
 }
 
 // scores returns, for every node and head, the dot product of its z row
-// with the head's row of the attention vector a: el (a = al) or er.
-func (s *gatState[T]) scores(a []T) []T {
-	out := make([]T, s.op.g.n*s.op.heads)
+// with the head's row of the attention vector a: el (a = al) or er, in
+// buf.
+func (s *gatState[T]) scores(a []T, buf *[]T) []T {
+	out := zeroed(buf, s.op.g.n*s.op.heads)
 	heads.Dot(out, s.z, a, s.op.g.n, s.op.heads, s.op.feat)
 	return out
 }
@@ -331,8 +346,8 @@ func (s *gatState[T]) scores(a []T) []T {
 // destination.
 func (s *gatState[T]) normalisers(tag int) error {
 	g, h := s.op.g, s.op.heads
-	s.max = make([]T, g.n*h)
-	s.sum = make([]T, g.n*h)
+	s.max = zeroed(&s.bufs.max, g.n*h)
+	s.sum = zeroed(&s.bufs.sum, g.n*h)
 	for i := range s.max {
 		s.max[i] = T(math.Inf(-1))
 	}
@@ -429,8 +444,8 @@ func (s *gatState[T]) plan() bcast.Plan {
 
 func (s *gatState[T]) forward() (gorgonia.Value, error) {
 	g, hf, h := s.op.g, s.op.heads*s.op.feat, s.op.heads
-	t, out := values.Alloc[T](s.op.outShape())
-	tmp := make([]T, len(out))
+	t, out := values.AllocInto[T](s.dst, s.op.outShape())
+	tmp := zeroed(&s.bufs.tmp, len(out))
 	plan := s.plan()
 	p := pass[T]{pack: s.pack, xw: hf + h, tag: s.op.tag + tagAgg, visit: func(j int, rows []T) ([]T, error) {
 		z, el := s.split(rows)
@@ -460,7 +475,7 @@ func (s *gatState[T]) forward() (gorgonia.Value, error) {
 func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 	g, f, h := s.op.g, s.op.feat, s.op.heads
 	hf := h * f
-	cv := make([]T, g.n*h)
+	cv := zeroed(&s.bufs.cv, g.n*h)
 	for i := range cv {
 		var d T
 		for k := range f {
@@ -468,8 +483,8 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 		}
 		cv[i] = d
 	}
-	t, res := values.Alloc[T](s.op.zShape())
-	resL, resR := make([]T, g.n*h), make([]T, g.n*h) // del and der
+	t, res := values.AllocInto[T](s.dst, s.op.zShape())
+	resL, resR := zeroed(&s.bufs.resL, g.n*h), zeroed(&s.bufs.resR, g.n*h) // del and der
 	plan := s.plan()
 	copyE := bcast.Same([]int{h, 1})
 	// The op always runs shard by shard: the gradient rows sent back use
@@ -480,7 +495,7 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 		maxSrc = max(maxSrc, sh.g.NumSrc())
 	}
 	for i := range bufs {
-		bufs[i] = make([]T, maxSrc*(hf+h))
+		bufs[i] = zeroed(&s.bufs.send[i], maxSrc*(hf+h))
 	}
 	p := pass[T]{pack: s.pack, xw: hf + h, gw: hf + h, tag: s.op.tag + tagAggBack,
 		scatter: func(idx []int32, rows []T) {
@@ -538,6 +553,7 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 	if err := p.runIn(g, Sequential); err != nil {
 		return nil, err
 	}
+	s.op.back.Begin(t)
 	for i, v := range s.fold(res, resL, resR) {
 		if err := s.op.back.Put(t, i, v); err != nil {
 			return nil, fmt.Errorf("sar: %s: %w", s.op.Name(), err)
@@ -600,4 +616,16 @@ var (
 	_ opkit.Partial = (*gatOp)(nil)
 	_ opkit.Spec    = (*gatGradOp)(nil)
 	_ opkit.Spec    = (*vecGradOp)(nil)
+	_ opkit.Into    = (*gatOp)(nil)
+	_ opkit.Into    = (*gatGradOp)(nil)
 )
+
+// gatBufs are the working buffers of a gatOp call (gatState), kept between
+// calls by the op.
+type gatBufs[T num.Float] struct {
+	el, er, max, sum []T // (N, H)
+	cv, resL, resR   []T // (N, H), in the backward
+	a, dpre          []T // per edge and head of the largest shard
+	tmp              []T // (N, H*F): one shard's aggregation, in the forward
+	send             [2][]T
+}
