@@ -344,7 +344,13 @@ func rowNormalized(f *dataset.Features) *dataset.Features {
 
 // input is the features as a dense float32 matrix, after dropout.
 func input(eg *gorgonia.ExprGraph, g nn.Graph, f *dataset.Features, p float64, seed uint64, mode *nn.Mode) (*gorgonia.Node, error) {
-	v := tensor.New(tensor.WithShape(f.Rows, f.Cols), tensor.WithBacking(f.ToDense()))
+	// Dense features are used in place (nothing writes into an input),
+	// not copied: the copy would double the largest table a rank holds.
+	back := f.Dense
+	if f.IsSparse() || len(back) != f.Rows*f.Cols {
+		back = f.ToDense()
+	}
+	v := tensor.New(tensor.WithShape(f.Rows, f.Cols), tensor.WithBacking(back))
 	x := gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(f.Rows, f.Cols), gorgonia.WithName("features"), gorgonia.WithValue(v))
 	if p == 0 {
 		return x, nil
