@@ -140,9 +140,6 @@ type gatOp struct {
 	// (nn/vm) gives the gatGradOp the same result every run: each run
 	// starts its key afresh (Handover.Begin).
 	back *opkit.Handover[gorgonia.Value, gorgonia.Value]
-	// spare holds working buffers (*gatBufs[T]) between calls, so that
-	// a call allocates none once one of the same size has run.
-	spare spares
 }
 
 // Tags of the sweeps of a gatOp, after its base tag (each fetching sweep
@@ -265,8 +262,8 @@ type gatState[T num.Float] struct {
 }
 
 func gatDo[T num.Float](op *gatOp, grad bool, dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
-	s := &gatState[T]{op: op, grad: grad, dst: dst, bufs: takeSpare[gatBufs[T]](&op.spare)}
-	defer op.spare.put(s.bufs)
+	s := &gatState[T]{op: op, grad: grad, dst: dst, bufs: takeSpare[gatBufs[T]](&op.g.spare)}
+	defer op.g.spare.put(s.bufs)
 	for i, p := range []*[]T{&s.z, &s.al, &s.ar} {
 		var err error
 		if *p, err = values.Data[T](vals[i]); err != nil {
@@ -621,7 +618,8 @@ var (
 )
 
 // gatBufs are the working buffers of a gatOp call (gatState), kept between
-// calls by the op.
+// calls in the Graph's spares, which all its GAT layers share (one call
+// runs at a time, so they hold the largest call's buffers, once).
 type gatBufs[T num.Float] struct {
 	el, er, max, sum []T // (N, H)
 	cv, resL, resR   []T // (N, H), in the backward

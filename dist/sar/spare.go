@@ -48,3 +48,57 @@ func zeroed[T num.Float](buf *[]T, n int) []T {
 	clear(*buf)
 	return *buf
 }
+
+// maxByteSpares is how many buffers a byteSpares keeps: a sequential
+// pass has at most a few messages in flight (the shard being visited, the
+// next one being fetched, the gradients being returned).
+const maxByteSpares = 6
+
+// byteSpares holds message buffers between the rounds and runs of a
+// Graph's aggregations: the rows fetched, sent and received, which
+// otherwise would be garbage after every round. It is safe for
+// concurrent use (a round's fetch and return run beside its visit).
+type byteSpares struct {
+	mu   sync.Mutex
+	free [][]byte
+}
+
+// take returns n bytes: the smallest spare that holds them, or new ones.
+// Their content is undefined.
+func (s *byteSpares) take(n int) []byte {
+	s.mu.Lock()
+	best := -1
+	for i, b := range s.free {
+		if cap(b) >= n && (best < 0 || cap(b) < cap(s.free[best])) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		b := s.free[best]
+		s.free = slices.Delete(s.free, best, best+1)
+		s.mu.Unlock()
+		return b[:n]
+	}
+	s.mu.Unlock()
+	return make([]byte, n)
+}
+
+// put gives b back (nil is ignored); past maxByteSpares the smallest
+// buffer is dropped.
+func (s *byteSpares) put(b []byte) {
+	if cap(b) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.free = append(s.free, b)
+	if len(s.free) > maxByteSpares {
+		small := 0
+		for i, f := range s.free {
+			if cap(f) < cap(s.free[small]) {
+				small = i
+			}
+		}
+		s.free = slices.Delete(s.free, small, small+1)
+	}
+}
