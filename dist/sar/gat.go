@@ -442,7 +442,7 @@ func (s *gatState[T]) plan() bcast.Plan {
 func (s *gatState[T]) forward() (gorgonia.Value, error) {
 	g, hf, h := s.op.g, s.op.heads*s.op.feat, s.op.heads
 	t, out := values.AllocInto[T](s.dst, s.op.outShape())
-	tmp := zeroed(&s.bufs.tmp, len(out))
+	tmp := zeroed(&s.bufs.big, len(out))
 	plan := s.plan()
 	p := pass[T]{pack: s.pack, xw: hf + h, tag: s.op.tag + tagAgg, visit: func(j int, rows []T) ([]T, error) {
 		z, el := s.split(rows)
@@ -486,14 +486,17 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 	copyE := bcast.Same([]int{h, 1})
 	// The op always runs shard by shard: the gradient rows sent back use
 	// two buffers in turn.
+	// bufs[i] serves the rounds k with k%2 == i (round k visits the shard
+	// from rank (rank-k) mod size), so each is as large as its largest
+	// shard's rows: the first holds this rank's own shard's.
 	var bufs [2][]T
-	maxSrc := 0
-	for _, sh := range g.shards {
-		maxSrc = max(maxSrc, sh.g.NumSrc())
+	var rows [2]int
+	for k := range g.size {
+		j := (g.rank - k + g.size) % g.size
+		rows[k%2] = max(rows[k%2], g.shards[j].g.NumSrc())
 	}
-	for i := range bufs {
-		bufs[i] = zeroed(&s.bufs.send[i], maxSrc*(hf+h))
-	}
+	bufs[0] = zeroed(&s.bufs.big, rows[0]*(hf+h))
+	bufs[1] = zeroed(&s.bufs.send, rows[1]*(hf+h))
 	p := pass[T]{pack: s.pack, xw: hf + h, gw: hf + h, tag: s.op.tag + tagAggBack,
 		scatter: func(idx []int32, rows []T) {
 			dz, del := s.split(rows)
@@ -624,6 +627,8 @@ type gatBufs[T num.Float] struct {
 	el, er, max, sum []T // (N, H)
 	cv, resL, resR   []T // (N, H), in the backward
 	a, dpre          []T // per edge and head of the largest shard
-	tmp              []T // (N, H*F): one shard's aggregation, in the forward
-	send             [2][]T
+	// big is one shard's aggregation (N, H*F) in the forward, and in the
+	// backward the gradient rows of the even rounds' shards (this rank's
+	// own among them); send those of the odd rounds'.
+	big, send []T
 }
