@@ -63,17 +63,20 @@ func (op *gatherOp) Key() string {
 	return fmt.Sprintf("idx=%d,n=%d,lead=%v,feat=%v,fill=%v", op.idx.id, op.n, op.lead, op.feat, op.fill)
 }
 
-func (op *gatherOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatherDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return gatherDo[float64](op, vals) })
+func (op *gatherOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *gatherOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatherDo[float32](op, vals, dst) },
+		func() (gorgonia.Value, error) { return gatherDo[float64](op, vals, dst) })
 }
 
-func gatherDo[T num.Float](op *gatherOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+func gatherDo[T num.Float](op *gatherOp, vals []gorgonia.Value, dst *tensor.Dense) (gorgonia.Value, error) {
 	x, err := data[T](vals[0])
 	if err != nil {
 		return nil, err
 	}
-	t, y := values.Alloc[T](op.out())
+	t, y := values.AllocInto[T](dst, op.out())
 	w, fill := bcast.Prod(op.feat), T(op.fill)
 	rows := op.idx.rows
 	parallel.For(len(rows), grain(w), func(lo, hi int) {
@@ -120,17 +123,20 @@ func (op *scatterOp) Key() string {
 	return fmt.Sprintf("idx=%d,n=%d,lead=%v,feat=%v", op.idx.id, op.n, op.lead, op.feat)
 }
 
-func (op *scatterOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return scatterDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return scatterDo[float64](op, vals) })
+func (op *scatterOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *scatterOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return scatterDo[float32](op, vals, dst) },
+		func() (gorgonia.Value, error) { return scatterDo[float64](op, vals, dst) })
 }
 
-func scatterDo[T num.Float](op *scatterOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+func scatterDo[T num.Float](op *scatterOp, vals []gorgonia.Value, dst *tensor.Dense) (gorgonia.Value, error) {
 	x, err := data[T](vals[0])
 	if err != nil {
 		return nil, err
 	}
-	t, y := values.Alloc[T](op.out())
+	t, y := values.AllocInto[T](dst, op.out())
 	w := bcast.Prod(op.feat)
 	rows := op.idx.rows
 	add := func(lo, hi int) {
@@ -167,4 +173,6 @@ func grain(w int) int { return max(1, 8192/max(w, 1)) }
 var (
 	_ opkit.Forward = (*gatherOp)(nil)
 	_ opkit.Forward = (*scatterOp)(nil)
+	_ opkit.Into    = (*gatherOp)(nil)
+	_ opkit.Into    = (*scatterOp)(nil)
 )
