@@ -85,13 +85,16 @@ func (op *assembleOp) Key() string {
 	return fmt.Sprintf("n=%d,feat=%v,parts=%s,base=%v,fill=%v", op.n, op.feat, strings.Join(ids, ","), op.base, op.fill)
 }
 
-func (op *assembleOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return assembleDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return assembleDo[float64](op, vals) })
+func (op *assembleOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *assembleOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return assembleDo[float32](op, vals, dst) },
+		func() (gorgonia.Value, error) { return assembleDo[float64](op, vals, dst) })
 }
 
-func assembleDo[T num.Float](op *assembleOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	t, y := values.Alloc[T](op.out())
+func assembleDo[T num.Float](op *assembleOp, vals []gorgonia.Value, dst *tensor.Dense) (gorgonia.Value, error) {
+	t, y := values.AllocInto[T](dst, op.out())
 	if op.base {
 		b, err := data[T](vals[0])
 		if err != nil {
@@ -164,12 +167,15 @@ func (op *fillOp) Key() string {
 	return fmt.Sprintf("idx=%d,shape=%v,value=%v", op.idx.id, op.shape, op.value)
 }
 
-func (op *fillOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return doUnary(op, vals, fillDo[float32], fillDo[float64])
+func (op *fillOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *fillOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return doUnary(op, dst, vals, fillDo[float32], fillDo[float64])
 }
 
-func fillDo[T num.Float](op *fillOp, x []T) (gorgonia.Value, error) {
-	t, y := values.Alloc[T](op.shape)
+func fillDo[T num.Float](op *fillOp, x []T, dst *tensor.Dense) (gorgonia.Value, error) {
+	t, y := values.AllocInto[T](dst, op.shape)
 	copy(y, x)
 	w, v := bcast.Prod(op.shape[1:]), T(op.value)
 	for _, r := range op.idx.rows {
@@ -190,4 +196,6 @@ func (op *fillOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes
 var (
 	_ opkit.Forward = (*assembleOp)(nil)
 	_ opkit.Forward = (*fillOp)(nil)
+	_ opkit.Into    = (*assembleOp)(nil)
+	_ opkit.Into    = (*fillOp)(nil)
 )

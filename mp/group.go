@@ -136,6 +136,11 @@ func (op *groupPartOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return op.gatherOp.Do(vals[:1])
 }
 
+// DoInto is the gather's, of the first input (opkit.Into).
+func (op *groupPartOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return op.gatherOp.DoInto(dst, vals[:1])
+}
+
 func (op *groupPartOp) WRT(int) []bool { return []bool{false, true} }
 
 // Grad records the part's gradient for the group's token and returns a
@@ -184,12 +189,17 @@ func (op *groupScatterOp) Name() string {
 func (op *groupScatterOp) Key() string { return fmt.Sprintf("%d,%v", op.grp.id, op.parts) }
 
 func (op *groupScatterOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return groupScatterDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return groupScatterDo[float64](op, vals) })
+	return op.DoInto(nil, vals)
 }
 
-func groupScatterDo[T num.Float](op *groupScatterOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	t, y := values.Alloc[T](op.grp.xShape())
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *groupScatterOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return groupScatterDo[float32](op, vals, dst) },
+		func() (gorgonia.Value, error) { return groupScatterDo[float64](op, vals, dst) })
+}
+
+func groupScatterDo[T num.Float](op *groupScatterOp, vals []gorgonia.Value, dst *tensor.Dense) (gorgonia.Value, error) {
+	t, y := values.AllocInto[T](dst, op.grp.xShape())
 	w := bcast.Prod(op.grp.feat)
 	for i, v := range vals {
 		x, err := data[T](v)
@@ -229,4 +239,6 @@ var (
 	_ opkit.Partial = (*groupPartOp)(nil)
 	_ opkit.Spec    = (*groupCarrierOp)(nil)
 	_ opkit.Spec    = (*groupScatterOp)(nil)
+	_ opkit.Into    = (*groupPartOp)(nil)
+	_ opkit.Into    = (*groupScatterOp)(nil)
 )

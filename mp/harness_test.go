@@ -11,6 +11,7 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
+	"github.com/gnngo/gnn/nn/vm"
 	"github.com/gnngo/gnn/ops"
 )
 
@@ -111,7 +112,52 @@ func evaluate(t testing.TB, g *graph.Graph, dt tensor.Dtype, inputs []input, pro
 			res.grads[i] = grads[j]
 		}
 	}
+	onMachine(t, g, dt, inputs, prog, seed, append([][]float64{res.out}, grads...))
 	return res
+}
+
+// onMachine builds prog and its gradients again, as evaluate does, and
+// runs them twice on an nn/vm machine, which hands the ops buffers of its
+// own (opkit.Into), the same ones on the second run: the output and the
+// gradients must be want, the tape's, to the bit.
+func onMachine(t testing.TB, g *graph.Graph, dt tensor.Dtype, inputs []input, prog program, seed uint64, want [][]float64) {
+	t.Helper()
+	eg := gorgonia.NewGraph()
+	r := rand.New(rand.NewPCG(seed, stream))
+	in, out, err := setup(t, eg, g, dt, inputs, prog, r)
+	if err != nil {
+		t.Fatalf("program: %v", err)
+	}
+	wrt := reached(eg, out, in)
+	proj := gradcheck.Input(eg, out.Dtype(), "R", out.Shape(), gradcheck.Draw(r, out.Shape().TotalSize()))
+	prod, err := gorgonia.HadamardProd(out, proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost, err := gorgonia.Sum(prod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grads, err := gorgonia.Grad(cost, wrt...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := append(gorgonia.Nodes{out}, grads...)
+	m, err := vm.New(roots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for run := range 2 {
+		if err := m.RunAll(); err != nil {
+			t.Fatalf("%v: run %d on nn/vm: %v", dt, run, err)
+		}
+		for i, n := range roots {
+			if got := gradcheck.Floats(n.Value()); !slices.Equal(got, want[i]) {
+				t.Fatalf("%v: run %d on nn/vm: %v is %v, the tape's %v", dt, run, n, got, want[i])
+			}
+		}
+	}
 }
 
 // forwardOnly runs prog without gradients.

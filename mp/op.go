@@ -13,7 +13,8 @@ import (
 
 // The Gorgonia ops of this package (opkit Specs) move rows of dense tensors (gather,
 // scatter-add, assemble, fill) or reduce messages by product. Like the ops
-// of package ops they return fresh tensors, never write their inputs, keep
+// of package ops they write a fresh tensor or the buffer a machine offers
+// (opkit.Into), never write their inputs, keep
 // no per-call state, and hash what makes them unique.
 
 var lastIndexID atomic.Uint64
@@ -39,20 +40,21 @@ func shapeOf(lead, feat []int) tensor.Shape {
 // dimension.
 func feature(x *gorgonia.Node) []int { return append([]int{}, x.Shape()[1:]...) }
 
-// doUnary is the Do of an op of one input: the float32 or float64 kernel,
-// by the dtype of vals, on the elements of vals[0] (as data reads them).
-func doUnary[O any](op O, vals []gorgonia.Value, f32 func(O, []float32) (gorgonia.Value, error), f64 func(O, []float64) (gorgonia.Value, error)) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return unaryDo(op, vals[0], f32) },
-		func() (gorgonia.Value, error) { return unaryDo(op, vals[0], f64) })
+// doUnary is the DoInto of an op of one input: the float32 or float64 kernel,
+// by the dtype of vals, on the elements of vals[0] (as data reads them),
+// writing into dst when it fits.
+func doUnary[O any](op O, dst *tensor.Dense, vals []gorgonia.Value, f32 func(O, []float32, *tensor.Dense) (gorgonia.Value, error), f64 func(O, []float64, *tensor.Dense) (gorgonia.Value, error)) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return unaryDo(op, dst, vals[0], f32) },
+		func() (gorgonia.Value, error) { return unaryDo(op, dst, vals[0], f64) })
 }
 
 // unaryDo runs kernel on the elements of v.
-func unaryDo[T num.Float, O any](op O, v gorgonia.Value, kernel func(O, []T) (gorgonia.Value, error)) (gorgonia.Value, error) {
+func unaryDo[T num.Float, O any](op O, dst *tensor.Dense, v gorgonia.Value, kernel func(O, []T, *tensor.Dense) (gorgonia.Value, error)) (gorgonia.Value, error) {
 	x, err := data[T](v)
 	if err != nil {
 		return nil, err
 	}
-	return kernel(op, x)
+	return kernel(op, x, dst)
 }
 
 // data returns the elements of v as []T, like values.Data, and also accepts

@@ -95,9 +95,12 @@ func (op *prodOp) Name() string { return prodNames[op.kind] + "_prod" }
 
 func (op *prodOp) Key() string { return fmt.Sprintf("g=%d,u=%v,e=%v", op.g.ID(), op.lhs, op.rhs) }
 
-func (op *prodOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return prodDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return prodDo[float64](op, vals) })
+func (op *prodOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *prodOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return prodDo[float32](op, vals, dst) },
+		func() (gorgonia.Value, error) { return prodDo[float64](op, vals, dst) })
 }
 
 // messages computes message rows of a prodOp from its input values.
@@ -160,12 +163,12 @@ func (m *messages[T]) row(dst []T, src int32, eid int64) {
 	}
 }
 
-func prodDo[T num.Float](op *prodOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+func prodDo[T num.Float](op *prodOp, vals []gorgonia.Value, dst *tensor.Dense) (gorgonia.Value, error) {
 	m, err := newMessages[T](op, vals)
 	if err != nil {
 		return nil, err
 	}
-	t, y := values.Alloc[T](op.out())
+	t, y := values.AllocInto[T](dst, op.out())
 	c, w := op.g.CSC(), op.plan.OutLen
 	parallel.For(op.g.NumDst(), grain(w), func(lo, hi int) {
 		tmp := make([]T, w)
@@ -247,12 +250,15 @@ func (op *prodGradOp) Name() string { return "d" + op.fwd.Name() + "/dmsg" }
 
 func (op *prodGradOp) Key() string { return op.fwd.Key() }
 
-func (op *prodGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return prodGradDo[float32](op, vals) },
-		func() (gorgonia.Value, error) { return prodGradDo[float64](op, vals) })
+func (op *prodGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *prodGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return prodGradDo[float32](op, vals, dst) },
+		func() (gorgonia.Value, error) { return prodGradDo[float64](op, vals, dst) })
 }
 
-func prodGradDo[T num.Float](op *prodGradOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+func prodGradDo[T num.Float](op *prodGradOp, vals []gorgonia.Value, dst *tensor.Dense) (gorgonia.Value, error) {
 	m, err := newMessages[T](op.fwd, vals[:len(vals)-1])
 	if err != nil {
 		return nil, err
@@ -262,7 +268,7 @@ func prodGradDo[T num.Float](op *prodGradOp, vals []gorgonia.Value) (gorgonia.Va
 		return nil, err
 	}
 	g := op.fwd.g
-	t, dm := values.Alloc[T](op.out())
+	t, dm := values.AllocInto[T](dst, op.out())
 	c, w := g.CSC(), op.fwd.plan.OutLen
 	parallel.For(g.NumDst(), grain(w), func(lo, hi int) {
 		most := 0
@@ -311,6 +317,8 @@ func prodGradDo[T num.Float](op *prodGradOp, vals []gorgonia.Value) (gorgonia.Va
 var (
 	_ opkit.Forward = (*prodOp)(nil)
 	_ opkit.Spec    = (*prodGradOp)(nil)
+	_ opkit.Into    = (*prodOp)(nil)
+	_ opkit.Into    = (*prodGradOp)(nil)
 )
 
 // sumTo sums the rows of x over the feature dimensions that were broadcast

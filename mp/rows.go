@@ -63,12 +63,15 @@ func (op *gatherOp) Key() string {
 	return fmt.Sprintf("idx=%d,n=%d,lead=%v,feat=%v,fill=%v", op.idx.id, op.n, op.lead, op.feat, op.fill)
 }
 
-func (op *gatherOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return doUnary(op, vals, gatherDo[float32], gatherDo[float64])
+func (op *gatherOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *gatherOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return doUnary(op, dst, vals, gatherDo[float32], gatherDo[float64])
 }
 
-func gatherDo[T num.Float](op *gatherOp, x []T) (gorgonia.Value, error) {
-	t, y := values.Alloc[T](op.out())
+func gatherDo[T num.Float](op *gatherOp, x []T, dst *tensor.Dense) (gorgonia.Value, error) {
+	t, y := values.AllocInto[T](dst, op.out())
 	w, fill := bcast.Prod(op.feat), T(op.fill)
 	rows := op.idx.rows
 	parallel.For(len(rows), grain(w), func(lo, hi int) {
@@ -115,12 +118,15 @@ func (op *scatterOp) Key() string {
 	return fmt.Sprintf("idx=%d,n=%d,lead=%v,feat=%v", op.idx.id, op.n, op.lead, op.feat)
 }
 
-func (op *scatterOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return doUnary(op, vals, scatterDo[float32], scatterDo[float64])
+func (op *scatterOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *scatterOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return doUnary(op, dst, vals, scatterDo[float32], scatterDo[float64])
 }
 
-func scatterDo[T num.Float](op *scatterOp, x []T) (gorgonia.Value, error) {
-	t, y := values.Alloc[T](op.out())
+func scatterDo[T num.Float](op *scatterOp, x []T, dst *tensor.Dense) (gorgonia.Value, error) {
+	t, y := values.AllocInto[T](dst, op.out())
 	w := bcast.Prod(op.feat)
 	rows := op.idx.rows
 	add := func(lo, hi int) {
@@ -157,4 +163,6 @@ func grain(w int) int { return max(1, 8192/max(w, 1)) }
 var (
 	_ opkit.Forward = (*gatherOp)(nil)
 	_ opkit.Forward = (*scatterOp)(nil)
+	_ opkit.Into    = (*gatherOp)(nil)
+	_ opkit.Into    = (*scatterOp)(nil)
 )

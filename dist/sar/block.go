@@ -113,9 +113,12 @@ func (op *haloOp) Name() string { return "sar_halo" }
 
 func (op *haloOp) Key() string { return fmt.Sprintf("g=%d,tag=%d,%v", op.g.id, op.tag, op.row) }
 
-func (op *haloOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return haloDo[float32](op, vals[0]) },
-		func() (gorgonia.Value, error) { return haloDo[float64](op, vals[0]) })
+func (op *haloOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *haloOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return haloDo[float32](op, vals[0], dst) },
+		func() (gorgonia.Value, error) { return haloDo[float64](op, vals[0], dst) })
 }
 
 // Grad is one op of the output gradient.
@@ -135,12 +138,15 @@ func (op *haloGradOp) Name() string { return "d" + op.fwd.Name() }
 
 func (op *haloGradOp) Key() string { return op.fwd.Key() }
 
-func (op *haloGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return haloGradDo[float32](op.fwd, vals[0]) },
-		func() (gorgonia.Value, error) { return haloGradDo[float64](op.fwd, vals[0]) })
+func (op *haloGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *haloGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return haloGradDo[float32](op.fwd, vals[0], dst) },
+		func() (gorgonia.Value, error) { return haloGradDo[float64](op.fwd, vals[0], dst) })
 }
 
-func haloDo[T num.Float](op *haloOp, v gorgonia.Value) (gorgonia.Value, error) {
+func haloDo[T num.Float](op *haloOp, v gorgonia.Value, dst *tensor.Dense) (gorgonia.Value, error) {
 	x, err := values.Data[T](v)
 	if err != nil {
 		return nil, err
@@ -148,7 +154,7 @@ func haloDo[T num.Float](op *haloOp, v gorgonia.Value) (gorgonia.Value, error) {
 	g, w := op.g, bcast.Prod(op.row)
 	var zero T
 	g.account(1, w, 0, int(unsafe.Sizeof(zero)))
-	t, out := values.Alloc[T](op.out())
+	t, out := values.AllocInto[T](dst, op.out())
 	copy(out, x)
 	send := make([][]byte, g.size)
 	for j := range send {
@@ -179,7 +185,7 @@ func haloDo[T num.Float](op *haloOp, v gorgonia.Value) (gorgonia.Value, error) {
 	return t, nil
 }
 
-func haloGradDo[T num.Float](op *haloOp, v gorgonia.Value) (gorgonia.Value, error) {
+func haloGradDo[T num.Float](op *haloOp, v gorgonia.Value, dst *tensor.Dense) (gorgonia.Value, error) {
 	grad, err := values.Data[T](v)
 	if err != nil {
 		return nil, err
@@ -187,7 +193,7 @@ func haloGradDo[T num.Float](op *haloOp, v gorgonia.Value) (gorgonia.Value, erro
 	g, w := op.g, bcast.Prod(op.row)
 	var zero T
 	g.account(0, 0, w, int(unsafe.Sizeof(zero)))
-	t, dx := values.Alloc[T](op.in())
+	t, dx := values.AllocInto[T](dst, op.in())
 	copy(dx, grad[:g.n*w])
 	off, _ := g.haloOffsets()
 	send := make([][]byte, g.size)
@@ -220,4 +226,6 @@ func haloGradDo[T num.Float](op *haloOp, v gorgonia.Value) (gorgonia.Value, erro
 var (
 	_ opkit.Forward = (*haloOp)(nil)
 	_ opkit.Spec    = (*haloGradOp)(nil)
+	_ opkit.Into    = (*haloOp)(nil)
+	_ opkit.Into    = (*haloGradOp)(nil)
 )

@@ -17,4 +17,11 @@
 // rows of its remote sources, so that single-process ops run on the whole
 // partition, as on SAR's DistributedBlock. Fit trains a model with
 // replicated parameters across the ranks.
+//
+// Memory from one run to the next: the ops write their results into the
+// buffers an nn/vm machine gives them (opkit.Into; nn/train trains a rank
+// on nn/vm), GATAggregate keeps its working buffers in the Graph, which
+// its layers share, and the ring's messages and a shard's own rows reuse
+// buffers kept by the Graph, so a steady-state epoch allocates little
+// beyond the bytes comm receives.
 package sar

@@ -3,6 +3,7 @@ package sar_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 	"github.com/gnngo/gnn/internal/testkit/testsets"
 	"github.com/gnngo/gnn/nn"
+	"github.com/gnngo/gnn/nn/vm"
 )
 
 // model builds the computation under test on g from features x and returns
@@ -117,12 +119,14 @@ func newProblem(g *graph.Graph, in, out int, seed uint64) *problem {
 	return &problem{g: g, in: in, out: out, x: gradcheck.Draw(rng, n*in), r: gradcheck.Draw(rng, n*out)}
 }
 
-// evaluate runs m on g (a *graph.Graph or one rank's sar.Graph) with the
-// rows of x and r listed in nodes (all nodes when nil).
-func (p *problem) evaluate(g nn.Graph, nodes []int64, m model, dt tensor.Dtype) (*result, error) {
+// evaluate runs the model build makes on g (a *graph.Graph or one rank's
+// sar.Graph) with the rows of x and r listed in nodes (all nodes when
+// nil), on Gorgonia's tape and twice on an nn/vm machine, which must give
+// the tape's bits.
+func (p *problem) evaluate(g nn.Graph, nodes []int64, build model, dt tensor.Dtype) (*result, error) {
 	eg := gorgonia.NewGraph()
 	x := gradcheck.Input(eg, dt, "x", []int{g.NumSrc(), p.in}, rowsOf(p.x, nodes, p.in))
-	out, params, err := m(eg, g, x)
+	out, params, err := build(eg, g, x)
 	if err != nil {
 		return nil, err
 	}
@@ -142,15 +146,35 @@ func (p *problem) evaluate(g nn.Graph, nodes []int64, m model, dt tensor.Dtype) 
 	if err != nil {
 		return nil, err
 	}
-	vm := gorgonia.NewTapeMachine(eg)
-	defer vm.Close()
-	if err := vm.RunAll(); err != nil {
+	tape := gorgonia.NewTapeMachine(eg)
+	defer tape.Close()
+	if err := tape.RunAll(); err != nil {
 		return nil, err
 	}
-	res := &result{out: gradcheck.Floats(out.Value()), dx: gradcheck.Floats(grads[0].Value())}
-	for _, d := range grads[1:] {
-		res.dparams = append(res.dparams, gradcheck.Floats(d.Value()))
+	roots := append(gorgonia.Nodes{out}, grads...)
+	var want [][]float64
+	for _, r := range roots {
+		want = append(want, slices.Clone(gradcheck.Floats(r.Value())))
 	}
+	// nn/vm gives the ops buffers of its own (opkit.Into), the same ones
+	// from the second run on: every run must give the tape's bits.
+	m, err := vm.New(roots)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	for run := range 2 {
+		if err := m.RunAll(); err != nil {
+			return nil, err
+		}
+		for i, r := range roots {
+			if got := gradcheck.Floats(r.Value()); !slices.Equal(got, want[i]) {
+				return nil, fmt.Errorf("run %d on nn/vm: %v differs from the tape's", run, r)
+			}
+		}
+	}
+	res := &result{out: want[0], dx: want[1]}
+	res.dparams = append(res.dparams, want[2:]...)
 	return res, nil
 }
 

@@ -70,9 +70,12 @@ func (op *extremeOp) Name() string {
 
 func (op *extremeOp) Key() string { return fmt.Sprintf("g=%d,tag=%d,%v", op.g.id, op.tag, op.row) }
 
-func (op *extremeOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return extremeDo[float32](op, vals[0]) },
-		func() (gorgonia.Value, error) { return extremeDo[float64](op, vals[0]) })
+func (op *extremeOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *extremeOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return extremeDo[float32](op, vals[0], dst) },
+		func() (gorgonia.Value, error) { return extremeDo[float64](op, vals[0], dst) })
 }
 
 // Grad is one op of the output gradient, reading the winners.
@@ -81,13 +84,13 @@ func (op *extremeOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.No
 	return gorgonia.Nodes{d}, err
 }
 
-func extremeDo[T num.Float](op *extremeOp, v gorgonia.Value) (gorgonia.Value, error) {
+func extremeDo[T num.Float](op *extremeOp, v gorgonia.Value, dst *tensor.Dense) (gorgonia.Value, error) {
 	x, err := values.Data[T](v)
 	if err != nil {
 		return nil, err
 	}
 	g := op.g
-	t, out := values.Alloc[T](op.shape())
+	t, out := values.AllocInto[T](dst, op.shape())
 	w := bcast.Prod(op.row)
 	plan := bcast.Same(op.row)
 	red := spmm.Min
@@ -141,19 +144,24 @@ func (op *extremeGradOp) Name() string { return "d" + op.fwd.Name() }
 func (op *extremeGradOp) Key() string { return op.fwd.Key() }
 
 func (op *extremeGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return extremeGradDo[float32](op.fwd, vals[0]) },
-		func() (gorgonia.Value, error) { return extremeGradDo[float64](op.fwd, vals[0]) })
+	return op.DoInto(nil, vals)
+}
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *extremeGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return extremeGradDo[float32](op.fwd, vals[0], dst) },
+		func() (gorgonia.Value, error) { return extremeGradDo[float64](op.fwd, vals[0], dst) })
 }
 
 // extremeGradDo sends every shard's winners the gradients of the output
 // elements they won.
-func extremeGradDo[T num.Float](op *extremeOp, v gorgonia.Value) (gorgonia.Value, error) {
+func extremeGradDo[T num.Float](op *extremeOp, v gorgonia.Value, dst *tensor.Dense) (gorgonia.Value, error) {
 	dout, err := values.Data[T](v)
 	if err != nil {
 		return nil, err
 	}
 	g := op.g
-	t, dx := values.Alloc[T](op.shape())
+	t, dx := values.AllocInto[T](dst, op.shape())
 	if len(op.shard) != len(dx) {
 		return nil, fmt.Errorf("sar: the backward of %s ran before its forward", op.Name())
 	}
@@ -178,4 +186,6 @@ func extremeGradDo[T num.Float](op *extremeOp, v gorgonia.Value) (gorgonia.Value
 var (
 	_ opkit.Forward = (*extremeOp)(nil)
 	_ opkit.Spec    = (*extremeGradOp)(nil)
+	_ opkit.Into    = (*extremeOp)(nil)
+	_ opkit.Into    = (*extremeGradOp)(nil)
 )

@@ -136,7 +136,9 @@ type gatOp struct {
 	tag         int
 	// back hands the gradients of al and ar from a run of the backward's
 	// gatGradOp to the two vecGradOps that give them, keyed by the
-	// gatGradOp's result, their input.
+	// gatGradOp's result, their input. A machine that reuses buffers
+	// (nn/vm) gives the gatGradOp the same result every run: each run
+	// starts its key afresh (Handover.Begin).
 	back *opkit.Handover[gorgonia.Value, gorgonia.Value]
 }
 
@@ -187,9 +189,12 @@ func (op *gatOp) Key() string {
 	return fmt.Sprintf("g=%d,tag=%d,%d,%d", op.g.id, op.tag, op.heads, op.feat)
 }
 
-func (op *gatOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatDo[float32](op, false, vals) },
-		func() (gorgonia.Value, error) { return gatDo[float64](op, false, vals) })
+func (op *gatOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *gatOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatDo[float32](op, false, dst, vals) },
+		func() (gorgonia.Value, error) { return gatDo[float64](op, false, dst, vals) })
 }
 
 // Grad computes the three gradients in one gatGradOp, which gives that of
@@ -229,9 +234,12 @@ func (op *gatGradOp) Name() string { return "d" + op.fwd.Name() }
 
 func (op *gatGradOp) Key() string { return op.fwd.Key() }
 
-func (op *gatGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatDo[float32](op.fwd, true, vals) },
-		func() (gorgonia.Value, error) { return gatDo[float64](op.fwd, true, vals) })
+func (op *gatGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the gradient of z into dst when it fits (opkit.Into).
+func (op *gatGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatDo[float32](op.fwd, true, dst, vals) },
+		func() (gorgonia.Value, error) { return gatDo[float64](op.fwd, true, dst, vals) })
 }
 
 // gatState is what a gatOp call works with: its inputs as slices, the
@@ -246,20 +254,23 @@ type gatState[T num.Float] struct {
 	drop      bool
 	mask      nn.Mask
 	scale     T
-	w         []T   // the edge weights in EdgeIDs order, nil without them
-	off       []int // where each shard's edges start in w
-	a, dpre   []T   // attention (after dropout) and score gradients of one shard's edges
+	w         []T           // the edge weights in EdgeIDs order, nil without them
+	off       []int         // where each shard's edges start in w
+	a, dpre   []T           // attention (after dropout) and score gradients of one shard's edges
+	dst       *tensor.Dense // where the result goes when it fits (opkit.Into), or nil
+	bufs      *gatBufs[T]   // the call's working buffers
 }
 
-func gatDo[T num.Float](op *gatOp, grad bool, vals []gorgonia.Value) (gorgonia.Value, error) {
-	s := &gatState[T]{op: op, grad: grad}
+func gatDo[T num.Float](op *gatOp, grad bool, dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	s := &gatState[T]{op: op, grad: grad, dst: dst, bufs: takeSpare[gatBufs[T]](&op.g.spare)}
+	defer op.g.spare.put(s.bufs)
 	for i, p := range []*[]T{&s.z, &s.al, &s.ar} {
 		var err error
 		if *p, err = values.Data[T](vals[i]); err != nil {
 			return nil, err
 		}
 	}
-	s.el, s.er = s.scores(s.al), s.scores(s.ar)
+	s.el, s.er = s.scores(s.al, &s.bufs.el), s.scores(s.ar, &s.bufs.er)
 	if op.ewShape != nil {
 		var err error
 		if s.w, err = values.Data[T](vals[len(vals)-1]); err != nil {
@@ -278,7 +289,7 @@ func gatDo[T num.Float](op *gatOp, grad bool, vals []gorgonia.Value) (gorgonia.V
 	for _, sh := range op.g.shards {
 		maxE = max(maxE, sh.g.NumEdges())
 	}
-	s.a = make([]T, maxE*op.heads)
+	s.a = zeroed(&s.bufs.a, maxE*op.heads)
 	var zero T
 	if hh := op.heads*op.feat + op.heads; grad {
 		op.g.account(1, hh, hh, int(unsafe.Sizeof(zero))) // the rematerialising fetch and the gradients
@@ -291,7 +302,7 @@ func gatDo[T num.Float](op *gatOp, grad bool, vals []gorgonia.Value) (gorgonia.V
 	if !grad {
 		return s.forward()
 	}
-	s.dpre = make([]T, maxE*op.heads)
+	s.dpre = zeroed(&s.bufs.dpre, maxE*op.heads)
 	out, err := values.Data[T](vals[3])
 	if err != nil {
 		return nil, err
@@ -319,9 +330,10 @@ func leaky[T num.Float](x T, slope float64) T {
 }
 
 // scores returns, for every node and head, the dot product of its z row
-// with the head's row of the attention vector a: el (a = al) or er.
-func (s *gatState[T]) scores(a []T) []T {
-	out := make([]T, s.op.g.n*s.op.heads)
+// with the head's row of the attention vector a: el (a = al) or er, in
+// buf.
+func (s *gatState[T]) scores(a []T, buf *[]T) []T {
+	out := zeroed(buf, s.op.g.n*s.op.heads)
 	heads.Dot(out, s.z, a, s.op.g.n, s.op.heads, s.op.feat)
 	return out
 }
@@ -331,8 +343,8 @@ func (s *gatState[T]) scores(a []T) []T {
 // destination.
 func (s *gatState[T]) normalisers(tag int) error {
 	g, h := s.op.g, s.op.heads
-	s.max = make([]T, g.n*h)
-	s.sum = make([]T, g.n*h)
+	s.max = zeroed(&s.bufs.max, g.n*h)
+	s.sum = zeroed(&s.bufs.sum, g.n*h)
 	for i := range s.max {
 		s.max[i] = T(math.Inf(-1))
 	}
@@ -429,8 +441,8 @@ func (s *gatState[T]) plan() bcast.Plan {
 
 func (s *gatState[T]) forward() (gorgonia.Value, error) {
 	g, hf, h := s.op.g, s.op.heads*s.op.feat, s.op.heads
-	t, out := values.Alloc[T](s.op.outShape())
-	tmp := make([]T, len(out))
+	t, out := values.AllocInto[T](s.dst, s.op.outShape())
+	tmp := zeroed(&s.bufs.big, len(out))
 	plan := s.plan()
 	p := pass[T]{pack: s.pack, xw: hf + h, tag: s.op.tag + tagAgg, visit: func(j int, rows []T) ([]T, error) {
 		z, el := s.split(rows)
@@ -460,7 +472,7 @@ func (s *gatState[T]) forward() (gorgonia.Value, error) {
 func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 	g, f, h := s.op.g, s.op.feat, s.op.heads
 	hf := h * f
-	cv := make([]T, g.n*h)
+	cv := zeroed(&s.bufs.cv, g.n*h)
 	for i := range cv {
 		var d T
 		for k := range f {
@@ -468,20 +480,23 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 		}
 		cv[i] = d
 	}
-	t, res := values.Alloc[T](s.op.zShape())
-	resL, resR := make([]T, g.n*h), make([]T, g.n*h) // del and der
+	t, res := values.AllocInto[T](s.dst, s.op.zShape())
+	resL, resR := zeroed(&s.bufs.resL, g.n*h), zeroed(&s.bufs.resR, g.n*h) // del and der
 	plan := s.plan()
 	copyE := bcast.Same([]int{h, 1})
 	// The op always runs shard by shard: the gradient rows sent back use
 	// two buffers in turn.
+	// bufs[i] serves the rounds k with k%2 == i (round k visits the shard
+	// from rank (rank-k) mod size), so each is as large as its largest
+	// shard's rows: the first holds this rank's own shard's.
 	var bufs [2][]T
-	maxSrc := 0
-	for _, sh := range g.shards {
-		maxSrc = max(maxSrc, sh.g.NumSrc())
+	var rows [2]int
+	for k := range g.size {
+		j := (g.rank - k + g.size) % g.size
+		rows[k%2] = max(rows[k%2], g.shards[j].g.NumSrc())
 	}
-	for i := range bufs {
-		bufs[i] = make([]T, maxSrc*(hf+h))
-	}
+	bufs[0] = zeroed(&s.bufs.big, rows[0]*(hf+h))
+	bufs[1] = zeroed(&s.bufs.send, rows[1]*(hf+h))
 	p := pass[T]{pack: s.pack, xw: hf + h, gw: hf + h, tag: s.op.tag + tagAggBack,
 		scatter: func(idx []int32, rows []T) {
 			dz, del := s.split(rows)
@@ -538,6 +553,7 @@ func (s *gatState[T]) backward(out, dout []T) (gorgonia.Value, error) {
 	if err := p.runIn(g, Sequential); err != nil {
 		return nil, err
 	}
+	s.op.back.Begin(t)
 	for i, v := range s.fold(res, resL, resR) {
 		if err := s.op.back.Put(t, i, v); err != nil {
 			return nil, fmt.Errorf("sar: %s: %w", s.op.Name(), err)
@@ -600,4 +616,19 @@ var (
 	_ opkit.Partial = (*gatOp)(nil)
 	_ opkit.Spec    = (*gatGradOp)(nil)
 	_ opkit.Spec    = (*vecGradOp)(nil)
+	_ opkit.Into    = (*gatOp)(nil)
+	_ opkit.Into    = (*gatGradOp)(nil)
 )
+
+// gatBufs are the working buffers of a gatOp call (gatState), kept between
+// calls in the Graph's spares, which all its GAT layers share (one call
+// runs at a time, so they hold the largest call's buffers, once).
+type gatBufs[T num.Float] struct {
+	el, er, max, sum []T // (N, H)
+	cv, resL, resR   []T // (N, H), in the backward
+	a, dpre          []T // per edge and head of the largest shard
+	// big is one shard's aggregation (N, H*F) in the forward, and in the
+	// backward the gradient rows of the even rounds' shards (this rank's
+	// own among them); send those of the odd rounds'.
+	big, send []T
+}

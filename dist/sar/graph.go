@@ -69,6 +69,8 @@ type Graph struct {
 	blockOnce  sync.Once
 	block      *graph.Graph // Block, once built
 	blockErr   error
+	spare      spares // the aggregations' working buffers between runs (GATAggregate's)
+	msgs       byteSpares
 }
 
 // shard is the edges from one rank's nodes into this rank's nodes as a

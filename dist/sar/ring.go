@@ -92,30 +92,36 @@ func (g *Graph) round(k int) (from, to int) {
 
 type fetched[T num.Float] struct {
 	rows []T
+	raw  []byte // the memory of rows, for g.msgs once they are read
 	err  error
 }
 
-// fetch returns the rows of shard from in round k.
-func (p *pass[T]) fetch(g *Graph, k int) ([]T, error) {
+// fetch returns the rows of shard from in round k, and the memory they
+// lie in, to give back to g.msgs once read.
+func (p *pass[T]) fetch(g *Graph, k int) ([]T, []byte, error) {
 	from, to := g.round(k)
 	if k == 0 {
-		return p.rowsOf(g.shards[g.rank].src), nil
+		idx := g.shards[g.rank].src
+		b, rows := spareMessage[T](&g.msgs, len(idx)*p.xw)
+		p.gatherInto(rows, idx)
+		return rows, b, nil
 	}
-	send, payload := newMessage[T](len(g.need[to]) * p.xw)
+	send, payload := spareMessage[T](&g.msgs, len(g.need[to])*p.xw)
 	p.gatherInto(payload, g.need[to])
 	g.sent.Add(int64(len(send)))
 	b, err := g.c.SendRecv(send, to, from, p.tag)
+	g.msgs.put(send) // SendRecv is done with it
 	if err != nil {
-		return nil, fmt.Errorf("fetching rows from rank %d: %w", from, err)
+		return nil, nil, fmt.Errorf("fetching rows from rank %d: %w", from, err)
 	}
 	rows, err := unmessage[T](b)
 	if err != nil {
-		return nil, fmt.Errorf("rows from rank %d: %w", from, err)
+		return nil, nil, fmt.Errorf("rows from rank %d: %w", from, err)
 	}
 	if want := len(g.shards[from].src) * p.xw; len(rows) != want {
-		return nil, fmt.Errorf("rank %d sent %d values for its shard, want %d", from, len(rows), want)
+		return nil, nil, fmt.Errorf("rank %d sent %d values for its shard, want %d", from, len(rows), want)
 	}
-	return rows, nil
+	return rows, b, nil
 }
 
 // push sends the gradient rows of shard from to their owner in round k and
@@ -126,9 +132,11 @@ func (p *pass[T]) push(g *Graph, k int, grad []T) error {
 		p.addBack(g.shards[g.rank].src, grad)
 		return nil
 	}
-	send := message(grad)
+	send, payload := spareMessage[T](&g.msgs, len(grad))
+	copy(payload, grad)
 	g.sent.Add(int64(len(send)))
 	b, err := g.c.SendRecv(send, from, to, p.tag+1)
+	g.msgs.put(send)
 	if err != nil {
 		return fmt.Errorf("returning gradients to rank %d: %w", from, err)
 	}
@@ -140,6 +148,7 @@ func (p *pass[T]) push(g *Graph, k int, grad []T) error {
 		return fmt.Errorf("rank %d returned %d gradient values, want %d", to, len(back), want)
 	}
 	p.addBack(g.need[to], back)
+	g.msgs.put(b)
 	return nil
 }
 
@@ -149,8 +158,9 @@ func (p *pass[T]) push(g *Graph, k int, grad []T) error {
 // gradients are added in round order, so results do not depend on timing.
 func (p *pass[T]) sequential(g *Graph) error {
 	var cur []T
+	var raw []byte // cur's memory
 	if p.fetches() {
-		cur, _ = p.fetch(g, 0)
+		cur, raw, _ = p.fetch(g, 0)
 	}
 	var pushed chan error // the push of the previous round
 	wait := func() error {
@@ -166,13 +176,14 @@ func (p *pass[T]) sequential(g *Graph) error {
 		if p.fetches() && k+1 < g.size {
 			next = make(chan fetched[T], 1)
 			go func(k int) {
-				rows, err := p.fetch(g, k)
-				next <- fetched[T]{rows, err}
+				rows, b, err := p.fetch(g, k)
+				next <- fetched[T]{rows, b, err}
 			}(k + 1)
 		}
 		from, _ := g.round(k)
 		grad, err := p.visit(from, cur)
-		cur = nil
+		g.msgs.put(raw)
+		cur, raw = nil, nil
 		if err == nil {
 			err = wait()
 		}
@@ -182,7 +193,7 @@ func (p *pass[T]) sequential(g *Graph) error {
 		}
 		if next != nil {
 			f := <-next
-			cur = f.rows
+			cur, raw = f.rows, f.raw
 			if err == nil {
 				err = f.err
 			}
@@ -275,25 +286,20 @@ func scatterAdd[T num.Float](dx []T, idx []int32, rows []T, w int) {
 	}
 }
 
-// message is a point-to-point payload: the element count (8 bytes, little
-// endian), then the elements. The header also keeps every payload
+// A message is a point-to-point payload: the element count (8 bytes,
+// little endian), then the elements. The header also keeps every payload
 // non-empty: comm's Open MPI SendRecv skips the payload exchange when a
 // rank has nothing to send and nothing to receive, while the partners
 // that do have data wait for it (seen at 8 ranks), so no rank may have
 // both.
-func message[T num.Float](v []T) []byte {
-	b := make([]byte, 8, 8+len(v)*8)
-	binary.LittleEndian.PutUint64(b, uint64(len(v)))
-	return append(b, encode(v)...)
-}
 
-// newMessage returns a message of n elements and its payload, for the
-// caller to fill in: the rows are written once, straight into the bytes
-// that are sent.
-func newMessage[T num.Float](n int) ([]byte, []T) {
+// spareMessage returns a message of n elements and its payload, for the
+// caller to fill in (the rows are written once, straight into the bytes
+// that are sent), in memory from s: the caller gives the bytes back to s
+// once sent.
+func spareMessage[T num.Float](s *byteSpares, n int) ([]byte, []T) {
 	var zero T
-	size := int(unsafe.Sizeof(zero))
-	b := make([]byte, 8+n*size)
+	b := s.take(8 + n*int(unsafe.Sizeof(zero)))
 	binary.LittleEndian.PutUint64(b, uint64(n))
 	payload, err := decode[T](b[8:])
 	if err != nil {

@@ -87,9 +87,12 @@ func (op *sumOp) Name() string {
 
 func (op *sumOp) Key() string { return fmt.Sprintf("g=%d,tag=%d,%v", op.g.id, op.tag, op.row) }
 
-func (op *sumOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return sumDo[float32](op, false, vals[0]) },
-		func() (gorgonia.Value, error) { return sumDo[float64](op, false, vals[0]) })
+func (op *sumOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *sumOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return sumDo[float32](op, false, vals[0], dst) },
+		func() (gorgonia.Value, error) { return sumDo[float64](op, false, vals[0], dst) })
 }
 
 // Grad is one op of the output gradient.
@@ -107,22 +110,25 @@ func (op *sumGradOp) Name() string { return "d" + op.fwd.Name() }
 
 func (op *sumGradOp) Key() string { return op.fwd.Key() }
 
-func (op *sumGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return sumDo[float32](op.fwd, true, vals[0]) },
-		func() (gorgonia.Value, error) { return sumDo[float64](op.fwd, true, vals[0]) })
+func (op *sumGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *sumGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return sumDo[float32](op.fwd, true, vals[0], dst) },
+		func() (gorgonia.Value, error) { return sumDo[float64](op.fwd, true, vals[0], dst) })
 }
 
 // sumDo computes op's sum of v, or with grad its gradient from v, the
 // output gradient.
-func sumDo[T num.Float](op *sumOp, grad bool, v gorgonia.Value) (gorgonia.Value, error) {
-	return shardedSum[T](op, bcast.Same(op.row), grad, v, nil)
+func sumDo[T num.Float](op *sumOp, grad bool, v gorgonia.Value, dst *tensor.Dense) (gorgonia.Value, error) {
+	return shardedSum[T](op, bcast.Same(op.row), grad, v, nil, dst)
 }
 
 // shardedSum computes op's sum of v over the shards, each edge's message
 // the source row times its weight in ew (broadcast by plan) when ew is not
 // nil, the source row itself otherwise; or with grad the gradient of x
 // from v, the output gradient.
-func shardedSum[T num.Float](op *sumOp, plan bcast.Plan, grad bool, v gorgonia.Value, ew []T) (gorgonia.Value, error) {
+func shardedSum[T num.Float](op *sumOp, plan bcast.Plan, grad bool, v gorgonia.Value, ew []T, dst *tensor.Dense) (gorgonia.Value, error) {
 	x, err := values.Data[T](v)
 	if err != nil {
 		return nil, err
@@ -133,7 +139,7 @@ func shardedSum[T num.Float](op *sumOp, plan bcast.Plan, grad bool, v gorgonia.V
 		off := g.edgeOffsets()
 		msg, weights = spmm.Mul, func(j int) []T { return ew[off[j]:off[j+1]] }
 	}
-	t, out := values.Alloc[T](op.shape())
+	t, out := values.AllocInto[T](dst, op.shape())
 	w := bcast.Prod(op.row)
 	var zero T
 	if !grad {
@@ -202,4 +208,6 @@ func addTo[T num.Float](dst, src []T) {
 var (
 	_ opkit.Forward = (*sumOp)(nil)
 	_ opkit.Spec    = (*sumGradOp)(nil)
+	_ opkit.Into    = (*sumOp)(nil)
+	_ opkit.Into    = (*sumGradOp)(nil)
 )

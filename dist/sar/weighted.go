@@ -89,9 +89,12 @@ func (op *weightedOp) Name() string {
 	return fmt.Sprintf("sar_weighted_sum(out^%g,in^%g)", op.src, op.dst)
 }
 
-func (op *weightedOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return weightedDo[float32](op, false, vals[0], vals[1]) },
-		func() (gorgonia.Value, error) { return weightedDo[float64](op, false, vals[0], vals[1]) })
+func (op *weightedOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *weightedOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return weightedDo[float32](op, false, vals[0], vals[1], dst) },
+		func() (gorgonia.Value, error) { return weightedDo[float64](op, false, vals[0], vals[1], dst) })
 }
 
 // WRT says that only x gets a gradient: the weights are constants.
@@ -114,13 +117,18 @@ func (op *weightedGradOp) Name() string { return "d" + op.fwd.Name() }
 func (op *weightedGradOp) Key() string { return op.fwd.Key() }
 
 func (op *weightedGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return weightedDo[float32](op.fwd, true, vals[0], vals[1]) },
-		func() (gorgonia.Value, error) { return weightedDo[float64](op.fwd, true, vals[0], vals[1]) })
+	return op.DoInto(nil, vals)
+}
+
+// DoInto computes the result into dst when it fits (opkit.Into).
+func (op *weightedGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return weightedDo[float32](op.fwd, true, vals[0], vals[1], dst) },
+		func() (gorgonia.Value, error) { return weightedDo[float64](op.fwd, true, vals[0], vals[1], dst) })
 }
 
 // weightedDo computes op's sum of v, or with grad the gradient of x from
 // v, the output gradient; w holds the edge weights.
-func weightedDo[T num.Float](op *weightedOp, grad bool, v, w gorgonia.Value) (gorgonia.Value, error) {
+func weightedDo[T num.Float](op *weightedOp, grad bool, v, w gorgonia.Value, dst *tensor.Dense) (gorgonia.Value, error) {
 	ew, err := values.Data[T](w)
 	if err != nil {
 		return nil, err
@@ -128,10 +136,12 @@ func weightedDo[T num.Float](op *weightedOp, grad bool, v, w gorgonia.Value) (go
 	if ew == nil { // no edges: still the weighted sum
 		ew = []T{}
 	}
-	return shardedSum(&op.sumOp, op.plan, grad, v, ew)
+	return shardedSum(&op.sumOp, op.plan, grad, v, ew, dst)
 }
 
 var (
 	_ opkit.Partial = (*weightedOp)(nil)
 	_ opkit.Spec    = (*weightedGradOp)(nil)
+	_ opkit.Into    = (*weightedOp)(nil)
+	_ opkit.Into    = (*weightedGradOp)(nil)
 )

@@ -95,8 +95,8 @@ func main() {
 	flag.StringVar(&o.save, "save", "", "rank 0 writes the trained parameters to this `file`")
 	flag.IntVar(&o.features, "features", 64, "for partitions of a bare graph (gnnpart -gen): random features per node")
 	flag.IntVar(&o.classes, "classes", 8, "for partitions of a bare graph: random labels in this many classes")
-	flag.BoolVar(&o.stats, "stats", false, "every rank prints its peak RSS, median epoch time and bytes sent (a \"stats\" line)")
-	flag.StringVar(&o.memprofile, "memprofile", "", "every rank writes a heap profile after training to `file`.RANK (what it still holds: graph, features, model values)")
+	flag.BoolVar(&o.stats, "stats", false, "every rank prints its peak RSS, largest live heap at the end of an epoch, median epoch time and bytes sent (a \"stats\" line)")
+	flag.StringVar(&o.memprofile, "memprofile", "", "every rank writes a heap profile at the end of every epoch to `file`.RANK, the last epoch's kept (what training holds between epochs: graph, features, model values, the machine's buffers)")
 	flag.StringVar(&o.normalize, "normalize", "auto", "input features: row (row-normalised, as PyG's NormalizeFeatures), none, or auto (row for a Planetoid dataset, as examples/gcn and gat do; none otherwise)")
 	flag.Parse()
 	if err := run(os.Stdout, &o); err != nil {
@@ -244,17 +244,23 @@ func rank(w io.Writer, c comm.Comm, o *options) (*train.Result, error) {
 	}
 	task.Labels, task.Train, task.Val, task.Test = p.Labels, p.Train, p.Val, p.Test
 	cfg := train.Config{Epochs: o.epochs, LearningRate: o.lr, Patience: o.patience, Sync: sar.NewSync(c)}
-	res, err := train.Fit(task, cfg, setup.PrintEpoch(w))
+	heap := &heapWatch{stats: o.stats}
+	if o.memprofile != "" {
+		heap.profile = fmt.Sprintf("%s.%d", o.memprofile, c.Rank())
+	}
+	printEpoch := setup.PrintEpoch(w)
+	res, err := train.Fit(task, cfg, func(e train.Epoch) {
+		printEpoch(e)
+		heap.epoch()
+	})
+	if err == nil {
+		err = heap.err
+	}
 	if err != nil {
 		return nil, err
 	}
 	if o.stats {
-		printStats(os.Stdout, c.Rank(), p, g, res)
-	}
-	if o.memprofile != "" {
-		if err := writeHeapProfile(fmt.Sprintf("%s.%d", o.memprofile, c.Rank())); err != nil {
-			return nil, err
-		}
+		printStats(os.Stdout, c.Rank(), p, g, res, heap.live)
 	}
 	if o.save != "" && c.Rank() == 0 {
 		if err := nn.SaveParams(o.save, params(task)); err != nil {
@@ -338,7 +344,13 @@ func rowNormalized(f *dataset.Features) *dataset.Features {
 
 // input is the features as a dense float32 matrix, after dropout.
 func input(eg *gorgonia.ExprGraph, g nn.Graph, f *dataset.Features, p float64, seed uint64, mode *nn.Mode) (*gorgonia.Node, error) {
-	v := tensor.New(tensor.WithShape(f.Rows, f.Cols), tensor.WithBacking(f.ToDense()))
+	// Dense features are used in place (nothing writes into an input),
+	// not copied: the copy would double the largest table a rank holds.
+	back := f.Dense
+	if f.IsSparse() || len(back) != f.Rows*f.Cols {
+		back = f.ToDense()
+	}
+	v := tensor.New(tensor.WithShape(f.Rows, f.Cols), tensor.WithBacking(back))
 	x := gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(f.Rows, f.Cols), gorgonia.WithName("features"), gorgonia.WithValue(v))
 	if p == 0 {
 		return x, nil

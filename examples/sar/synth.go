@@ -49,10 +49,11 @@ func synthesise(p *partition.Part, cols, classes int, seed uint64) error {
 }
 
 // printStats prints one line about this rank's run: its nodes and
-// in-edges, peak resident memory, median epoch time, and the bytes its
+// in-edges, peak resident memory, median epoch time, the bytes its
 // aggregations sent per epoch and the least they could have sent
-// (sar.Graph.LeastBytes).
-func printStats(w io.Writer, rank int, p *partition.Part, g *sar.Graph, res *train.Result) {
+// (sar.Graph.LeastBytes), and live, the largest live heap at the end of
+// an epoch (heapWatch).
+func printStats(w io.Writer, rank int, p *partition.Part, g *sar.Graph, res *train.Result, live uint64) {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru) // Maxrss is in KiB on Linux
 	times := make([]time.Duration, len(res.History))
@@ -65,9 +66,33 @@ func printStats(w io.Writer, rank int, p *partition.Part, g *sar.Graph, res *tra
 		median = times[len(times)/2]
 	}
 	epochs := float64(max(len(res.History), 1))
-	fmt.Fprintf(w, "stats rank %d nodes %d edges %d peak_rss_mib %.1f epoch_ms %.1f sent_mb_per_epoch %.2f least_mb_per_epoch %.2f\n",
+	fmt.Fprintf(w, "stats rank %d nodes %d edges %d peak_rss_mib %.1f epoch_ms %.1f sent_mb_per_epoch %.2f least_mb_per_epoch %.2f live_heap_mib %.1f\n",
 		rank, p.NumNodes(), g.NumEdges(), float64(ru.Maxrss)/1024, float64(median.Microseconds())/1000,
-		float64(g.BytesSent())/1e6/epochs, float64(g.LeastBytes())/1e6/epochs)
+		float64(g.BytesSent())/1e6/epochs, float64(g.LeastBytes())/1e6/epochs, float64(live)/(1<<20))
+}
+
+// heapWatch measures, at the end of every epoch, what training holds
+// between epochs (the graph, the features, the model's values and the
+// machines' buffers): with stats, the live heap after a garbage
+// collection (the process's: -inproc ranks share it); with a profile path,
+// a heap profile written there, each epoch's replacing the last's.
+type heapWatch struct {
+	stats   bool
+	profile string
+	live    uint64 // the largest live heap seen
+	err     error  // the first error writing the profile
+}
+
+func (h *heapWatch) epoch() {
+	if h.stats {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		h.live = max(h.live, ms.HeapAlloc)
+	}
+	if h.profile != "" && h.err == nil {
+		h.err = writeHeapProfile(h.profile)
+	}
 }
 
 // writeHeapProfile writes the heap profile of what is live now to path,

@@ -14,9 +14,11 @@
 // nn/vm machines (one for the loss and gradients, one for evaluation,
 // sharing one pool), which reuse every value's buffer from one epoch to
 // the next and free values after their last reader; with features on a
-// device it runs Gorgonia's tape machine with the device engine; a rank of
-// a data-parallel job (Config.Sync) runs the tape machine with dual
-// values, which Sync reads.
+// device it runs Gorgonia's tape machine with the device engine. A rank of
+// a data-parallel job (Config.Sync) runs nn/vm machines as the host does:
+// Sync reads and sums the gradients through the parameters' Grad, which
+// returns the value of each parameter's gradient node, the buffer the
+// solver then steps with (no dual values, no copy).
 //
 // Mini-batch training (DGL's sampled training) builds the model afresh on
 // every batch: a batch's blocks have their own shapes, and Gorgonia nodes

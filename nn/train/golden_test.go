@@ -114,7 +114,13 @@ func goldenTask(t *testing.T, ds *dataset.Dataset, g *graph.Graph, kind string, 
 // training and validation losses and the three accuracies, to the bit.
 func trace(t *testing.T, task *train.Task, epochs int) []string {
 	t.Helper()
-	res, err := train.Fit(task, train.Config{Epochs: epochs, LearningRate: 0.01}, nil)
+	return traceConfig(t, task, train.Config{Epochs: epochs, LearningRate: 0.01})
+}
+
+// traceConfig is trace with cfg.
+func traceConfig(t *testing.T, task *train.Task, cfg train.Config) []string {
+	t.Helper()
+	res, err := train.Fit(task, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,6 +247,24 @@ func compareGolden(t *testing.T, path string, got map[string][]string) {
 		}
 		return
 	}
+	want := readGolden(t, path)
+	for _, m := range sortedKeys(got) {
+		w, g := want[m], got[m]
+		if len(w) != len(g) {
+			t.Errorf("%s: %d lines, the golden trace has %d", m, len(g), len(w))
+			continue
+		}
+		for i := range w {
+			if w[i] != g[i] {
+				t.Errorf("%s: line %d is %q, the golden trace has %q", m, i+1, g[i], w[i])
+			}
+		}
+	}
+}
+
+// readGolden reads the traces of the golden file at path, by run name.
+func readGolden(t *testing.T, path string) map[string][]string {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -259,18 +283,7 @@ func compareGolden(t *testing.T, path string, got map[string][]string) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range sortedKeys(got) {
-		w, g := want[m], got[m]
-		if len(w) != len(g) {
-			t.Errorf("%s: %d lines, the golden trace has %d", m, len(g), len(w))
-			continue
-		}
-		for i := range w {
-			if w[i] != g[i] {
-				t.Errorf("%s: line %d is %q, the golden trace has %q", m, i+1, g[i], w[i])
-			}
-		}
-	}
+	return want
 }
 
 func sortedKeys(m map[string][]string) []string { return slices.Sorted(maps.Keys(m)) }

@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/vm"
 )
 
@@ -114,23 +114,33 @@ func (h *hostRun) close() {
 	}
 }
 
-// syncRun trains one rank of a data-parallel job on the host: after the
-// backward the ranks sum their losses and gradients (Sync reads the
-// gradients from the parameters' dual values, so this runs Gorgonia's
-// tape machine), and evaluation counts over the nodes of all ranks.
+// syncRun trains one rank of a data-parallel job on the host with nn/vm
+// machines, as hostRun does: after the backward the ranks sum their
+// losses and gradients, and evaluation counts over the nodes of all
+// ranks. Sync reads the gradients with the parameters' Grad, which returns
+// the value of the gradient node gorgonia.Grad made (the node's deriv)
+// when no dual value is bound: forward makes that value the one the
+// solver steps with (exposeGrads), so what Sync sums in place is what the
+// step uses, with no dual values and no copy.
 type syncRun struct {
-	t        *Task
-	s        Sync
-	params   gorgonia.Nodes
-	vm, eval gorgonia.VM
-	solvers  []gorgonia.Solver
+	t             *Task
+	s             Sync
+	params, grads gorgonia.Nodes
+	vm, eval      *vm.Machine
+	solvers       []gorgonia.Solver
+	model         []gorgonia.ValueGrad // the parameters with the gradients of the last forward
 }
 
 func newSyncRun(t *Task, s Sync, params, grads gorgonia.Nodes, lr float64) (*syncRun, error) {
-	eg := t.Loss.Graph()
-	r := &syncRun{t: t, s: s, params: params, solvers: newSolvers(t.Groups, lr),
-		vm:   gorgonia.NewTapeMachine(eg.SubgraphRoots(append(gorgonia.Nodes{t.Loss}, grads...)...), gorgonia.BindDualValues(params...)),
-		eval: gorgonia.NewTapeMachine(eg.SubgraphRoots(t.Logits)),
+	pool := vm.NewPool()
+	train, err := vm.New(append(gorgonia.Nodes{t.Loss}, grads...), vm.WithPool(pool))
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	r := &syncRun{t: t, s: s, params: params, grads: grads, vm: train, solvers: newSolvers(t.Groups, lr)}
+	if r.eval, err = vm.New(gorgonia.Nodes{t.Logits}, vm.WithPool(pool)); err != nil {
+		r.close()
+		return nil, fmt.Errorf("train: %w", err)
 	}
 	if err := s.Params(params); err != nil {
 		r.close()
@@ -140,20 +150,29 @@ func newSyncRun(t *Task, s Sync, params, grads gorgonia.Nodes, lr float64) (*syn
 }
 
 func (r *syncRun) forward() (float64, error) {
-	r.vm.Reset()
 	if err := r.vm.RunAll(); err != nil {
 		return 0, err
 	}
+	model, err := r.vm.ValueGrads(r.params, r.grads)
+	if err != nil {
+		return 0, err
+	}
+	if err := exposeGrads(r.params, r.grads, model); err != nil {
+		return 0, err
+	}
+	r.model = model
 	loss := scalar(r.t.Loss.Value())
-	err := syncStep(r.s, r.params, &loss)
+	err = syncStep(r.s, r.params, &loss)
 	return loss, err
 }
 
 func (r *syncRun) step() error {
+	off := 0
 	for i, g := range r.t.Groups {
-		if err := r.solvers[i].Step(gorgonia.NodesToValueGrads(g.Params)); err != nil {
+		if err := r.solvers[i].Step(r.model[off : off+len(g.Params)]); err != nil {
 			return fmt.Errorf("optimiser: %w", err)
 		}
+		off += len(g.Params)
 	}
 	return nil
 }
@@ -163,9 +182,62 @@ func (r *syncRun) evaluate(e *Epoch) error { return evaluateSync(r.eval, r.t, r.
 func (r *syncRun) snapshot() (saved, error) { return snapshot(r.params) }
 
 func (r *syncRun) close() {
-	nn.CloseVM(r.vm)
-	nn.CloseVM(r.eval)
+	r.vm.Close()
+	if r.eval != nil {
+		r.eval.Close()
+	}
 }
+
+// exposeGrads makes each parameter's Grad return the gradient model holds
+// for it, the value the solver will step with, so that a Sync summing the
+// gradients in place (Sync.Grads) changes that value. Grad returns the
+// value bound to the parameter's gradient node: model's, unless the
+// machine handed over a copy (ValueGrads copies a gradient it does not
+// hold alone), which is bound to the node in its place. A parameter that
+// still carries a dual value of another machine (a tape machine run with
+// gorgonia.BindDualValues) returns the dual value's gradient: the
+// gradient is copied there and the solver steps with that.
+func exposeGrads(params, grads gorgonia.Nodes, model []gorgonia.ValueGrad) error {
+	for i, p := range params {
+		g, err := model[i].Grad()
+		if err != nil {
+			return fmt.Errorf("train: gradient of %q: %w", p.Name(), err)
+		}
+		cur, err := p.Grad()
+		if err == nil && cur == g {
+			continue
+		}
+		if op := grads[i].Op(); op != nil && op.Arity() > 0 && grads[i].Shape().Eq(g.Shape()) {
+			// The machine binds the node afresh at its next run.
+			if err := gorgonia.UnsafeLet(grads[i], g); err != nil {
+				return fmt.Errorf("train: gradient of %q: %w", p.Name(), err)
+			}
+			if cur, err = p.Grad(); err == nil && cur == g {
+				continue
+			}
+		}
+		dst, ok := cur.(*tensor.Dense)
+		src, ok2 := g.(*tensor.Dense)
+		if err != nil || !ok || !ok2 || dst.Dtype() != src.Dtype() || dst.Size() != src.Size() {
+			return fmt.Errorf("train: the gradient of %q that Sync would read (Grad) is not the one computed: data-parallel training needs it", p.Name())
+		}
+		if err := tensor.Copy(dst, src); err != nil {
+			return fmt.Errorf("train: gradient of %q: %w", p.Name(), err)
+		}
+		model[i] = dualGrad{p, dst}
+	}
+	return nil
+}
+
+// dualGrad is a parameter with the gradient of its dual value.
+type dualGrad struct {
+	n *gorgonia.Node
+	g gorgonia.Value
+}
+
+func (d dualGrad) Value() gorgonia.Value         { return d.n.Value() }
+func (d dualGrad) Grad() (gorgonia.Value, error) { return d.g, nil }
+func (d dualGrad) Name() string                  { return d.n.Name() }
 
 // newSolvers returns an Adam solver per group, with the group's weight
 // decay.

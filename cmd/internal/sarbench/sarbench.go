@@ -23,6 +23,7 @@ type rankStats struct {
 	rssMiB, epoch float64
 	sentMB        float64
 	leastMB       float64
+	heapMiB       float64 // live heap at the end of an epoch; 0 from an example that does not say
 }
 
 // Run parses the benchmark's flags from args and runs it, writing the table
@@ -52,7 +53,7 @@ func Run(name string, args []string, w, stderr io.Writer) error {
 		}
 		counts = append(counts, n)
 	}
-	fmt.Fprintf(w, "%-5s %-11s %3s %12s %12s %9s %10s %11s %11s %7s\n", "model", "mode", "np", "max RSS MiB", "mean RSS MiB", "max/np=1", "epoch ms", "sent MB/ep", "least MB/ep", "sent/least")
+	fmt.Fprintf(w, "%-5s %-11s %3s %12s %12s %13s %9s %10s %11s %11s %7s\n", "model", "mode", "np", "max RSS MiB", "mean RSS MiB", "max heap MiB", "max/np=1", "epoch ms", "sent MB/ep", "least MB/ep", "sent/least")
 	single := map[string]float64{}
 	for _, n := range counts {
 		for _, model := range strings.Split(*models, ",") {
@@ -67,9 +68,9 @@ func Run(name string, args []string, w, stderr io.Writer) error {
 					fmt.Fprintf(stderr, "%s: %s %s on %d ranks: %v\n", name, model, mode, n, err)
 					continue
 				}
-				var maxRSS, sumRSS, epoch, sent, least float64
+				var maxRSS, sumRSS, maxHeap, epoch, sent, least float64
 				for _, s := range stats {
-					maxRSS, sumRSS = max(maxRSS, s.rssMiB), sumRSS+s.rssMiB
+					maxRSS, sumRSS, maxHeap = max(maxRSS, s.rssMiB), sumRSS+s.rssMiB, max(maxHeap, s.heapMiB)
 					epoch, sent, least = max(epoch, s.epoch), sent+s.sentMB, least+s.leastMB
 				}
 				key := model + "/" + mode
@@ -83,7 +84,7 @@ func Run(name string, args []string, w, stderr io.Writer) error {
 				if least > 0 {
 					over = fmt.Sprintf("%.3f", sent/least)
 				}
-				fmt.Fprintf(w, "%-5s %-11s %3d %12.1f %12.1f %9s %10.1f %11.2f %11.2f %7s\n", model, mode, n, maxRSS, sumRSS/float64(len(stats)), ratio, epoch, sent, least, over)
+				fmt.Fprintf(w, "%-5s %-11s %3d %12.1f %12.1f %13.1f %9s %10.1f %11.2f %11.2f %7s\n", model, mode, n, maxRSS, sumRSS/float64(len(stats)), maxHeap, ratio, epoch, sent, least, over)
 			}
 		}
 	}
@@ -105,7 +106,8 @@ func job(np int, timeout time.Duration, exe string, args []string) ([]rankStats,
 	sc := bufio.NewScanner(&out)
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
-		if len(f) != 15 || f[0] != "stats" {
+		// 17 fields with the live heap, 15 from an example before it
+		if len(f) != 15 && len(f) != 17 || f[0] != "stats" {
 			continue
 		}
 		var s rankStats
@@ -119,6 +121,9 @@ func job(np int, timeout time.Duration, exe string, args []string) ([]rankStats,
 		}
 		s.rank, s.nodes, s.edges = int(num(2)), int(num(4)), int(num(6))
 		s.rssMiB, s.epoch, s.sentMB, s.leastMB = num(8), num(10), num(12), num(14)
+		if len(f) == 17 {
+			s.heapMiB = num(16)
+		}
 		if perr != nil {
 			return nil, perr
 		}

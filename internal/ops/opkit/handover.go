@@ -47,6 +47,17 @@ func (h *Handover[K, V]) Put(k K, i int, v V) error {
 	return nil
 }
 
+// Begin starts run k afresh, dropping what an earlier run under the same
+// key left untaken (a consumer the machine did not run). A producer whose
+// result, the key, lives in a buffer reused from run to run (nn/vm) calls
+// it before its Puts, so that such leftovers are neither an error nor
+// kept.
+func (h *Handover[K, V]) Begin(k K) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.runs, k)
+}
+
 // Take returns slot i of run k and clears it; ok is false when the slot is
 // not set (its producer has not run, or its value was already taken).
 func (h *Handover[K, V]) Take(k K, i int) (v V, ok bool) {

@@ -53,6 +53,31 @@ func TestHandover(t *testing.T) {
 	}
 }
 
+// TestHandoverBegin checks that Begin drops what an earlier run under the
+// same key left untaken, and only that run.
+func TestHandoverBegin(t *testing.T) {
+	var h Handover[string, int]
+	for _, k := range []string{"a", "b"} {
+		if err := h.Put(k, 1, 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.Begin("a")
+	if err := h.Put("a", 1, 6); err != nil {
+		t.Fatalf("a slot left untaken by the run before Begin: %v", err)
+	}
+	if v, ok := h.Take("a", 1); !ok || v != 6 {
+		t.Fatalf("Take(a, 1) = %d, %v, want 6, true", v, ok)
+	}
+	if v, ok := h.Take("b", 1); !ok || v != 5 {
+		t.Fatalf("Take(b, 1) = %d, %v after Begin(a), want 5, true", v, ok)
+	}
+	h.Begin("c") // a key never used
+	if h.Len() != 0 {
+		t.Fatalf("%d runs left, want 0", h.Len())
+	}
+}
+
 // TestHandoverConcurrent runs many runs at once, as concurrent machines
 // running one graph do (go test -race).
 func TestHandoverConcurrent(t *testing.T) {
