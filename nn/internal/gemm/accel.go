@@ -60,6 +60,11 @@ const (
 	outerRows  = 32
 	outerBlock = 128 << 10
 
+	// outerPart bounds the block of a chunk's partial product (features
+	// times the padded width) that one task of the outer kernel computes,
+	// so that it stays in the L2 cache beside the rows of a.
+	outerPart = 64 << 10
+
 	// outerMaxWidth is the widest product that MulTransA gives to the outer
 	// kernel.
 	outerMaxWidth = 128
@@ -193,17 +198,23 @@ func packCols(b []float32, k, m, w int) []float32 {
 
 // tmulAccel is MulTransARows with the AVX2 kernels: c (k x m) is the
 // transpose of a (n x k, given by rows) times b (n x m). The rows are cut
-// into chunks whose bounds depend on n only (those of parallel.Sum), each chunk's product is computed on
-// one goroutine, and the products are added in chunk order, tmulGroup
-// chunks computed at a time. The result is the same for any GOMAXPROCS.
+// into chunks whose bounds depend on n only (those of parallel.Sum), each
+// element of a chunk's product is one chain over its rows in order, and
+// the products are added in chunk order, tmulGroup chunks computed at a
+// time. The result is the same for any GOMAXPROCS.
 //
 // Two kernels share the work by shape. With outer, a's features are
 // broadcast and b's columns fill the vector lanes (m rounded up to 8), in
 // blocks of rows that stay in the L2 cache, in tiles of 6 features by 16
 // columns (outer16F32) when the padded width is a multiple of 16, else of
-// 12 by 8 (outerRowsF32): the better kernel for outputs up to 128 wide. Otherwise the product is computed transposed, m rounded up to
-// a multiple of 4 by k rounded up to 8, with a's features in the lanes,
-// rb rows of a at a time, and the sum transposed into c.
+// 12 by 8 (outerRowsF32): the better kernel for outputs up to 128 wide.
+// Its tasks are a chunk's rows times a block of the features, so that the
+// goroutines share chunks of unequal sizes (CiteSeer's 3327 rows are
+// chunks of 1024, 1024, 1024 and 255) and a block's part of the product
+// stays in the L2 cache. Otherwise the product is computed transposed, m
+// rounded up to a multiple of 4 by k rounded up to 8, with a's features in
+// the lanes, rb rows of a at a time, a chunk a task, and the sum
+// transposed into c.
 func tmulAccel(c []float32, rows func(lo, hi int) []float32, b []float32, n, k, m int) {
 	if n == 0 {
 		clear(c)
@@ -232,33 +243,53 @@ func tmulAccel(c []float32, rows func(lo, hi int) []float32, b []float32, n, k, 
 	defer parallel.PutScratch(total)
 	parts := parallel.Scratch[float32](min(count, tmulGroup) * size)
 	defer parallel.PutScratch(parts)
+	// The outer kernel's tasks are a chunk and a block of its features:
+	// the features' sums are independent, so the split leaves the bits as
+	// they are, while the tasks even out chunks of unequal sizes between
+	// goroutines and a block's share of p stays in the L2 cache.
+	fb, nfb := k, 1
+	if outer {
+		nfb = max((size*4+outerPart-1)/outerPart, (2*parallel.Workers()+min(count, tmulGroup)-1)/min(count, tmulGroup))
+		fb = min(k, ((k+nfb-1)/nfb+5)/6*6)
+		nfb = (k + fb - 1) / fb
+		rb = min(outerRows, max(16, outerBlock/4/fb))
+	}
 	for g := 0; g < count; g += tmulGroup {
 		gn := min(tmulGroup, count-g)
-		parallel.For(gn, 1, func(glo, ghi int) {
+		parallel.For(gn*nfb, 1, func(tlo, thi int) {
 			var pad []float32
 			if (outer && fp > m) || (!outer && h > m) {
 				pad = parallel.Scratch[float32](rb * max(h, fp))
 				defer parallel.PutScratch(pad)
 			}
-			for j := glo; j < ghi; j++ {
+			for t := tlo; t < thi; t++ {
+				j, f0 := t/nfb, t%nfb*fb
+				f1 := min(k, f0+fb)
 				p := parts[j*size : (j+1)*size]
-				clear(p)
 				lo, hi := (g+j)*per, min((g+j+1)*per, n)
 				a := rows(lo, hi)
-				for i := lo; i < hi; i += rb {
-					r := min(rb, hi-i)
-					bi, ldb := b[i*m:(i+r)*m], m
-					if outer {
+				if outer {
+					p = p[f0*fp : f1*fp]
+					clear(p)
+					for i := lo; i < hi; i += rb {
+						r := min(rb, hi-i)
+						bi := b[i*m : (i+r)*m]
 						if fp > m {
 							bi = padRows(bi, r, m, fp, pad)
 						}
+						ai := &a[(i-lo)*k+f0]
 						if fp%16 == 0 {
-							outer16F32(&p[0], &a[(i-lo)*k], &bi[0], r, k, fp)
+							outer16F32(&p[0], ai, &bi[0], r, f1-f0, k, fp)
 						} else {
-							outerRowsF32(&p[0], &a[(i-lo)*k], &bi[0], r, k, fp)
+							outerRowsF32(&p[0], ai, &bi[0], r, f1-f0, k, fp)
 						}
-						continue
 					}
+					continue
+				}
+				clear(p)
+				for i := lo; i < hi; i += rb {
+					r := min(rb, hi-i)
+					bi, ldb := b[i*m:(i+r)*m], m
 					if h > m {
 						bi, ldb = padRows(bi, r, m, h, pad), h
 					}
