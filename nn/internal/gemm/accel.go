@@ -92,12 +92,13 @@ func padded[T num.Float](m, k int) int {
 // each block's k rows one after another, with zero columns past m: the
 // kernels then read a block's rows from consecutive cache lines, whatever
 // b's width (a width of a power of two would map its rows to a few sets
-// of the L1 cache). When m is not a multiple of 8 the rows are computed
-// into scratch, of which the first m columns are kept: columns are
-// computed independently, so the padding changes nothing else. The rows go
-// to goroutines in units of tileRows; each task takes blocks of its rows,
-// and for each panel of the shared dimension (all of it when b fits
-// panelBytes) runs the column blocks of b over the block.
+// of the L1 cache). The kernels write the blocks of columns into c, but
+// for the block that crosses column m (when m is not a multiple of 8),
+// which they write into scratch, of which the columns before m are kept:
+// columns are computed independently, so the padding changes nothing
+// else. The rows go to goroutines in units of tileRows; each task takes
+// blocks of its rows, and for each panel of the shared dimension (all of
+// it when b fits panelBytes) runs the column blocks of b over the block.
 func mulAccel(c, a, b []float32, n, k, m, w int) {
 	if k < shortK {
 		mulShort(c, a, b, n, k, m, w)
@@ -110,7 +111,10 @@ func mulAccel(c, a, b []float32, n, k, m, w int) {
 		kc = max(64, panelBytes/4/w)
 	}
 	mb := max(tileRows, min(blockBytes/4/kc, cBlockBytes/4/w)/tileRows*tileRows)
+	// last is the block of columns that crosses m, or w when none does.
+	last := w
 	if w > m {
+		last = m &^ 15
 		mb = min(mb, scratchRows)
 	}
 	units := (n + tileRows - 1) / tileRows
@@ -118,28 +122,29 @@ func mulAccel(c, a, b []float32, n, k, m, w int) {
 		lo, hi = lo*tileRows, min(hi*tileRows, n)
 		var scratch []float32
 		if w > m {
-			scratch = parallel.Scratch[float32](min(mb, hi-lo) * w)
+			scratch = parallel.Scratch[float32](min(mb, hi-lo) * 16)
 			defer parallel.PutScratch(scratch)
 		}
 		for i := lo; i < hi; i += mb {
 			r := min(mb, hi-i)
-			dst, ldc := c[i*m:], m
-			if w > m {
-				dst, ldc = scratch, w
-			}
 			for k0 := 0; k0 < k; k0 += kc {
 				kk, acc := min(kc, k-k0), min(k0, 1)
 				for col := 0; col < w; col += 16 {
+					dst, ldc := c[i*m+col:], m
+					if col == last {
+						dst, ldc = scratch, w-col
+					}
 					if w-col >= 16 {
-						mul16F32(&dst[col], &a[i*k+k0], &bp[col*k+k0*16], r, kk, k, 16, ldc, acc)
+						mul16F32(&dst[0], &a[i*k+k0], &bp[col*k+k0*16], r, kk, k, 16, ldc, acc)
 					} else {
-						mul8F32(&dst[col], &a[i*k+k0], &bp[col*k+k0*8], r, kk, k, 8, ldc, acc)
+						mul8F32(&dst[0], &a[i*k+k0], &bp[col*k+k0*8], r, kk, k, 8, ldc, acc)
 					}
 				}
 			}
 			if w > m {
+				q := w - last
 				for j := range r {
-					copy(c[(i+j)*m:(i+j+1)*m], scratch[j*w:j*w+m])
+					copy(c[(i+j)*m+last:(i+j+1)*m], scratch[j*q:j*q+m-last])
 				}
 			}
 		}

@@ -159,11 +159,12 @@ func testDeterministic(t *testing.T, m int) {
 // chain over the shared dimension in order, whatever the tiling: a product
 // has the bits of its rows multiplied one at a time and of its blocks of
 // 16 columns multiplied apart, also when the whole is split into panels
-// of the shared dimension (k = 300 of 256 columns is over panelBytes) and
-// when the width is padded.
+// of the shared dimension (k = 300 of 256 columns is over panelBytes),
+// when the width is padded, and both (2500 by 30, and 600 by 1015, whose
+// last block of 8 columns crosses the width, as CiteSeer's input gradient's).
 func TestMulTiling(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, s := range [][3]int{{50, 300, 256}, {31, 77, 40}, {26, 1000, 16}, {40, 9, 8}} {
+	for _, s := range [][3]int{{50, 300, 256}, {31, 77, 40}, {26, 1000, 16}, {40, 9, 8}, {40, 2500, 30}, {6, 600, 1015}} {
 		n, k, m := s[0], s[1], s[2]
 		a, b := random[float32](rng, n*k), random[float32](rng, k*m)
 		c := make([]float32, n*m)
