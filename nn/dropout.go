@@ -123,7 +123,17 @@ func applyMask[T num.Float](y, x []T, p float64, seed, step uint64, training, re
 	// p is resolved to 1/65536.
 	threshold := uint64(math.Round(p * (1 << 16)))
 	scale := T(1 / (1 - p))
+	key := seed*0x9e3779b97f4a7c15 ^ step*0xbf58476d1ce4e5b9
 	parallel.For((len(x)+3)/4, 1<<12, func(lo, hi int) {
+		if g := maskGroups(x, lo, hi, threshold); g > 0 {
+			r := 0
+			if relu {
+				r = 1
+			}
+			maskF32((*float32)(unsafe.Pointer(&y[4*lo])), (*float32)(unsafe.Pointer(&x[4*lo])), g, key,
+				uint64(lo+1)*0x94d049bb133111eb, threshold, float32(scale), r)
+			lo += 4 * g
+		}
 		for q := lo; q < hi; q++ {
 			h := mix(seed, step, uint64(q))
 			for i := 4 * q; i < min(4*q+4, len(x)); i++ {
@@ -140,6 +150,16 @@ func applyMask[T num.Float](y, x []T, p float64, seed, step uint64, training, re
 			}
 		}
 	})
+}
+
+// maskGroups returns how many groups of four hashes (16 elements) from
+// hash lo on, within hash hi and the whole hashes of x, maskF32 takes: 0
+// unless x is float32 and AVX2 is there.
+func maskGroups[T num.Float](x []T, lo, hi int, threshold uint64) int {
+	if unsafe.Sizeof(x[0]) != 4 || !useMaskAVX2 || threshold > 0xffff {
+		return 0
+	}
+	return max(0, (min(hi, len(x)/4)-lo)/4)
 }
 
 // zeroUnless returns v when keep is all ones and +0 when keep is 0, by

@@ -1,6 +1,10 @@
 package sddmm
 
-import "github.com/gnngo/gnn/internal/num"
+import (
+	"slices"
+
+	"github.com/gnngo/gnn/internal/num"
+)
 
 // sumParts sets o[i] to the sum, in order, of the r parts part[i*r:i*r+r].
 func sumParts(o, part []float32, r int) {
@@ -60,6 +64,17 @@ func dotRows[T num.Float](o, x []T, la []int, y []T, ra []int, d int) {
 			}
 		}
 		return
+	}
+	if d != 8 && d > 0 && h > 0 && useAVX2 {
+		if of, ok := any(o).([]float32); ok {
+			// Other widths (GAT's output layer: one head of as many
+			// floats as classes) in the order of dot, in assembly.
+			xf, yf := any(x).([]float32), any(y).([]float32)
+			_ = of[len(la)*h-1]
+			_, _ = xf[(slices.Max(la)+1)*l-1], yf[(slices.Max(ra)+1)*l-1]
+			dotPairsF32(&of[0], &xf[0], &yf[0], &la[0], &ra[0], len(la), h, d, dotPairsDist)
+			return
+		}
 	}
 	if d == 8 {
 		// Eight-element heads (the attention shape): one bounds check per
@@ -123,16 +138,22 @@ func dot4[T num.Float](a, b *[4]T) T {
 // dot returns the dot product of a and b, which have the same length, in
 // two interleaved partial sums: a fixed order, so results do not depend on
 // scheduling. (Chunks of dot8 measured slower for 16-element segments.)
+// Each product is rounded before its sum (the conversions forbid fusing
+// them, as the assembly of dotPairsF32 does not fuse either).
 func dot[T num.Float](a, b []T) T {
 	b = b[:len(a)]
 	var s0, s1 T
 	j := 0
 	for ; j+1 < len(a); j += 2 {
-		s0 += a[j] * b[j]
-		s1 += a[j+1] * b[j+1]
+		s0 += T(a[j] * b[j])
+		s1 += T(a[j+1] * b[j+1])
 	}
 	if j < len(a) {
-		s0 += a[j] * b[j]
+		s0 += T(a[j] * b[j])
 	}
 	return s0 + s1
 }
+
+// dotPairsDist is how many edges ahead dotPairsF32 prefetches the gathered
+// rows, as rows8Dist.
+const dotPairsDist = rows8Dist

@@ -56,9 +56,20 @@ const (
 
 	// outerRows and outerBlock bound the rows of a that one call of the
 	// outer kernel sweeps: at most outerRows, and under outerBlock bytes
-	// (so that they stay in the L2 cache) unless that is under 16 rows.
-	outerRows  = 32
+	// (so that they stay in the L2 cache) unless that is under 8 rows.
+	// Rows of thousands of features lie on pages of their own: 12 rows,
+	// and the 12 that the kernel prefetches, keep their pages within the
+	// L1 TLB's 64 entries. 12 beat 32, 16 and 8 in cpu-GFLOPS on every
+	// weight gradient of BenchmarkFirstLayer up to 64 wide (3327 x 3703
+	// by 16: 25-29 with 32 rows, 35-45 with 12; 20000 x 1000 by 8: 18-21
+	// against 36-42; 4096 x 4000 by 64: 44-48 against 50-52).
+	outerRows  = 12
 	outerBlock = 128 << 10
+
+	// outerPart bounds the block of a chunk's partial product (features
+	// times the padded width) that one task of the outer kernel computes,
+	// so that it stays in the L2 cache beside the rows of a.
+	outerPart = 64 << 10
 
 	// outerMaxWidth is the widest product that MulTransA gives to the outer
 	// kernel.
@@ -87,12 +98,13 @@ func padded[T num.Float](m, k int) int {
 // each block's k rows one after another, with zero columns past m: the
 // kernels then read a block's rows from consecutive cache lines, whatever
 // b's width (a width of a power of two would map its rows to a few sets
-// of the L1 cache). When m is not a multiple of 8 the rows are computed
-// into scratch, of which the first m columns are kept: columns are
-// computed independently, so the padding changes nothing else. The rows go
-// to goroutines in units of tileRows; each task takes blocks of its rows,
-// and for each panel of the shared dimension (all of it when b fits
-// panelBytes) runs the column blocks of b over the block.
+// of the L1 cache). The kernels write the blocks of columns into c, but
+// for the block that crosses column m (when m is not a multiple of 8),
+// which they write into scratch, of which the columns before m are kept:
+// columns are computed independently, so the padding changes nothing
+// else. The rows go to goroutines in units of tileRows; each task takes
+// blocks of its rows, and for each panel of the shared dimension (all of
+// it when b fits panelBytes) runs the column blocks of b over the block.
 func mulAccel(c, a, b []float32, n, k, m, w int) {
 	if k < shortK {
 		mulShort(c, a, b, n, k, m, w)
@@ -105,7 +117,10 @@ func mulAccel(c, a, b []float32, n, k, m, w int) {
 		kc = max(64, panelBytes/4/w)
 	}
 	mb := max(tileRows, min(blockBytes/4/kc, cBlockBytes/4/w)/tileRows*tileRows)
+	// last is the block of columns that crosses m, or w when none does.
+	last := w
 	if w > m {
+		last = m &^ 15
 		mb = min(mb, scratchRows)
 	}
 	units := (n + tileRows - 1) / tileRows
@@ -113,28 +128,29 @@ func mulAccel(c, a, b []float32, n, k, m, w int) {
 		lo, hi = lo*tileRows, min(hi*tileRows, n)
 		var scratch []float32
 		if w > m {
-			scratch = parallel.Scratch[float32](min(mb, hi-lo) * w)
+			scratch = parallel.Scratch[float32](min(mb, hi-lo) * 16)
 			defer parallel.PutScratch(scratch)
 		}
 		for i := lo; i < hi; i += mb {
 			r := min(mb, hi-i)
-			dst, ldc := c[i*m:], m
-			if w > m {
-				dst, ldc = scratch, w
-			}
 			for k0 := 0; k0 < k; k0 += kc {
 				kk, acc := min(kc, k-k0), min(k0, 1)
 				for col := 0; col < w; col += 16 {
+					dst, ldc := c[i*m+col:], m
+					if col == last {
+						dst, ldc = scratch, w-col
+					}
 					if w-col >= 16 {
-						mul16F32(&dst[col], &a[i*k+k0], &bp[col*k+k0*16], r, kk, k, 16, ldc, acc)
+						mul16F32(&dst[0], &a[i*k+k0], &bp[col*k+k0*16], r, kk, k, 16, ldc, acc)
 					} else {
-						mul8F32(&dst[col], &a[i*k+k0], &bp[col*k+k0*8], r, kk, k, 8, ldc, acc)
+						mul8F32(&dst[0], &a[i*k+k0], &bp[col*k+k0*8], r, kk, k, 8, ldc, acc)
 					}
 				}
 			}
 			if w > m {
+				q := w - last
 				for j := range r {
-					copy(c[(i+j)*m:(i+j+1)*m], scratch[j*w:j*w+m])
+					copy(c[(i+j)*m+last:(i+j+1)*m], scratch[j*q:j*q+m-last])
 				}
 			}
 		}
@@ -193,17 +209,23 @@ func packCols(b []float32, k, m, w int) []float32 {
 
 // tmulAccel is MulTransARows with the AVX2 kernels: c (k x m) is the
 // transpose of a (n x k, given by rows) times b (n x m). The rows are cut
-// into chunks whose bounds depend on n only (those of parallel.Sum), each chunk's product is computed on
-// one goroutine, and the products are added in chunk order, tmulGroup
-// chunks computed at a time. The result is the same for any GOMAXPROCS.
+// into chunks whose bounds depend on n only (those of parallel.Sum), each
+// element of a chunk's product is one chain over its rows in order, and
+// the products are added in chunk order, tmulGroup chunks computed at a
+// time. The result is the same for any GOMAXPROCS.
 //
 // Two kernels share the work by shape. With outer, a's features are
 // broadcast and b's columns fill the vector lanes (m rounded up to 8), in
 // blocks of rows that stay in the L2 cache, in tiles of 6 features by 16
 // columns (outer16F32) when the padded width is a multiple of 16, else of
-// 12 by 8 (outerRowsF32): the better kernel for outputs up to 128 wide. Otherwise the product is computed transposed, m rounded up to
-// a multiple of 4 by k rounded up to 8, with a's features in the lanes,
-// rb rows of a at a time, and the sum transposed into c.
+// 12 by 8 (outerRowsF32): the better kernel for outputs up to 128 wide.
+// Its tasks are a chunk's rows times a block of the features, so that the
+// goroutines share chunks of unequal sizes (CiteSeer's 3327 rows are
+// chunks of 1024, 1024, 1024 and 255) and a block's part of the product
+// stays in the L2 cache. Otherwise the product is computed transposed, m
+// rounded up to a multiple of 4 by k rounded up to 8, with a's features in
+// the lanes, rb rows of a at a time, a chunk a task, and the sum
+// transposed into c.
 func tmulAccel(c []float32, rows func(lo, hi int) []float32, b []float32, n, k, m int) {
 	if n == 0 {
 		clear(c)
@@ -219,9 +241,6 @@ func tmulAccel(c []float32, rows func(lo, hi int) []float32, b []float32, n, k, 
 		mask[l] = -1
 	}
 	rb := min(max(16, tmulBlock/4/k), max(8, tmulBytes/4/h), tmulRows)
-	if outer {
-		rb = min(outerRows, max(16, outerBlock/4/k))
-	}
 	// The chunks of parallel.Sum, which the weight gradient was summed
 	// over before these kernels: the same bounds and order give the same
 	// bits as before, so that trained models do not change with them.
@@ -232,33 +251,53 @@ func tmulAccel(c []float32, rows func(lo, hi int) []float32, b []float32, n, k, 
 	defer parallel.PutScratch(total)
 	parts := parallel.Scratch[float32](min(count, tmulGroup) * size)
 	defer parallel.PutScratch(parts)
+	// The outer kernel's tasks are a chunk and a block of its features:
+	// the features' sums are independent, so the split leaves the bits as
+	// they are, while the tasks even out chunks of unequal sizes between
+	// goroutines and a block's share of p stays in the L2 cache.
+	fb, nfb := k, 1
+	if outer {
+		nfb = max((size*4+outerPart-1)/outerPart, (2*parallel.Workers()+min(count, tmulGroup)-1)/min(count, tmulGroup))
+		fb = min(k, ((k+nfb-1)/nfb+5)/6*6)
+		nfb = (k + fb - 1) / fb
+		rb = min(outerRows, max(8, outerBlock/4/fb))
+	}
 	for g := 0; g < count; g += tmulGroup {
 		gn := min(tmulGroup, count-g)
-		parallel.For(gn, 1, func(glo, ghi int) {
+		parallel.For(gn*nfb, 1, func(tlo, thi int) {
 			var pad []float32
 			if (outer && fp > m) || (!outer && h > m) {
 				pad = parallel.Scratch[float32](rb * max(h, fp))
 				defer parallel.PutScratch(pad)
 			}
-			for j := glo; j < ghi; j++ {
+			for t := tlo; t < thi; t++ {
+				j, f0 := t/nfb, t%nfb*fb
+				f1 := min(k, f0+fb)
 				p := parts[j*size : (j+1)*size]
-				clear(p)
 				lo, hi := (g+j)*per, min((g+j+1)*per, n)
 				a := rows(lo, hi)
-				for i := lo; i < hi; i += rb {
-					r := min(rb, hi-i)
-					bi, ldb := b[i*m:(i+r)*m], m
-					if outer {
+				if outer {
+					p = p[f0*fp : f1*fp]
+					clear(p)
+					for i := lo; i < hi; i += rb {
+						r := min(rb, hi-i)
+						bi := b[i*m : (i+r)*m]
 						if fp > m {
 							bi = padRows(bi, r, m, fp, pad)
 						}
+						ai := &a[(i-lo)*k+f0]
 						if fp%16 == 0 {
-							outer16F32(&p[0], &a[(i-lo)*k], &bi[0], r, k, fp)
+							outer16F32(&p[0], ai, &bi[0], r, f1-f0, k, fp)
 						} else {
-							outerRowsF32(&p[0], &a[(i-lo)*k], &bi[0], r, k, fp)
+							outerRowsF32(&p[0], ai, &bi[0], r, f1-f0, k, fp)
 						}
-						continue
 					}
+					continue
+				}
+				clear(p)
+				for i := lo; i < hi; i += rb {
+					r := min(rb, hi-i)
+					bi, ldb := b[i*m:(i+r)*m], m
 					if h > m {
 						bi, ldb = padRows(bi, r, m, h, pad), h
 					}

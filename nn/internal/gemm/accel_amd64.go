@@ -30,17 +30,18 @@ func mul8F32(c, a, b *float32, n, k, lda, ldb, ldc, acc int)
 //go:noescape
 func tmulF32(p, a, b *float32, r, f, h, lda, ldb, ldp int, mask *int32, next int)
 
-// outerRowsF32 adds to p (k x w) the transpose of a (n x k) times b
-// (n x w), w a positive multiple of 8, n and k positive (outer_amd64.s).
+// outerRowsF32 adds to p (k x w) the transpose of a (n x k, rows lda
+// floats apart) times b (n x w), w a positive multiple of 8, n and k
+// positive (outer_amd64.s).
 //
 //go:noescape
-func outerRowsF32(p, a, b *float32, n, k, w int)
+func outerRowsF32(p, a, b *float32, n, k, lda, w int)
 
 // outer16F32 is outerRowsF32 for w a positive multiple of 16, in tiles of
 // 6 rows of p by 16 columns (outer_amd64.s).
 //
 //go:noescape
-func outer16F32(p, a, b *float32, n, k, w int)
+func outer16F32(p, a, b *float32, n, k, lda, w int)
 
 // mulRowsF32 sets c (n x m) to a (n x k) times b (k x m), m a positive
 // multiple of 8, n and k positive (mulrows_amd64.s).

@@ -19,8 +19,8 @@ func tmulF32(p, a, b *float32, r, f, h, lda, ldb, ldp int, mask *int32, next int
 	panic("gemm: no AVX2 kernels in this build")
 }
 
-func outerRowsF32(p, a, b *float32, n, k, w int) { panic("gemm: no AVX2 kernels in this build") }
+func outerRowsF32(p, a, b *float32, n, k, lda, w int) { panic("gemm: no AVX2 kernels in this build") }
 
-func outer16F32(p, a, b *float32, n, k, w int) { panic("gemm: no AVX2 kernels in this build") }
+func outer16F32(p, a, b *float32, n, k, lda, w int) { panic("gemm: no AVX2 kernels in this build") }
 
 func mulRowsF32(c, a, b *float32, n, k, m int) { panic("gemm: no AVX2 kernels in this build") }

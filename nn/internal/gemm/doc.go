@@ -9,12 +9,15 @@
 // (12 by 8 for a last block of 8) over b packed in column blocks, its rows
 // streamed once and prefetched a tile ahead; the weight gradient over
 // fixed chunks of rows summed in chunk order, in tiles of 6 features by 16
-// columns (or 12 by 8) up to 128 wide and, wider, transposed with the
-// features in the vector lanes. Every element is one chain of fused
+// columns (or 12 by 8) up to 128 wide, a chunk's features split in blocks
+// among the goroutines and swept 12 rows at a time, and, wider,
+// transposed with the features in the vector lanes. Every element is one chain of fused
 // multiply-adds over the shared dimension in order (per chunk for the
 // weight gradient), so the tiling and the split into tasks do not change
 // the bits. Elsewhere, and with the purego build tag, products at most 32
 // wide run in Go and wider ones in gonum's blocked matrix product.
 // BenchmarkFMAPeak measures the machine's FMA peak, against which
-// BenchmarkFirstLayer and BenchmarkMul report GFLOPS.
+// BenchmarkFirstLayer and BenchmarkMul report GFLOPS, and cpu-GFLOPS, the
+// operations per second of CPU time, which on a shared machine tell the
+// kernels' speed apart from the share of the cores they were given.
 package gemm

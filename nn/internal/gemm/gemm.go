@@ -65,8 +65,8 @@ func MulTransA[T num.Float](c, a, b []T, n, k, m int) {
 
 // MulTransARows is MulTransA with the rows lo to hi-1 of a given by
 // a(lo, hi), (hi-lo) x k, which may be called from several goroutines at
-// once: for an a held in pieces, which it reads a chunk of rows at a time
-// without a copy of the whole. The result has MulTransA's bits on the
+// once, and more than once for the same rows: for an a held in pieces,
+// which it reads a chunk of rows at a time without a copy of the whole. The result has MulTransA's bits on the
 // stacked rows. Products that MulTransA gives to gonum read all of a at
 // once.
 func MulTransARows[T num.Float](c []T, a func(lo, hi int) []T, b []T, n, k, m int) {

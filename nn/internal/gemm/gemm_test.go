@@ -159,11 +159,12 @@ func testDeterministic(t *testing.T, m int) {
 // chain over the shared dimension in order, whatever the tiling: a product
 // has the bits of its rows multiplied one at a time and of its blocks of
 // 16 columns multiplied apart, also when the whole is split into panels
-// of the shared dimension (k = 300 of 256 columns is over panelBytes) and
-// when the width is padded.
+// of the shared dimension (k = 300 of 256 columns is over panelBytes),
+// when the width is padded, and both (2500 by 30, and 600 by 1015, whose
+// last block of 8 columns crosses the width, as CiteSeer's input gradient's).
 func TestMulTiling(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, s := range [][3]int{{50, 300, 256}, {31, 77, 40}, {26, 1000, 16}, {40, 9, 8}} {
+	for _, s := range [][3]int{{50, 300, 256}, {31, 77, 40}, {26, 1000, 16}, {40, 9, 8}, {40, 2500, 30}, {6, 600, 1015}} {
 		n, k, m := s[0], s[1], s[2]
 		a, b := random[float32](rng, n*k), random[float32](rng, k*m)
 		c := make([]float32, n*m)
@@ -221,6 +222,7 @@ func BenchmarkMul(b *testing.B) {
 func benchMul(b *testing.B, op string, a, w, d, c, g []float32, n, k, m int) {
 	b.Run(fmt.Sprintf("op=%s/n=%d/k=%d/m=%d", op, n, k, m), func(b *testing.B) {
 		b.ReportAllocs()
+		c0 := cpuSeconds()
 		for b.Loop() {
 			switch op {
 			case "mul":
@@ -231,7 +233,9 @@ func benchMul(b *testing.B, op string, a, w, d, c, g []float32, n, k, m int) {
 				MulTransB(a, d, w, n, k, m)
 			}
 		}
-		b.ReportMetric(2*float64(n*k*m)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
+		flops := 2 * float64(n*k*m) * float64(b.N)
+		b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOPS")
+		reportCPU(b, flops, c0)
 	})
 }
 
@@ -281,6 +285,33 @@ func testMulTransARows[T num.Float](t *testing.T) {
 		for i := range want {
 			if math.Float64bits(float64(got[i])) != math.Float64bits(float64(want[i])) {
 				t.Fatalf("%v: element %d is %v, MulTransA %v", s, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestMulTransATiling checks that MulTransA computes each feature's row of
+// the product apart from the others, whatever blocks of features its tasks
+// take: rows of the product over a wide a (split into blocks of features
+// for the L2 cache, and over 3 chunks of rows, split for the goroutines)
+// have the bits of the same product over only a few of a's columns.
+func TestMulTransATiling(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, s := range [][3]int{{2500, 2000, 16}, {2100, 3000, 8}, {2200, 700, 13}} {
+		n, k, m := s[0], s[1], s[2]
+		a, b := random[float32](rng, n*k), random[float32](rng, n*m)
+		c := make([]float32, k*m)
+		MulTransA(c, a, b, n, k, m)
+		for _, f := range [][2]int{{0, 7}, {k/2 - 3, k/2 + 10}, {k - 10, k}} {
+			q := f[1] - f[0]
+			af := make([]float32, n*q)
+			for i := range n {
+				copy(af[i*q:(i+1)*q], a[i*k+f[0]:i*k+f[1]])
+			}
+			cf := make([]float32, q*m)
+			MulTransA(cf, af, b, n, q, m)
+			if !slices.Equal(cf, c[f[0]*m:f[1]*m]) {
+				t.Fatalf("%v: features %d to %d alone differ", s, f[0], f[1]-1)
 			}
 		}
 	}

@@ -59,19 +59,19 @@
 	ADDQ    R9, AX \
 	VMOVUPS Y11, (AX)
 
-// func outerRowsF32(p, a, b *float32, n, k, w int)
+// func outerRowsF32(p, a, b *float32, n, k, lda, w int)
 //
-// p (k x w) += the transpose of a (n x k) times b (n x w), w a positive
-// multiple of 8, n and k positive: for each element of p, one chain of
+// p (k x w) += the transpose of a (n x k, rows lda floats apart) times b
+// (n x w), w a positive multiple of 8, n and k positive: for each element of p, one chain of
 // fused multiply-adds over the rows of a and b in order.
-TEXT ·outerRowsF32(SB), NOSPLIT, $0-48
+TEXT ·outerRowsF32(SB), NOSPLIT, $0-56
 	MOVQ p+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ k+32(FP), R8
-	MOVQ R8, R12
+	MOVQ lda+40(FP), R12
 	SHLQ $2, R12 // bytes per row of a
-	MOVQ w+40(FP), R9
+	MOVQ w+48(FP), R9
 	SHLQ $2, R9 // bytes per row of b and p
 	MOVQ n+24(FP), R13
 	IMULQ R12, R13 // bytes of n rows of a: the distance to the next block
@@ -230,22 +230,22 @@ odone:
 	VMOVUPS hi, 32(BX) \
 	ADDQ    R9, BX
 
-// func outer16F32(p, a, b *float32, n, k, w int)
+// func outer16F32(p, a, b *float32, n, k, lda, w int)
 //
-// p (k x w) += the transpose of a (n x k) times b (n x w), w a positive
-// multiple of 16, n and k positive: tiles of 6 rows of p by 16 columns (12
+// p (k x w) += the transpose of a (n x k, rows lda floats apart) times b
+// (n x w), w a positive multiple of 16, n and k positive: tiles of 6 rows of p by 16 columns (12
 // accumulators, two loads of b and six broadcasts of a for 12 FMAs), then
 // single rows. Each element of p is one chain of fused multiply-adds over
 // the rows in order. The loop prefetches the same columns n rows further,
 // which the next call reads in the same order.
-TEXT ·outer16F32(SB), NOSPLIT, $0-48
+TEXT ·outer16F32(SB), NOSPLIT, $0-56
 	MOVQ  p+0(FP), DI
 	MOVQ  a+8(FP), SI
 	MOVQ  b+16(FP), DX
 	MOVQ  k+32(FP), R8
-	MOVQ  R8, R12
+	MOVQ  lda+40(FP), R12
 	SHLQ  $2, R12 // bytes per row of a
-	MOVQ  w+40(FP), R9
+	MOVQ  w+48(FP), R9
 	SHLQ  $2, R9 // bytes per row of b and p
 	MOVQ  n+24(FP), R13
 	IMULQ R12, R13 // bytes of n rows of a

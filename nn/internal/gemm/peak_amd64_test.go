@@ -26,6 +26,7 @@ func BenchmarkFMAPeak(b *testing.B) {
 	for _, procs := range []int{1, 2} {
 		b.Run(fmt.Sprintf("cores=%d", procs), func(b *testing.B) {
 			b.ReportAllocs()
+			c0 := cpuSeconds()
 			for b.Loop() {
 				var wg sync.WaitGroup
 				for range procs {
@@ -37,7 +38,9 @@ func BenchmarkFMAPeak(b *testing.B) {
 				}
 				wg.Wait()
 			}
-			b.ReportMetric(192*float64(iters)*float64(procs)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
+			flops := 192 * float64(iters) * float64(procs) * float64(b.N)
+			b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOPS")
+			reportCPU(b, flops, c0)
 		})
 	}
 }
