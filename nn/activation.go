@@ -164,6 +164,13 @@ func activationGradDo[T num.Float](dst *tensor.Dense, op *activationOp, vals []g
 	if len(dy) != len(x) {
 		return nil, fmt.Errorf("nn: d%v: %d values, %d gradients", op.fn, len(x), len(dy))
 	}
+	if op.fn == relu {
+		t, y := values.OverInto[T](dst, op.shape) // every element written
+		parallel.For(len(x), 1<<14, func(lo, hi int) {
+			reluGrad(y[lo:hi], x[lo:hi], dy[lo:hi])
+		})
+		return t, nil
+	}
 	t, y := values.AllocInto[T](dst, op.shape)
 	parallel.For(len(x), 1<<14, func(lo, hi int) {
 		for i, v := range x[lo:hi] {

@@ -271,22 +271,15 @@ func batchNormDo[T num.Float](dst *tensor.Dense, op *batchNormOp, kind int, vals
 }
 
 // affineRows sets y = a u + c (v - m) + b, per column, for the (n, f)
-// matrices y, u and v; u may be nil, leaving out its term.
+// matrices y, u and v; u may be nil, leaving out its term (then b must be
+// zero: y = c (v - m) + 0).
 func affineRows[T num.Float](y, u, v, m, a, c, b []T, n, f int) {
 	parallel.For(n, 256, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			yr, vr := y[i*f:(i+1)*f], v[i*f:(i+1)*f]
-			if u == nil {
-				for j := range yr {
-					yr[j] = c[j]*(vr[j]-m[j]) + b[j]
-				}
-				continue
-			}
-			ur := u[i*f : (i+1)*f]
-			for j := range yr {
-				yr[j] = a[j]*ur[j] + c[j]*(vr[j]-m[j]) + b[j]
-			}
+		if u == nil {
+			shiftRows(y[lo*f:hi*f], v[lo*f:hi*f], m, c, b, f, false)
+			return
 		}
+		affineRowsDy(y[lo*f:hi*f], u[lo*f:hi*f], v[lo*f:hi*f], m, a, c, b, f)
 	})
 }
 
@@ -294,14 +287,7 @@ func affineRows[T num.Float](y, u, v, m, a, c, b []T, n, f int) {
 func dySums[T num.Float](x, dy []T, n, f int) (sdy, sdyx []float64) {
 	sums := make([]float64, 2*f)
 	parallel.Sum(sums, n, 256, func(p []float64, lo, hi int) {
-		ps, px := p[:f], p[f:]
-		for i := lo; i < hi; i++ {
-			xr, dr := x[i*f:(i+1)*f], dy[i*f:(i+1)*f]
-			for j, d := range dr {
-				ps[j] += float64(d)
-				px[j] += float64(d) * float64(xr[j])
-			}
-		}
+		addDySums(p[:f], p[f:], x[lo*f:hi*f], dy[lo*f:hi*f], f)
 	})
 	return sums[:f], sums[f:]
 }
@@ -311,23 +297,14 @@ func dySums[T num.Float](x, dy []T, n, f int) (sdy, sdyx []float64) {
 func columnStats[T num.Float](x []T, n, f int, eps float64) (mean, inv []float64) {
 	mean = make([]float64, f)
 	parallel.Sum(mean, n, 256, func(p []float64, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			for j, v := range x[i*f : (i+1)*f] {
-				p[j] += float64(v)
-			}
-		}
+		addColSums(p, x[lo*f:hi*f], f)
 	})
 	for j := range mean {
 		mean[j] /= float64(n)
 	}
 	inv = make([]float64, f)
 	parallel.Sum(inv, n, 256, func(p []float64, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			for j, v := range x[i*f : (i+1)*f] {
-				d := float64(v) - mean[j]
-				p[j] += d * d
-			}
-		}
+		addColSqDev(p, x[lo*f:hi*f], mean, f)
 	})
 	for j := range inv {
 		inv[j] = 1 / math.Sqrt(inv[j]/float64(n)+eps)

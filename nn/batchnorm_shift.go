@@ -113,25 +113,14 @@ func batchNormShiftDo[T num.Float](dst *tensor.Dense, op *batchNormShiftOp, vals
 	}
 	n, f := op.bn.n, op.bn.f
 	mean, inv, _ := stats(op.bn.cache, x, n, f, op.bn.eps, true)
-	m, a, zero := make([]T, f), make([]T, f), make([]T, f)
+	m, a := make([]T, f), make([]T, f)
 	for j := range f {
 		m[j] = T(mean[j])
 		a[j] = T(inv[j] * float64(gamma[j]))
 	}
 	t, y := values.OverInto[T](dst, tensor.Shape{n, f})
-	relu := op.relu
 	parallel.For(n, 256, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			yr, xr := y[i*f:(i+1)*f], x[i*f:(i+1)*f]
-			for j := range yr {
-				v := a[j]*(xr[j]-m[j]) + zero[j]
-				v = v + beta[j]
-				if relu {
-					v = max(v, 0)
-				}
-				yr[j] = v
-			}
-		}
+		shiftRows(y[lo*f:hi*f], x[lo*f:hi*f], m, a, beta, f, op.relu)
 	})
 	return t, nil
 }

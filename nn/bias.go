@@ -142,11 +142,7 @@ func biasGradDo[T num.Float](dst *tensor.Dense, shape tensor.Shape, vals []gorgo
 	n, w := shape[0], shape[1:].TotalSize()
 	t, db := values.AllocInto[T](dst, shape[1:])
 	parallel.Sum(db, n, 1024, func(p []T, lo, hi int) {
-		for r := lo; r < hi; r++ {
-			for j, v := range dy[r*w : (r+1)*w] {
-				p[j] += v
-			}
-		}
+		addColSumsT(p, dy[lo*w:hi*w], w)
 	})
 	return t, nil
 }

@@ -93,12 +93,7 @@ func matMulBiasDo[T num.Float](dst *tensor.Dense, op *matMulBiasOp, vals []gorgo
 	t, y := values.OverInto[T](dst, tensor.Shape{n, w})
 	gemm.Mul(y, x, wt, n, k, w)
 	parallel.For(n, 1024, func(lo, hi int) {
-		for r := lo; r < hi; r++ {
-			yr := y[r*w : (r+1)*w]
-			for j, v := range b {
-				yr[j] = yr[j] + v
-			}
-		}
+		addBiasRows(y[lo*w:hi*w], b, w)
 	})
 	return t, nil
 }
