@@ -100,6 +100,12 @@ func scalar(dt tensor.Dtype, v float64) any {
 // matching any NaN.
 func equalBits(a, b gorgonia.Value) bool {
 	switch x := a.Data().(type) {
+	case float32:
+		y := b.Data().(float32)
+		return math.Float32bits(x) == math.Float32bits(y) || x != x && y != y
+	case float64:
+		y := b.Data().(float64)
+		return math.Float64bits(x) == math.Float64bits(y) || x != x && y != y
 	case []float32:
 		y := b.Data().([]float32)
 		for i := range x {

@@ -164,6 +164,7 @@ func New(roots gorgonia.Nodes, opts ...Option) (*Machine, error) {
 	}
 	m.vals = make([]gorgonia.Value, len(m.nodes))
 	m.owner = make([]int, len(m.nodes))
+	m.warm()
 	return m, nil
 }
 
