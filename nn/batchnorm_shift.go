@@ -73,13 +73,18 @@ func (op *batchNormShiftOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (go
 func (op *batchNormShiftOp) Grad(inputs gorgonia.Nodes, out, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	shape := tensor.Shape{op.bn.n, op.bn.f}
 	dz := grad
+	var sums *sumsCache
 	if op.relu {
+		// ReLU's gradient sums its columns for beta's as it writes them.
+		sums = new(sumsCache)
 		var err error
-		if dz, err = apply(&activationGradOp{fwd: &activationOp{fn: relu, shape: shape}}, out, grad); err != nil {
+		if dz, err = apply(&activationGradOp{fwd: &activationOp{fn: relu, shape: shape}, sums: sums}, out, grad); err != nil {
 			return nil, err
 		}
+	} else if bg, ok := specOf[*batchNormGradOp](grad); ok && bg.kind == bnDX {
+		sums = bg.colSums()
 	}
-	dbeta, err := apply(&biasGradOp{fwd: &biasOp{shape: shape}}, dz)
+	dbeta, err := apply(&biasGradOp{fwd: &biasOp{shape: shape}, sums: sums}, dz)
 	if err != nil {
 		return nil, err
 	}
