@@ -120,8 +120,12 @@ func (op *activationOp) Grad(inputs gorgonia.Nodes, out, grad *gorgonia.Node) (g
 }
 
 // activationGradOp is the backward of fwd, taking (x, dy) for ELU and
-// (y, dy) for ReLU.
-type activationGradOp struct{ fwd *activationOp }
+// (y, dy) for ReLU. A ReLU gradient with sums also sums the columns of
+// what it writes, for the bias gradient that reads it (sumsCache).
+type activationGradOp struct {
+	fwd  *activationOp
+	sums *sumsCache // may be nil
+}
 
 func (op *activationGradOp) Name() string { return "d" + op.fwd.Name() }
 
@@ -148,11 +152,11 @@ func (op *activationGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (g
 
 // DoInto is Do into dst (opkit.Into).
 func (op *activationGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return activationGradDo[float32](dst, op.fwd, vals) },
-		func() (gorgonia.Value, error) { return activationGradDo[float64](dst, op.fwd, vals) })
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return activationGradDo[float32](dst, op.fwd, op.sums, vals) },
+		func() (gorgonia.Value, error) { return activationGradDo[float64](dst, op.fwd, op.sums, vals) })
 }
 
-func activationGradDo[T num.Float](dst *tensor.Dense, op *activationOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+func activationGradDo[T num.Float](dst *tensor.Dense, op *activationOp, sums *sumsCache, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
@@ -163,6 +167,26 @@ func activationGradDo[T num.Float](dst *tensor.Dense, op *activationOp, vals []g
 	}
 	if len(dy) != len(x) {
 		return nil, fmt.Errorf("nn: d%v: %d values, %d gradients", op.fn, len(x), len(dy))
+	}
+	if op.fn == relu && sums != nil && len(op.shape) == 2 && op.shape[1] > 0 {
+		// The bias gradient's column sums (biasGradDo's blocks of rows),
+		// block by block as it is written.
+		t, y := values.OverInto[T](dst, op.shape) // every element written
+		n, w := op.shape[0], op.shape[1]
+		db := make([]T, w)
+		parallel.Sum(db, n, 1024, func(p []T, lo, hi int) {
+			reluGrad(y[lo*w:hi*w], x[lo*w:hi*w], dy[lo*w:hi*w])
+			addColSumsT(p, y[lo*w:hi*w], w)
+		})
+		keepSums(sums, y, db)
+		return t, nil
+	}
+	if op.fn == relu {
+		t, y := values.OverInto[T](dst, op.shape) // every element written
+		parallel.For(len(x), 1<<14, func(lo, hi int) {
+			reluGrad(y[lo:hi], x[lo:hi], dy[lo:hi])
+		})
+		return t, nil
 	}
 	t, y := values.AllocInto[T](dst, op.shape)
 	parallel.For(len(x), 1<<14, func(lo, hi int) {

@@ -55,7 +55,15 @@ func newBatchNormOp(fn string, x, gamma *gorgonia.Node, eps float64) (*batchNorm
 	if x.Dtype() != gamma.Dtype() || (x.Dtype() != tensor.Float32 && x.Dtype() != tensor.Float64) {
 		return nil, fmt.Errorf("nn: %s: dtypes %v (%q) and %v (%q); want both float32 or both float64", fn, x.Dtype(), x.Name(), gamma.Dtype(), gamma.Name())
 	}
-	return &batchNormOp{n: xs[0], f: xs[1], eps: eps, cache: new(bnCache)}, nil
+	op := &batchNormOp{n: xs[0], f: xs[1], eps: eps, cache: new(bnCache)}
+	if mb, ok := specOf[*matMulBiasOp](x); ok {
+		// The linear layer before sums x's columns as it writes x.
+		if mb.means == nil {
+			mb.means = new(sumsCache)
+		}
+		op.cache.means = mb.means
+	}
+	return op, nil
 }
 
 // What batchNormDo computes.
@@ -101,6 +109,9 @@ type bnCache struct {
 	sdy, sdyx []float64
 	// statsHits and sumsHits count the uses of the cache, for tests.
 	statsHits, sumsHits int
+	// means, when not nil, has the column sums of x from the op that
+	// wrote it (a MatMulBias), for columnStats.
+	means *sumsCache
 }
 
 // stats returns the column statistics of x, from the cache when the
@@ -116,7 +127,8 @@ func stats[T num.Float](c *bnCache, x []T, n, f int, eps float64, fwd bool) (mea
 		return mean, inv, gen
 	}
 	c.mu.Unlock()
-	mean, inv = columnStats(x, n, f, eps)
+	colSums, _ := takeSums[[]float64](c.means, x)
+	mean, inv = columnStatsFrom(x, n, f, eps, colSums)
 	if !fwd {
 		return mean, inv, 0
 	}
@@ -178,8 +190,8 @@ func (op *batchNormOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { retur
 
 // DoInto is Do writing into dst when it fits (see values.OverInto).
 func (op *batchNormOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](dst, op, bnForward, vals) },
-		func() (gorgonia.Value, error) { return batchNormDo[float64](dst, op, bnForward, vals) })
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](dst, op, bnForward, nil, vals) },
+		func() (gorgonia.Value, error) { return batchNormDo[float64](dst, op, bnForward, nil, vals) })
 }
 
 // Grad gives x and gamma their gradients, two backward ops that recompute
@@ -197,9 +209,21 @@ func (op *batchNormOp) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorg
 }
 
 // batchNormGradOp is a gradient of fwd: dx (bnDX) or dgamma (bnDGamma).
+// A dx with sums also sums the columns of what it writes, for the bias
+// gradient that reads it (sumsCache).
 type batchNormGradOp struct {
 	fwd  *batchNormOp
 	kind int
+	sums *sumsCache // may be nil
+}
+
+// colSums returns the cache of the column sums of op's output, made on
+// the first call.
+func (op *batchNormGradOp) colSums() *sumsCache {
+	if op.sums == nil {
+		op.sums = new(sumsCache)
+	}
+	return op.sums
 }
 
 func (op *batchNormGradOp) Name() string {
@@ -216,13 +240,13 @@ func (op *batchNormGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 
 // DoInto is Do writing into dst when it fits (see values.OverInto).
 func (op *batchNormGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](dst, op.fwd, op.kind, vals) },
-		func() (gorgonia.Value, error) { return batchNormDo[float64](dst, op.fwd, op.kind, vals) })
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](dst, op.fwd, op.kind, op.sums, vals) },
+		func() (gorgonia.Value, error) { return batchNormDo[float64](dst, op.fwd, op.kind, op.sums, vals) })
 }
 
 // batchNormDo computes what kind says into dst when it fits; every kind
 // writes every element of its output.
-func batchNormDo[T num.Float](dst *tensor.Dense, op *batchNormOp, kind int, vals []gorgonia.Value) (gorgonia.Value, error) {
+func batchNormDo[T num.Float](dst *tensor.Dense, op *batchNormOp, kind int, colSums *sumsCache, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, err := values.DataAll[T](vals)
 	if err != nil {
 		return nil, err
@@ -266,27 +290,31 @@ func batchNormDo[T num.Float](dst *tensor.Dense, op *batchNormOp, kind int, vals
 		cc[j] = T(-c * sdy[j] / float64(n))
 	}
 	t, dx := values.OverInto[T](dst, tensor.Shape{n, f})
+	if colSums != nil {
+		// The bias gradient's column sums (biasGradDo's blocks of rows),
+		// block by block as dx is written.
+		db := make([]T, f)
+		parallel.Sum(db, n, 1024, func(p []T, lo, hi int) {
+			affineRowsDy(dx[lo*f:hi*f], dy[lo*f:hi*f], x[lo*f:hi*f], m, ca, cb, cc, f)
+			addColSumsT(p, dx[lo*f:hi*f], f)
+		})
+		keepSums(colSums, dx, db)
+		return t, nil
+	}
 	affineRows(dx, dy, x, m, ca, cb, cc, n, f)
 	return t, nil
 }
 
 // affineRows sets y = a u + c (v - m) + b, per column, for the (n, f)
-// matrices y, u and v; u may be nil, leaving out its term.
+// matrices y, u and v; u may be nil, leaving out its term (then b must be
+// zero: y = c (v - m) + 0).
 func affineRows[T num.Float](y, u, v, m, a, c, b []T, n, f int) {
 	parallel.For(n, 256, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			yr, vr := y[i*f:(i+1)*f], v[i*f:(i+1)*f]
-			if u == nil {
-				for j := range yr {
-					yr[j] = c[j]*(vr[j]-m[j]) + b[j]
-				}
-				continue
-			}
-			ur := u[i*f : (i+1)*f]
-			for j := range yr {
-				yr[j] = a[j]*ur[j] + c[j]*(vr[j]-m[j]) + b[j]
-			}
+		if u == nil {
+			shiftRows(y[lo*f:hi*f], v[lo*f:hi*f], m, c, b, f, false)
+			return
 		}
+		affineRowsDy(y[lo*f:hi*f], u[lo*f:hi*f], v[lo*f:hi*f], m, a, c, b, f)
 	})
 }
 
@@ -294,40 +322,37 @@ func affineRows[T num.Float](y, u, v, m, a, c, b []T, n, f int) {
 func dySums[T num.Float](x, dy []T, n, f int) (sdy, sdyx []float64) {
 	sums := make([]float64, 2*f)
 	parallel.Sum(sums, n, 256, func(p []float64, lo, hi int) {
-		ps, px := p[:f], p[f:]
-		for i := lo; i < hi; i++ {
-			xr, dr := x[i*f:(i+1)*f], dy[i*f:(i+1)*f]
-			for j, d := range dr {
-				ps[j] += float64(d)
-				px[j] += float64(d) * float64(xr[j])
-			}
-		}
+		addDySums(p[:f], p[f:], x[lo*f:hi*f], dy[lo*f:hi*f], f)
 	})
 	return sums[:f], sums[f:]
 }
 
+// statsRows is the least number of rows columnStats sums per block.
+const statsRows = 256
+
 // columnStats returns the mean of every column of the (n, f) matrix x and
 // 1/sqrt(var + eps), var the biased variance, in float64.
 func columnStats[T num.Float](x []T, n, f int, eps float64) (mean, inv []float64) {
+	return columnStatsFrom(x, n, f, eps, nil)
+}
+
+// columnStatsFrom is columnStats with the column sums of x given, when
+// sums is not nil (summed as columnStats sums them: see sumsCache).
+func columnStatsFrom[T num.Float](x []T, n, f int, eps float64, sums []float64) (mean, inv []float64) {
 	mean = make([]float64, f)
-	parallel.Sum(mean, n, 256, func(p []float64, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			for j, v := range x[i*f : (i+1)*f] {
-				p[j] += float64(v)
-			}
-		}
-	})
+	if len(sums) == f {
+		copy(mean, sums)
+	} else {
+		parallel.Sum(mean, n, statsRows, func(p []float64, lo, hi int) {
+			addColSums(p, x[lo*f:hi*f], f)
+		})
+	}
 	for j := range mean {
 		mean[j] /= float64(n)
 	}
 	inv = make([]float64, f)
-	parallel.Sum(inv, n, 256, func(p []float64, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			for j, v := range x[i*f : (i+1)*f] {
-				d := float64(v) - mean[j]
-				p[j] += d * d
-			}
-		}
+	parallel.Sum(inv, n, statsRows, func(p []float64, lo, hi int) {
+		addColSqDev(p, x[lo*f:hi*f], mean, f)
 	})
 	for j := range inv {
 		inv[j] = 1 / math.Sqrt(inv[j]/float64(n)+eps)

@@ -73,13 +73,18 @@ func (op *batchNormShiftOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (go
 func (op *batchNormShiftOp) Grad(inputs gorgonia.Nodes, out, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	shape := tensor.Shape{op.bn.n, op.bn.f}
 	dz := grad
+	var sums *sumsCache
 	if op.relu {
+		// ReLU's gradient sums its columns for beta's as it writes them.
+		sums = new(sumsCache)
 		var err error
-		if dz, err = apply(&activationGradOp{fwd: &activationOp{fn: relu, shape: shape}}, out, grad); err != nil {
+		if dz, err = apply(&activationGradOp{fwd: &activationOp{fn: relu, shape: shape}, sums: sums}, out, grad); err != nil {
 			return nil, err
 		}
+	} else if bg, ok := specOf[*batchNormGradOp](grad); ok && bg.kind == bnDX {
+		sums = bg.colSums()
 	}
-	dbeta, err := apply(&biasGradOp{fwd: &biasOp{shape: shape}}, dz)
+	dbeta, err := apply(&biasGradOp{fwd: &biasOp{shape: shape}, sums: sums}, dz)
 	if err != nil {
 		return nil, err
 	}
@@ -113,25 +118,14 @@ func batchNormShiftDo[T num.Float](dst *tensor.Dense, op *batchNormShiftOp, vals
 	}
 	n, f := op.bn.n, op.bn.f
 	mean, inv, _ := stats(op.bn.cache, x, n, f, op.bn.eps, true)
-	m, a, zero := make([]T, f), make([]T, f), make([]T, f)
+	m, a := make([]T, f), make([]T, f)
 	for j := range f {
 		m[j] = T(mean[j])
 		a[j] = T(inv[j] * float64(gamma[j]))
 	}
 	t, y := values.OverInto[T](dst, tensor.Shape{n, f})
-	relu := op.relu
 	parallel.For(n, 256, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			yr, xr := y[i*f:(i+1)*f], x[i*f:(i+1)*f]
-			for j := range yr {
-				v := a[j]*(xr[j]-m[j]) + zero[j]
-				v = v + beta[j]
-				if relu {
-					v = max(v, 0)
-				}
-				yr[j] = v
-			}
-		}
+		shiftRows(y[lo*f:hi*f], x[lo*f:hi*f], m, a, beta, f, op.relu)
 	})
 	return t, nil
 }

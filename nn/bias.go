@@ -104,8 +104,11 @@ func (op *biasOp) Grad(_ gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes
 }
 
 // biasGradOp is the bias gradient of fwd: the column sums of its one input
-// dy.
-type biasGradOp struct{ fwd *biasOp }
+// dy, taken from sums when the op that wrote dy summed them (sumsCache).
+type biasGradOp struct {
+	fwd  *biasOp
+	sums *sumsCache // may be nil
+}
 
 func (op *biasGradOp) Name() string { return fmt.Sprintf("dbias%v", op.fwd.shape) }
 
@@ -119,8 +122,8 @@ func (op *biasGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return
 
 // DoInto is Do into dst (opkit.Into).
 func (op *biasGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return biasGradDo[float32](dst, op.fwd.shape, vals) },
-		func() (gorgonia.Value, error) { return biasGradDo[float64](dst, op.fwd.shape, vals) })
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return biasGradDo[float32](dst, op.fwd.shape, op.sums, vals) },
+		func() (gorgonia.Value, error) { return biasGradDo[float64](dst, op.fwd.shape, op.sums, vals) })
 }
 
 // DeviceDo sums the output gradient's rows on the device. It runs when an input is on the device
@@ -134,19 +137,20 @@ func (op *biasGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgoni
 	return db, b.SumRows(db, in[0], s[0], s[1:].TotalSize())
 }
 
-func biasGradDo[T num.Float](dst *tensor.Dense, shape tensor.Shape, vals []gorgonia.Value) (gorgonia.Value, error) {
+func biasGradDo[T num.Float](dst *tensor.Dense, shape tensor.Shape, sums *sumsCache, vals []gorgonia.Value) (gorgonia.Value, error) {
 	dy, err := values.Data[T](vals[0])
 	if err != nil {
 		return nil, err
 	}
 	n, w := shape[0], shape[1:].TotalSize()
+	if s, ok := takeSums[[]T](sums, dy); ok && len(s) == w {
+		t, db := values.OverInto[T](dst, shape[1:])
+		copy(db, s)
+		return t, nil
+	}
 	t, db := values.AllocInto[T](dst, shape[1:])
 	parallel.Sum(db, n, 1024, func(p []T, lo, hi int) {
-		for r := lo; r < hi; r++ {
-			for j, v := range dy[r*w : (r+1)*w] {
-				p[j] += v
-			}
-		}
+		addColSumsT(p, dy[lo*w:hi*w], w)
 	})
 	return t, nil
 }

@@ -170,7 +170,7 @@ func matMulDo[T num.Float](dst *tensor.Dense, op *matMulOp, mode matMulMode, val
 	case transA:
 		shape = tensor.Shape{op.k, op.m}
 	}
-	t, c := values.AllocInto[T](dst, shape)
+	t, c := values.OverInto[T](dst, shape) // the products overwrite every element
 	switch mode {
 	case product:
 		gemm.Mul(c, a, b, op.n, op.k, op.m)

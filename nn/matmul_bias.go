@@ -34,8 +34,13 @@ func MatMulBias(x, w, b *gorgonia.Node) (*gorgonia.Node, error) {
 	return apply(&matMulBiasOp{mm: mm}, x, w, b)
 }
 
-// matMulBiasOp is mm plus a bias row.
-type matMulBiasOp struct{ mm *matMulOp }
+// matMulBiasOp is mm plus a bias row. With means, it sums the columns of
+// its output as it adds the bias, for the batch norm that reads it
+// (columnStats's blocks of rows; see sumsCache).
+type matMulBiasOp struct {
+	mm    *matMulOp
+	means *sumsCache // may be nil
+}
 
 func (op *matMulBiasOp) Name() string {
 	return fmt.Sprintf("matmul_bias(%dx%dx%d)", op.mm.n, op.mm.k, op.mm.m)
@@ -67,7 +72,13 @@ func (op *matMulBiasOp) Grad(inputs gorgonia.Nodes, out, grad *gorgonia.Node) (g
 	if err != nil {
 		return nil, err
 	}
-	db, err := apply(&biasGradOp{fwd: &biasOp{shape: tensor.Shape{op.mm.n, op.mm.m}}}, grad)
+	// A batch norm's dx (the MLP of GIN: a linear layer, then batch norm)
+	// sums its columns for the bias's gradient as it writes them.
+	var sums *sumsCache
+	if bg, ok := specOf[*batchNormGradOp](grad); ok && bg.kind == bnDX {
+		sums = bg.colSums()
+	}
+	db, err := apply(&biasGradOp{fwd: &biasOp{shape: tensor.Shape{op.mm.n, op.mm.m}}, sums: sums}, grad)
 	if err != nil {
 		return nil, err
 	}
@@ -92,13 +103,17 @@ func matMulBiasDo[T num.Float](dst *tensor.Dense, op *matMulBiasOp, vals []gorgo
 	n, k, w := op.mm.n, op.mm.k, op.mm.m
 	t, y := values.OverInto[T](dst, tensor.Shape{n, w})
 	gemm.Mul(y, x, wt, n, k, w)
+	if op.means != nil && w > 0 {
+		sums := make([]float64, w)
+		parallel.Sum(sums, n, statsRows, func(p []float64, lo, hi int) {
+			addBiasRows(y[lo*w:hi*w], b, w)
+			addColSums(p, y[lo*w:hi*w], w)
+		})
+		keepSums(op.means, y, sums)
+		return t, nil
+	}
 	parallel.For(n, 1024, func(lo, hi int) {
-		for r := lo; r < hi; r++ {
-			yr := y[r*w : (r+1)*w]
-			for j, v := range b {
-				yr[j] = yr[j] + v
-			}
-		}
+		addBiasRows(y[lo*w:hi*w], b, w)
 	})
 	return t, nil
 }

@@ -176,7 +176,7 @@ func spmmDo[T num.Float](dst *tensor.Dense, op *spmmOp, vals []gorgonia.Value) (
 	if err != nil {
 		return nil, err
 	}
-	t, out := values.AllocInto[T](dst, withRows(op.g.NumDst(), op.plan.Out))
+	t, out := values.OverInto[T](dst, withRows(op.g.NumDst(), op.plan.Out)) // Forward overwrites out
 	spmm.Forward(out, op.g, op.op, op.red, u, e, op.plan, nil)
 	return t, nil
 }

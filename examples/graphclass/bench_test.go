@@ -9,12 +9,13 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/gnngo/gnn/nn/train"
+	"github.com/gnngo/gnn/nn/vm"
 )
 
 // BenchmarkEpoch times one training step of the default model (5 layers,
 // hidden 32, dropout 0.5, sum readout) as train.Fit runs it: the forward
-// and backward pass of a TapeMachine over the loss, the logits and the
-// gradients, and the Adam step. The TU datasets are skipped when absent.
+// and backward pass of an nn/vm Machine over the loss and the gradients,
+// and the Adam step. The TU datasets are skipped when absent.
 func BenchmarkEpoch(b *testing.B) {
 	for _, name := range []string{"MUTAG", "PROTEINS"} {
 		b.Run("data="+name, func(b *testing.B) {
@@ -48,22 +49,26 @@ func trainStep(b *testing.B, task *train.Task, lr float64) (step func(), closeVM
 	if err != nil {
 		b.Fatal(err)
 	}
-	roots := append(gorgonia.Nodes{task.Loss, task.Logits}, grads...)
-	vm := gorgonia.NewTapeMachine(task.Loss.Graph().SubgraphRoots(roots...), gorgonia.BindDualValues(params...))
+	m, err := vm.New(append(gorgonia.Nodes{task.Loss}, grads...))
+	if err != nil {
+		b.Fatal(err)
+	}
 	adam, err := train.NewAdam(lr, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
-	model := gorgonia.NodesToValueGrads(params)
 	return func() {
 		task.Mode.Train()
 		task.Mode.Next()
-		if err := vm.RunAll(); err != nil {
+		if err := m.RunAll(); err != nil {
+			b.Fatal(err)
+		}
+		model, err := m.ValueGrads(params, grads)
+		if err != nil {
 			b.Fatal(err)
 		}
 		if err := adam.Step(model); err != nil {
 			b.Fatal(err)
 		}
-		vm.Reset()
-	}, func() { vm.Close() }
+	}, func() { m.Close() }
 }

@@ -39,6 +39,9 @@
 //     it wrote the run before: a steady-state run allocates no tensors.
 //     Machines that run in turn (a training step and an evaluation) can
 //     share a pool (WithPool) and hold the larger of their needs.
+//   - New takes and gives back the buffers of a run once, in a run's
+//     order, and maps their pages, so the first run does not allocate
+//     either: a first training step costs about what the next ones do.
 //
 // Gradients are nodes of the same graph (gorgonia.Grad), so a training
 // step is one run over the loss and the gradients; ValueGrads hands the

@@ -45,6 +45,7 @@ type step struct {
 	out  int                                                                        // the node's index
 	in   []int                                                                      // the inputs' indices, in order
 	into func(dst gorgonia.Value, inputs ...gorgonia.Value) (gorgonia.Value, error) // IntoDoer or UsePreallocDoer
+	add  bool                                                                       // Gorgonia's addition: addInto first
 	key  key                                                                        // the output's dtype and size, when pd is set
 	dims tensor.Shape                                                               // the output's shape, when pd is set
 	free []int                                                                      // values whose last reader this step is
@@ -163,6 +164,7 @@ func New(roots gorgonia.Nodes, opts ...Option) (*Machine, error) {
 	}
 	m.vals = make([]gorgonia.Value, len(m.nodes))
 	m.owner = make([]int, len(m.nodes))
+	m.warm()
 	return m, nil
 }
 
@@ -192,6 +194,7 @@ func (m *Machine) plan(ops []*gorgonia.Node) error {
 			case gorgonia.UsePreallocDoer:
 				if overwrites(s.op) {
 					s.into = op.UsePreallocDo
+					s.add = isAdd(s.op)
 				}
 			}
 			s.key, s.dims = key{n.Dtype(), n.Shape().TotalSize()}, n.Shape()
@@ -291,7 +294,9 @@ func (m *Machine) exec(s *step) error {
 	var buf *tensor.Dense
 	if s.into != nil {
 		buf = m.get(s.key, s.dims)
-		if v, err = s.into(buf, args...); err != nil {
+		if s.add && addInto(buf, args) {
+			v = buf
+		} else if v, err = s.into(buf, args...); err != nil {
 			v = nil
 		}
 	}
