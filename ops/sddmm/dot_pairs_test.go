@@ -48,8 +48,8 @@ func testDotPairsAccel(t *testing.T, rng *rand.Rand, g *graph.Graph, targets [][
 		for _, tg := range targets {
 			for _, scale := range []float64{1, 1e-20, 1e15} {
 				lt, rt := tg[0], tg[1]
-				lhs := operand[float32](rng, rows(g, lt)*p.LhsLen)
-				rhs := operand[float32](rng, rows(g, rt)*p.RhsLen)
+				lhs := operand[float32](rng, lt.Rows(g)*p.LhsLen)
+				rhs := operand[float32](rng, rt.Rows(g)*p.RhsLen)
 				for i := range lhs {
 					lhs[i] *= float32(scale * math.Pow(2, float64(rng.IntN(20)-10)))
 				}
