@@ -1,6 +1,10 @@
 package layerkit
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gnngo/gnn/internal/enum"
+)
 
 // Enum names the values of a layer's choice type (gcn.Norm,
 // sage.Aggregator, ...), numbered from 0 in the order of Names, so that
@@ -18,13 +22,8 @@ type Enum[T ~uint8] struct {
 	Names []string
 }
 
-// Name returns v's name, or Type(v) for a value without one.
-func (e Enum[T]) Name(v T) string {
-	if int(v) < len(e.Names) {
-		return e.Names[v]
-	}
-	return fmt.Sprintf("%s(%d)", e.Type, v)
-}
+// Name returns v's name, or Type(v) for a value without one (enum.Name).
+func (e Enum[T]) Name(v T) string { return enum.Name(v, e.Type, e.Names...) }
 
 // Check returns an error, prefixed with pkg, when v has no name.
 func (e Enum[T]) Check(pkg string, v T) error {
