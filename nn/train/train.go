@@ -7,6 +7,7 @@ import (
 
 	"gorgonia.org/gorgonia"
 
+	"github.com/gnngo/gnn/internal/enum"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/vm"
 )
@@ -63,13 +64,7 @@ const (
 )
 
 func (s Selection) String() string {
-	switch s {
-	case BestAccuracy:
-		return "best validation accuracy"
-	case LowestLoss:
-		return "lowest validation loss"
-	}
-	return fmt.Sprintf("Selection(%d)", s)
+	return enum.Name(s, "Selection", "best validation accuracy", "lowest validation loss")
 }
 
 // Sync is what a data-parallel job does between the ranks' Fit calls; every

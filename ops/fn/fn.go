@@ -3,6 +3,7 @@ package fn
 import (
 	"fmt"
 
+	"github.com/gnngo/gnn/internal/enum"
 	"github.com/gnngo/gnn/ops"
 )
 
@@ -83,12 +84,7 @@ const (
 var reductionNames = [...]string{"sum", "mean", "max", "min", "prod"}
 
 // String returns DGL's spelling: "sum", "mean", "max", "min" or "prod".
-func (r Reduction) String() string {
-	if int(r) < len(reductionNames) {
-		return reductionNames[r]
-	}
-	return fmt.Sprintf("Reduction(%d)", r)
-}
+func (r Reduction) String() string { return enum.Name(r, "Reduction", reductionNames[:]...) }
 
 // Reducer is a builtin reduce function: it aggregates the message field Msg
 // over the incoming edges of every destination node by Op and stores the
