@@ -81,10 +81,13 @@ func supervise(cmd *exec.Cmd, spec bench.Spec, cp caps, onEpoch func(bench.Epoch
 	}
 
 	// The watchdog kills the child over the memory or time cap and says
-	// why; done stops it.
+	// why; done stops it. sampled is the largest resident size it read: the
+	// kernel's high-water mark (rusage) can lag a sample by the pages a
+	// thread has not yet folded into it.
 	var (
-		mu     sync.Mutex
-		killed string
+		mu      sync.Mutex
+		killed  string
+		sampled int64
 	)
 	kill := func(why string) {
 		mu.Lock()
@@ -111,7 +114,14 @@ func supervise(cmd *exec.Cmd, spec bench.Spec, cp caps, onEpoch func(bench.Epoch
 				kill(bench.StatusTimeout)
 				return
 			case <-tick.C:
-				if rss, ok := residentBytes(cmd.Process.Pid); ok && rss > cp.mem {
+				rss, ok := residentBytes(cmd.Process.Pid)
+				if !ok {
+					continue
+				}
+				mu.Lock()
+				sampled = max(sampled, rss)
+				mu.Unlock()
+				if rss > cp.mem {
 					kill(bench.StatusOOM)
 					return
 				}
@@ -158,6 +168,7 @@ func supervise(cmd *exec.Cmd, spec bench.Spec, cp caps, onEpoch func(bench.Epoch
 	}
 	mu.Lock()
 	why := killed
+	res.PeakRSS = max(res.PeakRSS, sampled)
 	mu.Unlock()
 	switch {
 	case why == bench.StatusOOM:
