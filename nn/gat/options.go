@@ -24,6 +24,7 @@ type config struct {
 	act         nn.Activation
 	allowZeroIn bool
 	dstIn       int // 0: no destination projection of its own
+	recompute   bool
 }
 
 var kit = layerkit.Kit[*config, Option]{Pkg: "gat"}
