@@ -22,6 +22,7 @@ type GATConfig struct {
 	WeightDecay float64
 	LR          float64
 	Seed        uint64
+	Recompute   bool // the fused layers recompute the attention (gat.WithRecompute)
 }
 
 // DefaultGATConfig returns the paper's configuration for Cora with the
@@ -62,12 +63,12 @@ func BuildGAT(path string, d *Data, cfg GATConfig) (*Task, error) {
 	g := d.Graph
 	p := cfg.Dropout
 	l1, err := gat.New(eg, d.Feat, cfg.Hidden, gat.WithName("gat1"), gat.WithHeads(cfg.Heads), gat.WithMode(mode),
-		gat.WithFeatDropout(p), gat.WithAttnDropout(p), gat.WithNegativeSlope(cfg.Slope), gat.WithActivation(nn.ELU), gat.WithSeed(cfg.Seed))
+		gat.WithFeatDropout(p), gat.WithAttnDropout(p), gat.WithNegativeSlope(cfg.Slope), gat.WithActivation(nn.ELU), gat.WithSeed(cfg.Seed), gat.WithRecompute(cfg.Recompute))
 	if err != nil {
 		return nil, err
 	}
 	l2, err := gat.New(eg, cfg.Hidden*cfg.Heads, d.Classes, gat.WithName("gat2"), gat.WithHeads(cfg.OutHeads), gat.WithMode(mode),
-		gat.WithFeatDropout(p), gat.WithAttnDropout(p), gat.WithNegativeSlope(cfg.Slope), gat.WithMeanHeads(true), gat.WithSeed(cfg.Seed+10))
+		gat.WithFeatDropout(p), gat.WithAttnDropout(p), gat.WithNegativeSlope(cfg.Slope), gat.WithMeanHeads(true), gat.WithSeed(cfg.Seed+10), gat.WithRecompute(cfg.Recompute))
 	if err != nil {
 		return nil, err
 	}
