@@ -41,6 +41,7 @@ func AttentionSum[T num.Float](out []T, g *graph.Graph, z, el, er []T, slope flo
 		var sc groupScratch[T]
 		sc.init(width)
 		wf := width * feat
+		ahead := newAhead(c, lo, hi)
 		for v := lo; v < hi; v++ {
 			o := out[v*wf : v*wf+wf]
 			clear(o)
@@ -48,16 +49,11 @@ func AttentionSum[T num.Float](out []T, g *graph.Graph, z, el, er []T, slope flo
 			if a == b {
 				continue
 			}
+			ahead.touch(b, func(idx []int32) { touch(idx, width, el); touch(idx, wf, z) })
 			idx := c.Indices[a:b]
 			att := sc.softmax(idx, el, er[v*width:v*width+width], T(slope))
 			for i, u := range idx {
-				zu := z[int(u)*wf : int(u)*wf+wf]
-				for h, y := range att[i*width : i*width+width] {
-					zr, or := zu[h*feat:h*feat+feat], o[h*feat:h*feat+feat]
-					for k, x := range zr {
-						or[k] += y * x
-					}
-				}
+				axpyHeads(o, att[i*width:i*width+width], z[int(u)*wf:int(u)*wf+wf], feat)
 			}
 		}
 	})
@@ -102,6 +98,7 @@ func AttentionSumBackwardDst[T num.Float](der, stats []T, g *graph.Graph, z, el,
 		}
 		cs = cs[:width]
 		wf, w := width*feat, width
+		ahead := newAhead(c, lo, hi)
 		for v := lo; v < hi; v++ {
 			dr, st := der[v*w:v*w+w], stats[3*v*w:3*v*w+3*w]
 			clear(dr)
@@ -110,6 +107,7 @@ func AttentionSumBackwardDst[T num.Float](der, stats []T, g *graph.Graph, z, el,
 			if a == b {
 				continue
 			}
+			ahead.touch(b, func(idx []int32) { touch(idx, w, el); touch(idx, wf, z) })
 			idx := c.Indices[a:b]
 			rv := er[v*w : v*w+w]
 			att := sc.softmax(idx, el, rv, T(slope))
@@ -178,7 +176,9 @@ func AttentionSumBackwardSrc[T num.Float](dz, del []T, g *graph.Graph, z, el, er
 		wf, w := width*feat, width
 		y, da, s = y[:w], da[:w], s[:w]
 		sl := T(slope)
+		ahead := newAhead(r, lo, hi)
 		for u := lo; u < hi; u++ {
+			ahead.touch(r.Indptr[u+1], func(idx []int32) { touch(idx, w, er); touch(idx, 3*w, stats); touch(idx, wf, dout) })
 			zu, dzu, dl := z[u*wf:u*wf+wf], dz[u*wf:u*wf+wf], del[u*w:u*w+w]
 			clear(dzu)
 			clear(dl)
@@ -198,14 +198,36 @@ func AttentionSumBackwardSrc[T num.Float](dz, del []T, g *graph.Graph, z, el, er
 						d *= sl
 					}
 					dl[h] += d
-					dr, dzr := dv[h*feat:h*feat+feat], dzu[h*feat:h*feat+feat]
-					for k, x := range dr {
-						dzr[k] += y[h] * x
-					}
 				}
+				axpyHeads(dzu, y, dv, feat)
 			}
 		}
 	})
+}
+
+// aheadCursor remembers how far a goroutine walking the rows [lo, hi) of a
+// view has touched (see touch) the node rows its edges gather.
+type aheadCursor struct {
+	c    *graph.Compressed
+	done int64 // edges before done were touched
+	end  int64
+}
+
+func newAhead(c *graph.Compressed, lo, hi int) aheadCursor {
+	return aheadCursor{c: c, done: c.Indptr[lo], end: c.Indptr[hi]}
+}
+
+// touch calls fn on the edges' node indices from where the cursor stopped
+// to ahead edges past b (the end of the row about to be computed), in
+// batches of ahead, so that the row's and the next rows' node rows are
+// loaded together before the arithmetic needs them.
+func (a *aheadCursor) touch(b int64, fn func(idx []int32)) {
+	to := min(b+ahead, a.end)
+	for a.done < to {
+		n := min(a.done+ahead, to)
+		fn(a.c.Indices[a.done:n])
+		a.done = n
+	}
 }
 
 // groupScratch holds a goroutine's scratch for the softmax of one
@@ -265,6 +287,23 @@ func (sc *groupScratch[T]) softmax(idx []int32, el, rv []T, slope T) []T {
 // dotHeads sets d[h] = <a[h*feat:(h+1)*feat], b[h*feat:(h+1)*feat]> for
 // every head h of d.
 func dotHeads[T num.Float](d, a, b []T, feat int) {
+	if feat == 8 { // GAT's usual 8 features a head, without bounds checks
+		a, b = a[:len(d)*8], b[:len(d)*8]
+		for h := range d {
+			x, y := (*[8]T)(a[h*8:]), (*[8]T)(b[h*8:])
+			var t T
+			t += x[0] * y[0]
+			t += x[1] * y[1]
+			t += x[2] * y[2]
+			t += x[3] * y[3]
+			t += x[4] * y[4]
+			t += x[5] * y[5]
+			t += x[6] * y[6]
+			t += x[7] * y[7]
+			d[h] = t
+		}
+		return
+	}
 	for h := range d {
 		ar, br := a[h*feat:h*feat+feat], b[h*feat:h*feat+feat]
 		var t T
@@ -272,6 +311,32 @@ func dotHeads[T num.Float](d, a, b []T, feat int) {
 			t += x * br[k]
 		}
 		d[h] = t
+	}
+}
+
+// axpyHeads adds y[h] * x[h*feat:(h+1)*feat] to o[h*feat:(h+1)*feat] for
+// every head h of y.
+func axpyHeads[T num.Float](o, y, x []T, feat int) {
+	if feat == 8 {
+		o, x = o[:len(y)*8], x[:len(y)*8]
+		for h, a := range y {
+			r, q := (*[8]T)(o[h*8:]), (*[8]T)(x[h*8:])
+			r[0] += a * q[0]
+			r[1] += a * q[1]
+			r[2] += a * q[2]
+			r[3] += a * q[3]
+			r[4] += a * q[4]
+			r[5] += a * q[5]
+			r[6] += a * q[6]
+			r[7] += a * q[7]
+		}
+		return
+	}
+	for h, a := range y {
+		r, q := o[h*feat:h*feat+feat], x[h*feat:h*feat+feat]
+		for k, t := range q {
+			r[k] += a * t
+		}
 	}
 }
 
