@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -176,7 +177,7 @@ func attnSumDstDo[T num.Float](dst *tensor.Dense, op *attnSumOp, vals []gorgonia
 		return nil, err
 	}
 	t, der := values.AllocInto[T](dst, op.inShapes()[2])
-	stats := make([]T, edgesoftmax.StatsLen(op.g, op.heads))
+	stats := scratch[T](&statsPool, edgesoftmax.StatsLen(op.g, op.heads))
 	edgesoftmax.AttentionSumBackwardDst(der, stats, op.g, in[0], in[1], in[2], op.slope, in[3], op.heads, op.feat)
 	if err := op.back.Put(t, 0, stats); err != nil {
 		return nil, fmt.Errorf("ops: %s: %w", op.Name(), err)
@@ -219,8 +220,9 @@ func attnSumSrcDo[T num.Float](dst *tensor.Dense, op *attnSumOp, vals []gorgonia
 	}
 	stats := s.([]T)
 	t, dz := values.AllocInto[T](dst, op.zShape())
-	del := make([]T, op.g.NumSrc()*op.heads)
+	del := scratch[T](&delPool, op.g.NumSrc()*op.heads)
 	edgesoftmax.AttentionSumBackwardSrc(dz, del, op.g, in[0], in[1], in[2], op.slope, in[3], stats, op.heads, op.feat)
+	release(&statsPool, stats)
 	if err := op.back.Put(t, 1, del); err != nil {
 		return nil, fmt.Errorf("ops: d%s/z: %w", op.Name(), err)
 	}
@@ -255,14 +257,28 @@ func attnSumElDo[T num.Float](dst *tensor.Dense, op *attnSumOp, vals []gorgonia.
 	if !ok {
 		return nil, fmt.Errorf("ops: d%s/el: no gradient from this run's pass over out-edges", op.Name())
 	}
-	shape := op.inShapes()[1]
-	if dst == nil {
-		return tensor.New(tensor.WithShape(shape...), tensor.WithBacking(d.([]T))), nil
-	}
-	t, del := values.AllocInto[T](dst, shape)
+	t, del := values.AllocInto[T](dst, op.inShapes()[1])
 	copy(del, d.([]T))
+	release(&delPool, d.([]T))
 	return t, nil
 }
+
+// statsPool and delPool hold the backward's per-node scratch between
+// runs (the statistics, and the gradient of el until attnSumElOp copies
+// it into its result), so that a training step allocates them only after
+// a garbage collection has emptied the pools.
+var statsPool, delPool sync.Pool
+
+// scratch returns a slice of n T from pool, or a new one.
+func scratch[T num.Float](pool *sync.Pool, n int) []T {
+	if p, ok := pool.Get().(*[]T); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]T, n)
+}
+
+// release puts b back into pool.
+func release[T num.Float](pool *sync.Pool, b []T) { pool.Put(&b) }
 
 // floats returns the data of vals as slices of T.
 func floats[T num.Float](vals []gorgonia.Value) ([][]T, error) {
