@@ -14,7 +14,9 @@
 // cover the same combinations; sugar_gen.go has one named function for each.
 // EdgeSoftmax normalises per-edge scores over each node's in- or out-edges;
 // GATAttention fuses GAT's u_add_v, LeakyReLU and edge softmax into one op
-// that stores no per-edge scores. ScaleByDegree multiplies node rows by a
+// that stores no per-edge scores, and GATAttentionSum adds the u_mul_e sum
+// to it in an op that keeps nothing per edge for its backward, which
+// recomputes the attention. ScaleByDegree multiplies node rows by a
 // power of their degree, and NormalizedSum is GraphConv's degree-normalised
 // copy_u sum in one op.
 //

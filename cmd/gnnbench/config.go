@@ -36,6 +36,7 @@ type config struct {
 	dropout                 string
 	input                   string
 	device                  string
+	recompute               bool
 
 	sweeps      []string
 	densities   []float64
@@ -118,6 +119,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.Func("paths", "comma-separated `paths`: fused, unfused, dense (default all)", func(s string) error { c.paths = splitList(s); return nil })
 	fs.Func("datasets", "planetoid: comma-separated `datasets` (default cora,citeseer,pubmed)", func(s string) error { c.datasets = splitList(s); return nil })
 	fs.StringVar(&c.dropout, "dropout", "", "`on`, off or both (default: both for planetoid, off for synth and scale)")
+	fs.BoolVar(&c.recompute, "recompute", false, "the fused GAT's layers recompute the attention in the backward instead of keeping three (edges, heads) tensors per layer (gat.WithRecompute)")
 	fs.StringVar(&c.device, "device", "cpu", "models' `device`: cpu, gpu (the first GPU) or emu (the GPU emulator); gpu and emu need a binary built with -tags gnncuda and run the fused path only")
 	fs.StringVar(&c.input, "input", bench.InputSparse, "planetoid features: sparse (CSR, multiplied by an SpMM, as the examples do) or dense (an N x F matrix, as DGL and PyG feed them)")
 

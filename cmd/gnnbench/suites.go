@@ -52,6 +52,7 @@ func withPaths(c *config, spec bench.Spec, series string) []job {
 		if c.device != "cpu" && !s.IsKernel() {
 			s.Device = c.device
 		}
+		s.Recompute = c.recompute && s.Model == bench.GAT && p == bench.Fused
 		js = append(js, job{spec: s, series: series + "/" + p})
 	}
 	return js

@@ -37,6 +37,11 @@ type Attention struct {
 	// dropout then draws the masks of one process on the whole graph, by
 	// edge ID.
 	EdgeIDs []int64
+	// Recompute computes the attention and the aggregation in one op that
+	// keeps nothing per edge for the backward, which recomputes the
+	// attention (ops.GATAttentionSum), when the attention has no dropout
+	// (P 0), edge weights or edge term; otherwise it has no effect.
+	Recompute bool
 }
 
 // Local builds the aggregation on g.
@@ -85,6 +90,9 @@ func (a Attention) on(g *graph.Graph, z, zDst, al, ar, ew, ee *gorgonia.Node) (r
 		}
 		rst, err = gorgonia.Reshape(rst, tensor.Shape{g.NumDst(), h * f})
 		return rst, nil, err
+	}
+	if a.recomputes(ew, ee) {
+		return a.recompute(g, z, el, er)
 	}
 	if attn, err = a.scores(g, el, er, ee); err != nil {
 		return nil, nil, err

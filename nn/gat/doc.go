@@ -15,6 +15,9 @@
 // two fused ops: ops.GATAttention (u_add_v, LeakyReLU and edge softmax in
 // one pass, keeping only the (E, H, 1) attention) and u_mul_e + sum (SpMM):
 // no E x H x F tensor is built, and no per-edge score tensor either.
+// WithRecompute replaces both with ops.GATAttentionSum, which keeps nothing
+// per edge for the backward and recomputes the attention there: three
+// (E, H) tensors less per layer in training, for more arithmetic.
 //
 // With WithEdgeFeatures(D) and ForwardEdges, edge features ef (E, D) add a
 // term a_e · (ef_uv W_e) to every logit before the LeakyReLU (PyG's

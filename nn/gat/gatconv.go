@@ -246,7 +246,7 @@ func (l *GATConv) attend(g nn.Graph, flat, flatDst, res, ew, ef *gorgonia.Node, 
 
 // attention is the layer's Attention.
 func (l *GATConv) attention() Attention {
-	return Attention{Name: l.cfg.Name, Slope: l.cfg.slope, Drop: nn.DropoutSpec{P: l.cfg.attnDrop, Seed: l.dropSeed(2), Mode: l.cfg.Mode}}
+	return Attention{Name: l.cfg.Name, Slope: l.cfg.slope, Drop: nn.DropoutSpec{P: l.cfg.attnDrop, Seed: l.dropSeed(2), Mode: l.cfg.Mode}, Recompute: l.cfg.recompute}
 }
 
 // split gives projected features (rows, H*F) their heads: (rows, H, F).
@@ -272,7 +272,7 @@ func (l *GATConv) attendLocal(sg nn.Graph, z, flatDst, ew, ef *gorgonia.Node) (r
 			return nil, nil, err
 		}
 	}
-	return l.attention().on(g, z, zDst, l.al, l.ar, ew, ee)
+	return l.attention().kept().on(g, z, zDst, l.al, l.ar, ew, ee)
 }
 
 // edgeTerm is the edge term of the attention scores, ee = ef M (E, H, 1),

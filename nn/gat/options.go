@@ -19,6 +19,7 @@ type config struct {
 	meanHeads bool
 	edgeDim   int
 	dstIn     int // 0: no destination projection of its own
+	recompute bool
 }
 
 var kit = layerkit.Kit[*config, Option]{Pkg: "gat"}

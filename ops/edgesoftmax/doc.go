@@ -35,7 +35,14 @@
 // Attention and AttentionBackward fuse GAT's scores into the softmax by
 // destination: the scores LeakyReLU(el[u] + er[v]) are computed per group
 // into scratch from one row per node, never stored per edge, and the
-// backward recomputes them for the LeakyReLU's slope.
+// backward recomputes them for the LeakyReLU's slope. AttentionSum goes one
+// step further and sums the attention-weighted source rows (GAT's
+// aggregation) per group, so that the attention itself is never stored:
+// its backward (AttentionSumBackwardDst, over every destination's in-edges,
+// then AttentionSumBackwardSrc, over every source's out-edges) recomputes
+// it twice from the scores and three rows of statistics per destination.
+// Those kernels are Go, for any width, touching the gathered node rows a
+// batch of edges ahead.
 //
 // The kernels are generic Go over float32 and float64 and import no tensor
 // framework; package ops wraps them as Gorgonia ops (EdgeSoftmax,

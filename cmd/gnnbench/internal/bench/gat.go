@@ -22,6 +22,7 @@ type GATConfig struct {
 	WeightDecay float64
 	LR          float64
 	Seed        uint64
+	Recompute   bool // the fused layers recompute the attention (gat.WithRecompute)
 }
 
 // DefaultGATConfig returns the paper's configuration for Cora with the
@@ -85,7 +86,7 @@ func BuildGAT(path string, d *Data, cfg GATConfig) (*Task, error) {
 	for i, s := range specs {
 		var err error
 		if ls[i], err = gat.New(eg, s.in, s.out, gat.WithName(fmt.Sprintf("gat%d", i+1)), gat.WithHeads(s.heads), gat.WithMode(mode),
-			gat.WithFeatDropout(p), gat.WithAttnDropout(p), gat.WithNegativeSlope(cfg.Slope), gat.WithActivation(s.act), gat.WithMeanHeads(s.mean), gat.WithSeed(s.seed)); err != nil {
+			gat.WithFeatDropout(p), gat.WithAttnDropout(p), gat.WithNegativeSlope(cfg.Slope), gat.WithActivation(s.act), gat.WithMeanHeads(s.mean), gat.WithSeed(s.seed), gat.WithRecompute(cfg.Recompute)); err != nil {
 			return nil, err
 		}
 	}

@@ -142,7 +142,7 @@ func build(s *Spec) (step func() (float64, error), closeFn func(), err error) {
 		t, err = BuildGCN(s.Path, d, c)
 	case GAT:
 		c := DefaultGATConfig(s.Hidden, s.Heads, s.OutHeads, s.Dropout)
-		c.Seed = s.Seed
+		c.Seed, c.Recompute = s.Seed, s.Recompute
 		t, err = BuildGAT(s.Path, d, c)
 	case GATv2:
 		c := DefaultGATConfig(s.Hidden, s.Heads, s.OutHeads, s.Dropout)

@@ -76,6 +76,9 @@ type Spec struct {
 	// destination with graph.ReorderEdges so that per-edge rows are read
 	// in order through the CSC view.
 	EdgeOrder string `json:"edge_order,omitempty"`
+	// Recompute makes the fused GAT's layers recompute the attention in
+	// the backward instead of keeping it (gat.WithRecompute).
+	Recompute bool `json:"recompute,omitempty"`
 }
 
 // Result is a Spec with what its run measured.
