@@ -97,7 +97,33 @@ func (k *GATv2[T]) Scores(out []T) {
 // the gradients with respect to ZR (dzr, NumDst*H*F), A (da, H*F), EF (def,
 // NumEdges*D) and WE (dwe, D*H*F), overwriting those that are not nil, from
 // the gradient of the scores ds.
-func (k *GATv2[T]) GradDst(dzr, da, def, dwe, ds []T) {
+func (k *GATv2[T]) GradDst(dzr, da, def, dwe, ds []T) { k.gradDst(dzr, da, def, dwe, ds, nil) }
+
+// GradAll computes every gradient: those of GradDst, and the gradient with
+// respect to ZL (dzl, NumSrc*H*F) unless dzl is nil. The pass over the
+// destinations records which elements of every edge's t are positive, one
+// bit each (NumEdges*H*F bits of scratch, a thirty-second of t in
+// float32); the pass over the sources then forms the per-edge gradients
+// from those bits, A and dS alone, without gathering the rows of ZR, and
+// sums them in CSR order as GradZL does, to the same bits.
+func (k *GATv2[T]) GradAll(dzl, dzr, da, def, dwe, ds []T) {
+	if dzl == nil {
+		k.gradDst(dzr, da, def, dwe, ds, nil)
+		return
+	}
+	c := k.G.CSR()
+	checkLen("node gradient", dzl, c.NumRows()*k.Heads*k.Feat)
+	mask := getMask(k.G.NumEdges() * maskBytes(k.Heads*k.Feat))
+	defer putMask(mask)
+	k.gradDst(dzr, da, def, dwe, ds, *mask)
+	parallel.For(c.NumRows(), k.rowGrain(c), func(lo, hi int) {
+		k.maskRows(dzl, ds, *mask, c, lo, hi)
+	})
+}
+
+// gradDst is GradDst, which also sets the bits of t > 0 of every edge in
+// mask (maskBytes per edge, by edge ID) unless mask is nil.
+func (k *GATv2[T]) gradDst(dzr, da, def, dwe, ds []T, mask []byte) {
 	k.check()
 	w, d := k.Heads*k.Feat, k.EDim
 	c := k.G.CSC()
@@ -134,7 +160,7 @@ func (k *GATv2[T]) GradDst(dzr, da, def, dwe, ds []T) {
 		if dwe != nil {
 			pwe = part[:d*w]
 		}
-		k.dstRows(dzr, pa, def, pwe, ds, c, lo, hi)
+		k.dstRows(dzr, pa, def, pwe, ds, mask, c, lo, hi)
 	}
 	if np == 0 {
 		parallel.For(c.NumRows(), k.rowGrain(c), func(lo, hi int) { rows(nil, lo, hi) })
@@ -152,12 +178,14 @@ func (k *GATv2[T]) GradDst(dzr, da, def, dwe, ds []T) {
 }
 
 // dstRows is GradDst over destinations [lo, hi), adding to the partial sums
-// pa and pwe (nil when not wanted).
-func (k *GATv2[T]) dstRows(dzr, pa, def, pwe, ds []T, c *graph.Compressed, lo, hi int) {
-	if k.dstAccel(dzr, pa, def, pwe, ds, c, lo, hi) {
+// pa and pwe (nil when not wanted) and setting the edges' bits of mask
+// (unless nil).
+func (k *GATv2[T]) dstRows(dzr, pa, def, pwe, ds []T, mask []byte, c *graph.Compressed, lo, hi int) {
+	if k.dstAccel(dzr, pa, def, pwe, ds, mask, c, lo, hi) {
 		return
 	}
 	w, h, d := k.Heads*k.Feat, k.Heads, k.EDim
+	mb := maskBytes(w)
 	t, m := make([]T, w), make([]T, w)
 	var own []T
 	if dzr == nil {
@@ -173,6 +201,9 @@ func (k *GATv2[T]) dstRows(dzr, pa, def, pwe, ds []T, c *graph.Compressed, lo, h
 		for p := c.Indptr[v]; p < c.Indptr[v+1]; p++ {
 			e, u := int(c.EIDs[p]), int(c.Indices[p])
 			k.pre(t, e, k.ZL[u*w:(u+1)*w], r)
+			if mask != nil {
+				setMask(mask[e*mb:(e+1)*mb], t)
+			}
 			g := ds[e*h : (e+1)*h]
 			if pa != nil {
 				k.gradA(pa, t, g)

@@ -44,6 +44,20 @@
 #define A_AVAIL 192
 #define A_DIST 200
 #define A_PFE 208
+#define A_MASK 216
+#define A_MSTRIDE 224
+#define A_MCUR 232
+
+// bits8 holds the bit of each lane of a block in its byte of a sign mask.
+DATA bits8<>+0(SB)/4, $1
+DATA bits8<>+4(SB)/4, $2
+DATA bits8<>+8(SB)/4, $4
+DATA bits8<>+12(SB)/4, $8
+DATA bits8<>+16(SB)/4, $16
+DATA bits8<>+20(SB)/4, $32
+DATA bits8<>+24(SB)/4, $64
+DATA bits8<>+28(SB)/4, $128
+GLOBL bits8<>(SB), RODATA|NOPTR, $32
 
 // perm2 spreads four score gradients over the pairs of lanes of heads of
 // two features, perm4 two over the halves of heads of four.
@@ -1662,11 +1676,20 @@ b_m1_n_a:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk250:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
 	VMOVUPS   (R9), Y4
 	ADDQ      $32, R9
 	MOVQ      A_DA(R15), AX
@@ -1696,11 +1719,20 @@ b_m2_n_a:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk253:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
 	VBROADCASTF128 (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $16, R9
@@ -1731,11 +1763,20 @@ b_m4_n_a:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk256:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
 	VBROADCASTSD (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $8, R9
@@ -1767,11 +1808,20 @@ b_m8_n_a:
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      A_K(R15), R14
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk259:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
 	JNZ       nk260
@@ -1805,12 +1855,21 @@ b_m1_e_a:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk263:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	TERM(Y0, Y1, t264)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
 	VMOVUPS   (R9), Y4
 	ADDQ      $32, R9
 	MOVQ      A_DA(R15), AX
@@ -1843,12 +1902,21 @@ b_m2_e_a:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk273:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	TERM(Y0, Y1, t274)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
 	VBROADCASTF128 (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $16, R9
@@ -1882,12 +1950,21 @@ b_m4_e_a:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk283:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	TERM(Y0, Y1, t284)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
 	VBROADCASTSD (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $8, R9
@@ -1922,12 +1999,21 @@ b_m8_e_a:
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      A_K(R15), R14
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk293:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	TERM(Y0, Y1, t294)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
 	JNZ       nk295
@@ -1964,11 +2050,20 @@ b_m1_n_x:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk304:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
 	VMOVUPS   (R9), Y4
 	ADDQ      $32, R9
 	VMULPS    (R8)(R10*1), Y4, Y5
@@ -1992,11 +2087,20 @@ b_m2_n_x:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk307:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
 	VBROADCASTF128 (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $16, R9
@@ -2021,11 +2125,20 @@ b_m4_n_x:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk310:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
 	VBROADCASTSD (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $8, R9
@@ -2051,11 +2164,20 @@ b_m8_n_x:
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      A_K(R15), R14
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk313:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
 	JNZ       nk314
@@ -2083,12 +2205,21 @@ b_m1_e_x:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk317:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	TERM(Y0, Y1, t318)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
 	VMOVUPS   (R9), Y4
 	ADDQ      $32, R9
 	VMULPS    (R8)(R10*1), Y4, Y5
@@ -2115,12 +2246,21 @@ b_m2_e_x:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk327:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	TERM(Y0, Y1, t328)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
 	VBROADCASTF128 (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $16, R9
@@ -2148,12 +2288,21 @@ b_m4_e_x:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk337:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	TERM(Y0, Y1, t338)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
 	VBROADCASTSD (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $8, R9
@@ -2182,12 +2331,21 @@ b_m8_e_x:
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      A_K(R15), R14
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk347:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	TERM(Y0, Y1, t348)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
 	JNZ       nk349
@@ -2208,5 +2366,212 @@ nk349:
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m8_e_x
+	VZEROUPPER
+	RET
+
+// PREFETCHM prefetches the score gradients and the sign mask of the edge
+// a.dist positions after edge CX, while that is below a.avail. It uses AX
+// and DX.
+#define PREFETCHM(done) \
+	MOVQ       CX, AX; \
+	ADDQ       A_DIST(R15), AX; \
+	CMPQ       AX, A_AVAIL(R15); \
+	JGE        done; \
+	MOVQ       A_EIDS(R15), DX; \
+	MOVLQSX    (DX)(AX*4), AX; \
+	MOVQ       AX, DX; \
+	IMULQ      A_H(R15), DX; \
+	SHLQ       $2, DX; \
+	ADDQ       A_DS(R15), DX; \
+	PREFETCHT0 (DX); \
+	IMULQ      A_MSTRIDE(R15), AX; \
+	ADDQ       A_MASK(R15), AX; \
+	PREFETCHT0 (AX); \
+done:
+
+// func gatv2MaskF32(a *gatv2Args)
+//
+// For each edge of the group, block by block: the lanes of t > 0 from the
+// edge's byte of the sign mask, the score gradients spread over their
+// heads' lanes (Y4), and m = g A (times the slope where t <= 0), added to
+// the node's row. No row of the other end is read.
+TEXT ·gatv2MaskF32(SB), NOSPLIT, $0-8
+	MOVQ         a+0(FP), R15
+	MOVQ         A_A(R15), R8
+	MOVQ         A_ROW(R15), R11
+	MOVQ         A_ACC(R15), DI
+	VBROADCASTSS A_SLOPE(R15), Y15
+	VMOVUPS      bits8<>(SB), Y12
+	XORQ         CX, CX
+	MOVQ         A_MODE(R15), AX
+	CMPQ         AX, $1
+	JNE          kperm4
+	VMOVUPS      perm2<>(SB), Y13
+	JMP          kgo
+
+kperm4:
+	CMPQ    AX, $2
+	JNE     kgo
+	VMOVUPS perm4<>(SB), Y13
+
+kgo:
+	// Modes 3 and 4 (8 and 8k features) share a loop.
+	CMPQ      AX, $4
+	JNE       kmode
+	MOVQ      $3, AX
+
+kmode:
+	CMPQ      AX, $0
+	JEQ       k_m1
+	CMPQ      AX, $1
+	JEQ       k_m2
+	CMPQ      AX, $2
+	JEQ       k_m4
+	JMP       k_m8
+
+k_m1:
+	PREFETCHM(pfm356)
+	MOVQ      A_EIDS(R15), AX
+	MOVLQSX   (AX)(CX*4), R12
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, SI
+	IMULQ     A_MSTRIDE(R15), SI
+	ADDQ      A_MASK(R15), SI
+	XORQ      R10, R10
+mblk357:
+	MOVBLZX   (SI), AX
+	INCQ      SI
+	VMOVD     AX, X2
+	VPBROADCASTD X2, Y2
+	VPAND     Y12, Y2, Y2
+	VPCMPEQD  Y12, Y2, Y2 // t > 0
+	VMOVUPS   (R9), Y4
+	ADDQ      $32, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       mblk357
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       k_m1
+	VZEROUPPER
+	RET
+
+k_m2:
+	PREFETCHM(pfm358)
+	MOVQ      A_EIDS(R15), AX
+	MOVLQSX   (AX)(CX*4), R12
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, SI
+	IMULQ     A_MSTRIDE(R15), SI
+	ADDQ      A_MASK(R15), SI
+	XORQ      R10, R10
+mblk359:
+	MOVBLZX   (SI), AX
+	INCQ      SI
+	VMOVD     AX, X2
+	VPBROADCASTD X2, Y2
+	VPAND     Y12, Y2, Y2
+	VPCMPEQD  Y12, Y2, Y2 // t > 0
+	VBROADCASTF128 (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $16, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       mblk359
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       k_m2
+	VZEROUPPER
+	RET
+
+k_m4:
+	PREFETCHM(pfm360)
+	MOVQ      A_EIDS(R15), AX
+	MOVLQSX   (AX)(CX*4), R12
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, SI
+	IMULQ     A_MSTRIDE(R15), SI
+	ADDQ      A_MASK(R15), SI
+	XORQ      R10, R10
+mblk361:
+	MOVBLZX   (SI), AX
+	INCQ      SI
+	VMOVD     AX, X2
+	VPBROADCASTD X2, Y2
+	VPAND     Y12, Y2, Y2
+	VPCMPEQD  Y12, Y2, Y2 // t > 0
+	VBROADCASTSD (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $8, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       mblk361
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       k_m4
+	VZEROUPPER
+	RET
+
+k_m8:
+	PREFETCHM(pfm362)
+	MOVQ      A_EIDS(R15), AX
+	MOVLQSX   (AX)(CX*4), R12
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, SI
+	IMULQ     A_MSTRIDE(R15), SI
+	ADDQ      A_MASK(R15), SI
+	MOVQ      A_K(R15), R14
+	XORQ      R10, R10
+mblk363:
+	MOVBLZX   (SI), AX
+	INCQ      SI
+	VMOVD     AX, X2
+	VPBROADCASTD X2, Y2
+	VPAND     Y12, Y2, Y2
+	VPCMPEQD  Y12, Y2, Y2 // t > 0
+	VBROADCASTSS (R9), Y4
+	DECQ      R14
+	JNZ       nk364
+	ADDQ      $4, R9
+	MOVQ      A_K(R15), R14
+nk364:
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       mblk363
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       k_m8
 	VZEROUPPER
 	RET
