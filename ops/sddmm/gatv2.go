@@ -100,15 +100,25 @@ func (k *GATv2[T]) Scores(out []T) {
 func (k *GATv2[T]) GradDst(dzr, da, def, dwe, ds []T) { k.gradDst(dzr, da, def, dwe, ds, nil) }
 
 // GradAll computes every gradient: those of GradDst, and the gradient with
-// respect to ZL (dzl, NumSrc*H*F) unless dzl is nil. The pass over the
-// destinations records which elements of every edge's t are positive, one
-// bit each (NumEdges*H*F bits of scratch, a thirty-second of t in
-// float32); the pass over the sources then forms the per-edge gradients
-// from those bits, A and dS alone, without gathering the rows of ZR, and
-// sums them in CSR order as GradZL does, to the same bits.
+// respect to ZL (dzl, NumSrc*H*F) unless dzl is nil, with the bits of
+// GradDst and GradZL. On a graph whose edges are numbered by destination
+// (its CSC view Ordered, as ReorderEdges(graph.ByDst) makes it), the pass
+// over the destinations records which elements of every edge's t are
+// positive, one bit each, in edge-ID order, so in memory order
+// (NumEdges*H*F bits of scratch, a thirty-second of t in float32); the pass
+// over the sources then forms the per-edge gradients from those bits, A
+// and dS alone, without gathering the rows of ZR, and sums them in CSR
+// order as GradZL does. On other graphs the bits would be written in
+// random order, which costs about what gathering the rows saves, and
+// GradAll is GradDst and GradZL.
 func (k *GATv2[T]) GradAll(dzl, dzr, da, def, dwe, ds []T) {
 	if dzl == nil {
 		k.gradDst(dzr, da, def, dwe, ds, nil)
+		return
+	}
+	if !k.G.CSC().Ordered && !gatv2MaskAlways {
+		k.gradDst(dzr, da, def, dwe, ds, nil)
+		k.GradZL(dzl, ds)
 		return
 	}
 	c := k.G.CSR()
@@ -288,6 +298,10 @@ func (k *GATv2[T]) rowGrain(c *graph.Compressed) int {
 	work := (int(c.Indptr[n]) + n) * max(1, k.Heads*k.Feat)
 	return max(1, int(int64(n)*int64(grain)*16/int64(max(1, work))))
 }
+
+// gatv2MaskAlways makes GradAll record the signs on every graph, not only
+// on those numbered by destination: the tests' switch.
+var gatv2MaskAlways = false
 
 // checkLen panics unless x has n elements.
 func checkLen[T num.Float](what string, x []T, n int) {

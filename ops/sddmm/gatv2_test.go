@@ -41,8 +41,12 @@ func newGATv2[T num.Float](rng *rand.Rand, g *graph.Graph, h, f, d int, slope T,
 	return k, operand[T](rng, g.NumEdges()*h)
 }
 
-// run computes everything with k's methods, from NaN-filled outputs.
+// run computes everything with k's methods, from NaN-filled outputs, with
+// GradAll's recorded signs whatever the order of the graph's edges.
 func (k *GATv2[T]) run(ds []T) gatv2Result[T] {
+	saved := gatv2MaskAlways
+	gatv2MaskAlways = true
+	defer func() { gatv2MaskAlways = saved }()
 	w, ne := k.Heads*k.Feat, k.G.NumEdges()
 	nan := func(n int) []T {
 		x := make([]T, n)
@@ -207,16 +211,26 @@ func TestGATv2Deterministic(t *testing.T) {
 
 // TestGATv2OneGradient checks that the per-operand methods give the bits
 // of GradAll: GradZL's gathered rows those of the sign masks, with ties
-// (t exactly 0) among the edges.
+// (t exactly 0) among the edges; and that GradAll gives them too on a
+// graph numbered by destination, where it records the signs by itself.
 func TestGATv2OneGradient(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 4))
-	g := randomGraph(t, rng, 200, 150, 3000)
-	for _, hf := range [][2]int{{8, 2}, {8, 8}, {2, 3}} {
-		for _, accel := range []bool{true, false} {
-			saved := useAVX2
-			useAVX2 = useAVX2 && accel
-			testOneGradient(t, rng, g, hf[0], hf[1])
-			useAVX2 = saved
+	random := randomGraph(t, rng, 200, 150, 3000)
+	byDst, _, err := random.ReorderEdges(graph.ByDst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !byDst.CSC().Ordered {
+		t.Fatal("the graph numbered by destination has no Ordered CSC view")
+	}
+	for _, g := range []*graph.Graph{random, byDst} {
+		for _, hf := range [][2]int{{8, 2}, {8, 8}, {2, 3}} {
+			for _, accel := range []bool{true, false} {
+				saved := useAVX2
+				useAVX2 = useAVX2 && accel
+				testOneGradient(t, rng, g, hf[0], hf[1])
+				useAVX2 = saved
+			}
 		}
 	}
 }
@@ -224,6 +238,10 @@ func TestGATv2OneGradient(t *testing.T) {
 func testOneGradient(t *testing.T, rng *rand.Rand, g *graph.Graph, h, f int) {
 	k, ds := newGATv2[float32](rng, g, h, f, 3, 0.2, true)
 	all := k.run(ds)
+	plain := gatv2Result[float32]{s: all.s, dzl: make([]float32, len(all.dzl)), dzr: make([]float32, len(all.dzr)),
+		da: make([]float32, len(all.da)), def: all.def, dwe: make([]float32, len(all.dwe))}
+	k.GradAll(plain.dzl, plain.dzr, plain.da, nil, plain.dwe, ds)
+	sameBits(t, fmt.Sprintf("GradAll/ordered=%v/h=%d/f=%d/avx2=%v", g.CSC().Ordered, h, f, useAVX2), all, plain)
 	one := gatv2Result[float32]{s: all.s, dzl: make([]float32, len(all.dzl)), dzr: make([]float32, len(all.dzr)),
 		da: make([]float32, len(all.da)), def: make([]float32, len(all.def)), dwe: make([]float32, len(all.dwe))}
 	k.GradZL(one.dzl, ds)
