@@ -40,8 +40,8 @@ type gatv2Args struct {
 	avail   int      // edges in the index arrays from the group's first
 	dist    int      // how many edges ahead to prefetch rows
 	pfe     int      // 1: prefetch the rows of edges (scores or their gradients, edge features) too
-	mask    *byte    // backward: the sign masks (gatv2_mask.go), or a row of scratch
-	mstride int      // bytes per edge of mask: maskBytes(H*F), or 0 for the row of scratch
+	mask    *byte    // backward: the sign masks (gatv2_mask.go), or nil
+	mstride int      // bytes per edge of mask: maskBytes(H*F); 0 (gatv2BwdF32) records none
 	mcur    uintptr  // backward: the current edge's row of mask (the kernel's own)
 }
 
@@ -95,9 +95,6 @@ func (k *GATv2[T]) args(kf *GATv2[float32]) *gatv2Args {
 		a: &kf.A[0], row: 4 * w, f: k.Feat, h: k.Heads, d: k.EDim, slope: kf.Slope,
 		scratch: &buf[0], compact: &buf[groups*8*k.Feat], tmp: &buf[groups*8*k.Feat+64],
 		mode: mode, k: k.Feat / 8, dist: gatv2Dist,
-		// The backward kernel writes every edge's sign mask: into a row of
-		// scratch unless given a buffer.
-		mask: &make([]byte, maskBytes(w))[0],
 	}
 	if k.EDim > 0 {
 		a.ef, a.we = &kf.EF[0], &kf.WE[0]

@@ -1622,6 +1622,8 @@ bgo:
 	MOVQ      $3, AX
 
 bmode:
+	CMPQ      A_MSTRIDE(R15), $0
+	JNE       bmask
 	CMPQ      A_DA(R15), $0
 	JEQ       bnoa
 	CMPQ      A_D(R15), $0
@@ -1669,6 +1671,54 @@ b_edge_x:
 	JEQ       b_m8_e_x
 	JMP       b_m8_e_x
 
+bmask:
+	CMPQ      A_DA(R15), $0
+	JEQ       bnoam
+	CMPQ      A_D(R15), $0
+	JNE       b_edge_am
+	CMPQ      AX, $0
+	JEQ       b_m1_n_am
+	CMPQ      AX, $1
+	JEQ       b_m2_n_am
+	CMPQ      AX, $2
+	JEQ       b_m4_n_am
+	CMPQ      AX, $3
+	JEQ       b_m8_n_am
+	JMP       b_m8_n_am
+b_edge_am:
+	CMPQ      AX, $0
+	JEQ       b_m1_e_am
+	CMPQ      AX, $1
+	JEQ       b_m2_e_am
+	CMPQ      AX, $2
+	JEQ       b_m4_e_am
+	CMPQ      AX, $3
+	JEQ       b_m8_e_am
+	JMP       b_m8_e_am
+
+bnoam:
+	CMPQ      A_D(R15), $0
+	JNE       b_edge_xm
+	CMPQ      AX, $0
+	JEQ       b_m1_n_xm
+	CMPQ      AX, $1
+	JEQ       b_m2_n_xm
+	CMPQ      AX, $2
+	JEQ       b_m4_n_xm
+	CMPQ      AX, $3
+	JEQ       b_m8_n_xm
+	JMP       b_m8_n_xm
+b_edge_xm:
+	CMPQ      AX, $0
+	JEQ       b_m1_e_xm
+	CMPQ      AX, $1
+	JEQ       b_m2_e_xm
+	CMPQ      AX, $2
+	JEQ       b_m4_e_xm
+	CMPQ      AX, $3
+	JEQ       b_m8_e_xm
+	JMP       b_m8_e_xm
+
 b_m1_n_a:
 	PREFETCH(A_DS, pf248, pfd249)
 	EDGEROWS
@@ -1676,20 +1726,11 @@ b_m1_n_a:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk250:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
 	VMOVUPS   (R9), Y4
 	ADDQ      $32, R9
 	MOVQ      A_DA(R15), AX
@@ -1719,20 +1760,11 @@ b_m2_n_a:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk253:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
 	VBROADCASTF128 (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $16, R9
@@ -1763,20 +1795,11 @@ b_m4_n_a:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk256:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
 	VBROADCASTSD (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $8, R9
@@ -1808,20 +1831,11 @@ b_m8_n_a:
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      A_K(R15), R14
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk259:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
 	JNZ       nk260
@@ -1855,21 +1869,12 @@ b_m1_e_a:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk263:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	TERM(Y0, Y1, t264)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
 	VMOVUPS   (R9), Y4
 	ADDQ      $32, R9
 	MOVQ      A_DA(R15), AX
@@ -1902,21 +1907,12 @@ b_m2_e_a:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk273:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	TERM(Y0, Y1, t274)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
 	VBROADCASTF128 (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $16, R9
@@ -1950,21 +1946,12 @@ b_m4_e_a:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk283:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	TERM(Y0, Y1, t284)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
 	VBROADCASTSD (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $8, R9
@@ -1999,21 +1986,12 @@ b_m8_e_a:
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      A_K(R15), R14
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk293:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	TERM(Y0, Y1, t294)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
 	JNZ       nk295
@@ -2050,20 +2028,11 @@ b_m1_n_x:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk304:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
 	VMOVUPS   (R9), Y4
 	ADDQ      $32, R9
 	VMULPS    (R8)(R10*1), Y4, Y5
@@ -2087,20 +2056,11 @@ b_m2_n_x:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk307:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
 	VBROADCASTF128 (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $16, R9
@@ -2125,20 +2085,11 @@ b_m4_n_x:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk310:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
 	VBROADCASTSD (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $8, R9
@@ -2164,20 +2115,11 @@ b_m8_n_x:
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      A_K(R15), R14
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk313:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
 	JNZ       nk314
@@ -2205,21 +2147,12 @@ b_m1_e_x:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk317:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	TERM(Y0, Y1, t318)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
 	VMOVUPS   (R9), Y4
 	ADDQ      $32, R9
 	VMULPS    (R8)(R10*1), Y4, Y5
@@ -2246,21 +2179,12 @@ b_m2_e_x:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk327:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	TERM(Y0, Y1, t328)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
 	VBROADCASTF128 (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $16, R9
@@ -2288,21 +2212,12 @@ b_m4_e_x:
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk337:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	TERM(Y0, Y1, t338)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
 	VBROADCASTSD (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $8, R9
@@ -2331,21 +2246,12 @@ b_m8_e_x:
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      A_K(R15), R14
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk347:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	TERM(Y0, Y1, t348)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
 	JNZ       nk349
@@ -2366,6 +2272,706 @@ nk349:
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m8_e_x
+	VZEROUPPER
+	RET
+
+b_m1_n_am:
+	PREFETCH(A_DS, pf356, pfd357)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk358:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VMOVUPS   (R9), Y4
+	ADDQ      $32, R9
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk358
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m1_n_am
+	VZEROUPPER
+	RET
+
+b_m2_n_am:
+	PREFETCH(A_DS, pf359, pfd360)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk361:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTF128 (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $16, R9
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk361
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m2_n_am
+	VZEROUPPER
+	RET
+
+b_m4_n_am:
+	PREFETCH(A_DS, pf362, pfd363)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk364:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSD (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $8, R9
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk364
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m4_n_am
+	VZEROUPPER
+	RET
+
+b_m8_n_am:
+	PREFETCH(A_DS, pf365, pfd366)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      A_K(R15), R14
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk367:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSS (R9), Y4
+	DECQ      R14
+	JNZ       nk368
+	ADDQ      $4, R9
+	MOVQ      A_K(R15), R14
+nk368:
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk367
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m8_n_am
+	VZEROUPPER
+	RET
+
+b_m1_e_am:
+	PREFETCH(A_DS, pf369, pfd370)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk371:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	TERM(Y0, Y1, t372)
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VMOVUPS   (R9), Y4
+	ADDQ      $32, R9
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	MOVQ      A_SCRATCH(R15), AX
+	VMOVUPS   Y5, (AX)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk371
+	FEATURES(fa373, fb374, fc375, fd376, fe377, ff378)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m1_e_am
+	VZEROUPPER
+	RET
+
+b_m2_e_am:
+	PREFETCH(A_DS, pf379, pfd380)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk381:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	TERM(Y0, Y1, t382)
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTF128 (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $16, R9
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	MOVQ      A_SCRATCH(R15), AX
+	VMOVUPS   Y5, (AX)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk381
+	FEATURES(fa383, fb384, fc385, fd386, fe387, ff388)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m2_e_am
+	VZEROUPPER
+	RET
+
+b_m4_e_am:
+	PREFETCH(A_DS, pf389, pfd390)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk391:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	TERM(Y0, Y1, t392)
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSD (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $8, R9
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	MOVQ      A_SCRATCH(R15), AX
+	VMOVUPS   Y5, (AX)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk391
+	FEATURES(fa393, fb394, fc395, fd396, fe397, ff398)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m4_e_am
+	VZEROUPPER
+	RET
+
+b_m8_e_am:
+	PREFETCH(A_DS, pf399, pfd400)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      A_K(R15), R14
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk401:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	TERM(Y0, Y1, t402)
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSS (R9), Y4
+	DECQ      R14
+	JNZ       nk403
+	ADDQ      $4, R9
+	MOVQ      A_K(R15), R14
+nk403:
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	MOVQ      A_SCRATCH(R15), AX
+	VMOVUPS   Y5, (AX)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk401
+	FEATURES(fa404, fb405, fc406, fd407, fe408, ff409)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m8_e_am
+	VZEROUPPER
+	RET
+
+b_m1_n_xm:
+	PREFETCH(A_DS, pf410, pfd411)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk412:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VMOVUPS   (R9), Y4
+	ADDQ      $32, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk412
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m1_n_xm
+	VZEROUPPER
+	RET
+
+b_m2_n_xm:
+	PREFETCH(A_DS, pf413, pfd414)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk415:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTF128 (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $16, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk415
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m2_n_xm
+	VZEROUPPER
+	RET
+
+b_m4_n_xm:
+	PREFETCH(A_DS, pf416, pfd417)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk418:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSD (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $8, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk418
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m4_n_xm
+	VZEROUPPER
+	RET
+
+b_m8_n_xm:
+	PREFETCH(A_DS, pf419, pfd420)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      A_K(R15), R14
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk421:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSS (R9), Y4
+	DECQ      R14
+	JNZ       nk422
+	ADDQ      $4, R9
+	MOVQ      A_K(R15), R14
+nk422:
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk421
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m8_n_xm
+	VZEROUPPER
+	RET
+
+b_m1_e_xm:
+	PREFETCH(A_DS, pf423, pfd424)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk425:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	TERM(Y0, Y1, t426)
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VMOVUPS   (R9), Y4
+	ADDQ      $32, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	MOVQ      A_SCRATCH(R15), AX
+	VMOVUPS   Y5, (AX)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk425
+	FEATURES(fa427, fb428, fc429, fd430, fe431, ff432)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m1_e_xm
+	VZEROUPPER
+	RET
+
+b_m2_e_xm:
+	PREFETCH(A_DS, pf433, pfd434)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk435:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	TERM(Y0, Y1, t436)
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTF128 (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $16, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	MOVQ      A_SCRATCH(R15), AX
+	VMOVUPS   Y5, (AX)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk435
+	FEATURES(fa437, fb438, fc439, fd440, fe441, ff442)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m2_e_xm
+	VZEROUPPER
+	RET
+
+b_m4_e_xm:
+	PREFETCH(A_DS, pf443, pfd444)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk445:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	TERM(Y0, Y1, t446)
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSD (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $8, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	MOVQ      A_SCRATCH(R15), AX
+	VMOVUPS   Y5, (AX)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk445
+	FEATURES(fa447, fb448, fc449, fd450, fe451, ff452)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m4_e_xm
+	VZEROUPPER
+	RET
+
+b_m8_e_xm:
+	PREFETCH(A_DS, pf453, pfd454)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      A_K(R15), R14
+	MOVQ      R12, AX
+	IMULQ     A_MSTRIDE(R15), AX
+	ADDQ      A_MASK(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk455:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	TERM(Y0, Y1, t456)
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSS (R9), Y4
+	DECQ      R14
+	JNZ       nk457
+	ADDQ      $4, R9
+	MOVQ      A_K(R15), R14
+nk457:
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	MOVQ      A_SCRATCH(R15), AX
+	VMOVUPS   Y5, (AX)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk455
+	FEATURES(fa458, fb459, fc460, fd461, fe462, ff463)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m8_e_xm
 	VZEROUPPER
 	RET
 
@@ -2430,7 +3036,7 @@ kmode:
 	JMP       k_m8
 
 k_m1:
-	PREFETCHM(pfm356)
+	PREFETCHM(pfm464)
 	MOVQ      A_EIDS(R15), AX
 	MOVLQSX   (AX)(CX*4), R12
 	MOVQ      R12, R9
@@ -2441,7 +3047,7 @@ k_m1:
 	IMULQ     A_MSTRIDE(R15), SI
 	ADDQ      A_MASK(R15), SI
 	XORQ      R10, R10
-mblk357:
+mblk465:
 	MOVBLZX   (SI), AX
 	INCQ      SI
 	VMOVD     AX, X2
@@ -2457,7 +3063,7 @@ mblk357:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       mblk357
+	JLT       mblk465
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       k_m1
@@ -2465,7 +3071,7 @@ mblk357:
 	RET
 
 k_m2:
-	PREFETCHM(pfm358)
+	PREFETCHM(pfm466)
 	MOVQ      A_EIDS(R15), AX
 	MOVLQSX   (AX)(CX*4), R12
 	MOVQ      R12, R9
@@ -2476,7 +3082,7 @@ k_m2:
 	IMULQ     A_MSTRIDE(R15), SI
 	ADDQ      A_MASK(R15), SI
 	XORQ      R10, R10
-mblk359:
+mblk467:
 	MOVBLZX   (SI), AX
 	INCQ      SI
 	VMOVD     AX, X2
@@ -2493,7 +3099,7 @@ mblk359:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       mblk359
+	JLT       mblk467
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       k_m2
@@ -2501,7 +3107,7 @@ mblk359:
 	RET
 
 k_m4:
-	PREFETCHM(pfm360)
+	PREFETCHM(pfm468)
 	MOVQ      A_EIDS(R15), AX
 	MOVLQSX   (AX)(CX*4), R12
 	MOVQ      R12, R9
@@ -2512,7 +3118,7 @@ k_m4:
 	IMULQ     A_MSTRIDE(R15), SI
 	ADDQ      A_MASK(R15), SI
 	XORQ      R10, R10
-mblk361:
+mblk469:
 	MOVBLZX   (SI), AX
 	INCQ      SI
 	VMOVD     AX, X2
@@ -2529,7 +3135,7 @@ mblk361:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       mblk361
+	JLT       mblk469
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       k_m4
@@ -2537,7 +3143,7 @@ mblk361:
 	RET
 
 k_m8:
-	PREFETCHM(pfm362)
+	PREFETCHM(pfm470)
 	MOVQ      A_EIDS(R15), AX
 	MOVLQSX   (AX)(CX*4), R12
 	MOVQ      R12, R9
@@ -2549,7 +3155,7 @@ k_m8:
 	ADDQ      A_MASK(R15), SI
 	MOVQ      A_K(R15), R14
 	XORQ      R10, R10
-mblk363:
+mblk471:
 	MOVBLZX   (SI), AX
 	INCQ      SI
 	VMOVD     AX, X2
@@ -2558,10 +3164,10 @@ mblk363:
 	VPCMPEQD  Y12, Y2, Y2 // t > 0
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
-	JNZ       nk364
+	JNZ       nk472
 	ADDQ      $4, R9
 	MOVQ      A_K(R15), R14
-nk364:
+nk472:
 	VMULPS    (R8)(R10*1), Y4, Y5
 	VMULPS    Y15, Y5, Y6
 	VBLENDVPS Y2, Y5, Y6, Y5
@@ -2569,7 +3175,7 @@ nk364:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       mblk363
+	JLT       mblk471
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       k_m8

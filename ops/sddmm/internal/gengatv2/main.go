@@ -47,10 +47,18 @@ func main() {
 	g.backDispatch("a")
 	g.w("bnoa:")
 	g.backDispatch("x")
-	for _, da := range []bool{true, false} {
-		for _, edge := range []bool{false, true} {
-			for _, m := range backModes {
-				g.backward(m, edge, da)
+	g.w("bmask:")
+	g.w("\tCMPQ      A_DA(R15), $0")
+	g.w("\tJEQ       bnoam")
+	g.backDispatch("am")
+	g.w("bnoam:")
+	g.backDispatch("xm")
+	for _, rec := range []bool{false, true} {
+		for _, da := range []bool{true, false} {
+			for _, edge := range []bool{false, true} {
+				for _, m := range backModes {
+					g.backward(m, edge, da, rec)
+				}
 			}
 		}
 	}
@@ -227,9 +235,10 @@ func (g *gen) backDispatch(sfx string) {
 }
 
 // backward writes the backward's loop over the edges of a group for mode,
-// with or without edge features and the gradient of A.
-func (g *gen) backward(mode string, edge, da bool) {
-	name := fmt.Sprintf("b_%s_%s_%s", mode, suffix(edge, "e", "n"), suffix(da, "a", "x"))
+// with or without edge features, the gradient of A and the recording of
+// the signs of t (a.mstride set).
+func (g *gen) backward(mode string, edge, da, rec bool) {
+	name := fmt.Sprintf("b_%s_%s_%s%s", mode, suffix(edge, "e", "n"), suffix(da, "a", "x"), suffix(rec, "m", ""))
 	g.w("%s:", name)
 	g.w("\tPREFETCH(A_DS, %s, %s)", g.l("pf"), g.l("pfd"))
 	g.w("\tEDGEROWS")
@@ -240,10 +249,12 @@ func (g *gen) backward(mode string, edge, da bool) {
 	if mode == "m8" {
 		g.w("\tMOVQ      A_K(R15), R14")
 	}
-	g.w("\tMOVQ      R12, AX")
-	g.w("\tIMULQ     A_MSTRIDE(R15), AX")
-	g.w("\tADDQ      A_MASK(R15), AX")
-	g.w("\tMOVQ      AX, A_MCUR(R15)")
+	if rec {
+		g.w("\tMOVQ      R12, AX")
+		g.w("\tIMULQ     A_MSTRIDE(R15), AX")
+		g.w("\tADDQ      A_MASK(R15), AX")
+		g.w("\tMOVQ      AX, A_MCUR(R15)")
+	}
 	g.w("\tXORQ      R10, R10")
 	blk := g.l("blk")
 	g.w("%s:", blk)
@@ -253,11 +264,13 @@ func (g *gen) backward(mode string, edge, da bool) {
 		g.w("\tTERM(Y0, Y1, %s)", g.l("t"))
 	}
 	g.w("\tVCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)")
-	g.w("\tVMOVMSKPS Y2, AX")
-	g.w("\tMOVQ      R10, DX")
-	g.w("\tSHRQ      $5, DX")
-	g.w("\tADDQ      A_MCUR(R15), DX")
-	g.w("\tMOVB      AL, (DX)")
+	if rec {
+		g.w("\tVMOVMSKPS Y2, AX")
+		g.w("\tMOVQ      R10, DX")
+		g.w("\tSHRQ      $5, DX")
+		g.w("\tADDQ      A_MCUR(R15), DX")
+		g.w("\tMOVB      AL, (DX)")
+	}
 	g.spread(mode)
 	if da {
 		g.w("\tMOVQ      A_DA(R15), AX")
@@ -723,5 +736,7 @@ bgo:
 	MOVQ      $3, AX
 
 bmode:
+	CMPQ      A_MSTRIDE(R15), $0
+	JNE       bmask
 	CMPQ      A_DA(R15), $0
 	JEQ       bnoa`
