@@ -123,17 +123,18 @@ func (k *GATv2[T]) GradAll(dzl, dzr, da, def, dwe, ds []T) {
 	}
 	c := k.G.CSR()
 	checkLen("node gradient", dzl, c.NumRows()*k.Heads*k.Feat)
-	mask := getMask(k.G.NumEdges() * maskBytes(k.Heads*k.Feat))
-	defer putMask(mask)
-	k.gradDst(dzr, da, def, dwe, ds, *mask)
+	rec := getRecords[T](k.G.NumEdges() * recordLen[T](k.Heads, k.Heads*k.Feat))
+	defer putRecords(rec)
+	k.gradDst(dzr, da, def, dwe, ds, *rec)
 	parallel.For(c.NumRows(), k.rowGrain(c), func(lo, hi int) {
-		k.maskRows(dzl, ds, *mask, c, lo, hi)
+		k.maskRows(dzl, *rec, c, lo, hi)
 	})
 }
 
 // gradDst is GradDst, which also sets the bits of t > 0 of every edge in
-// mask (maskBytes per edge, by edge ID) unless mask is nil.
-func (k *GATv2[T]) gradDst(dzr, da, def, dwe, ds []T, mask []byte) {
+// records rec (recordLen per edge, by edge ID; gatv2_mask.go) unless rec
+// is nil.
+func (k *GATv2[T]) gradDst(dzr, da, def, dwe, ds []T, rec []T) {
 	k.check()
 	w, d := k.Heads*k.Feat, k.EDim
 	c := k.G.CSC()
@@ -170,7 +171,7 @@ func (k *GATv2[T]) gradDst(dzr, da, def, dwe, ds []T, mask []byte) {
 		if dwe != nil {
 			pwe = part[:d*w]
 		}
-		k.dstRows(dzr, pa, def, pwe, ds, mask, c, lo, hi)
+		k.dstRows(dzr, pa, def, pwe, ds, rec, c, lo, hi)
 	}
 	if np == 0 {
 		parallel.For(c.NumRows(), k.rowGrain(c), func(lo, hi int) { rows(nil, lo, hi) })
@@ -190,12 +191,12 @@ func (k *GATv2[T]) gradDst(dzr, da, def, dwe, ds []T, mask []byte) {
 // dstRows is GradDst over destinations [lo, hi), adding to the partial sums
 // pa and pwe (nil when not wanted) and setting the edges' bits of mask
 // (unless nil).
-func (k *GATv2[T]) dstRows(dzr, pa, def, pwe, ds []T, mask []byte, c *graph.Compressed, lo, hi int) {
-	if k.dstAccel(dzr, pa, def, pwe, ds, mask, c, lo, hi) {
+func (k *GATv2[T]) dstRows(dzr, pa, def, pwe, ds, rec []T, c *graph.Compressed, lo, hi int) {
+	if k.dstAccel(dzr, pa, def, pwe, ds, rec, c, lo, hi) {
 		return
 	}
 	w, h, d := k.Heads*k.Feat, k.Heads, k.EDim
-	mb := maskBytes(w)
+	rw := recordLen[T](h, w)
 	t, m := make([]T, w), make([]T, w)
 	var own []T
 	if dzr == nil {
@@ -211,10 +212,12 @@ func (k *GATv2[T]) dstRows(dzr, pa, def, pwe, ds []T, mask []byte, c *graph.Comp
 		for p := c.Indptr[v]; p < c.Indptr[v+1]; p++ {
 			e, u := int(c.EIDs[p]), int(c.Indices[p])
 			k.pre(t, e, k.ZL[u*w:(u+1)*w], r)
-			if mask != nil {
-				setMask(mask[e*mb:(e+1)*mb], t)
-			}
 			g := ds[e*h : (e+1)*h]
+			if rec != nil {
+				r := rec[e*rw : (e+1)*rw]
+				copy(r, g)
+				setMask(maskOf(r, h, w), t)
+			}
 			if pa != nil {
 				k.gradA(pa, t, g)
 			}

@@ -44,9 +44,10 @@
 #define A_AVAIL 192
 #define A_DIST 200
 #define A_PFE 208
-#define A_MASK 216
-#define A_MSTRIDE 224
+#define A_REC 216
+#define A_RSTRIDE 224
 #define A_MCUR 232
+#define A_MOFF 240
 
 // bits8 holds the bit of each lane of a block in its byte of a sign mask.
 DATA bits8<>+0(SB)/4, $1
@@ -178,6 +179,36 @@ loop: \
 	VBLENDPS   $0xf0, Y4, Y0, Y1; \
 	VPERM2F128 $0x21, Y4, Y0, Y2; \
 	VADDPS     Y2, Y1, Y1
+
+// COPYDS copies the H score gradients of edge R12 into the start of its
+// record (a.mcur less a.moff). It uses AX, BX, DX and R9.
+#define COPYDS(eight, one, done) \
+	MOVQ    A_MCUR(R15), DX; \
+	SUBQ    A_MOFF(R15), DX; \
+	MOVQ    R12, AX; \
+	IMULQ   A_H(R15), AX; \
+	SHLQ    $2, AX; \
+	ADDQ    A_DS(R15), AX; \
+	MOVQ    A_H(R15), BX; \
+eight: \
+	CMPQ    BX, $8; \
+	JLT     one; \
+	VMOVUPS (AX), Y0; \
+	VMOVUPS Y0, (DX); \
+	ADDQ    $32, AX; \
+	ADDQ    $32, DX; \
+	SUBQ    $8, BX; \
+	JMP     eight; \
+one: \
+	TESTQ   BX, BX; \
+	JZ      done; \
+	MOVL    (AX), R9; \
+	MOVL    R9, (DX); \
+	ADDQ    $4, AX; \
+	ADDQ    $4, DX; \
+	DECQ    BX; \
+	JMP     one; \
+done:
 
 // func gatv2FwdF32(a *gatv2Args)
 //
@@ -1622,7 +1653,7 @@ bgo:
 	MOVQ      $3, AX
 
 bmode:
-	CMPQ      A_MSTRIDE(R15), $0
+	CMPQ      A_RSTRIDE(R15), $0
 	JNE       bmask
 	CMPQ      A_DA(R15), $0
 	JEQ       bnoa
@@ -2283,8 +2314,9 @@ b_m1_n_am:
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk358:
@@ -2312,6 +2344,7 @@ blk358:
 	ADDQ      $32, R10
 	CMPQ      R10, R11
 	JLT       blk358
+	COPYDS(c8359, c1360, cd361)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m1_n_am
@@ -2319,50 +2352,6 @@ blk358:
 	RET
 
 b_m2_n_am:
-	PREFETCH(A_DS, pf359, pfd360)
-	EDGEROWS
-	MOVQ      R12, R9
-	IMULQ     A_H(R15), R9
-	SHLQ      $2, R9
-	ADDQ      A_DS(R15), R9
-	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
-	MOVQ      AX, A_MCUR(R15)
-	XORQ      R10, R10
-blk361:
-	VMOVUPS   (BX)(R10*1), Y0
-	VADDPS    (SI)(R10*1), Y0, Y0
-	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
-	VMOVMSKPS Y2, AX
-	MOVQ      R10, DX
-	SHRQ      $5, DX
-	ADDQ      A_MCUR(R15), DX
-	MOVB      AL, (DX)
-	VBROADCASTF128 (R9), Y4
-	VPERMPS   Y4, Y13, Y4
-	ADDQ      $16, R9
-	MOVQ      A_DA(R15), AX
-	VMULPS    Y15, Y0, Y1
-	VBLENDVPS Y2, Y0, Y1, Y1
-	VMULPS    Y1, Y4, Y1
-	VADDPS    (AX)(R10*1), Y1, Y1
-	VMOVUPS   Y1, (AX)(R10*1)
-	VMULPS    (R8)(R10*1), Y4, Y5
-	VMULPS    Y15, Y5, Y6
-	VBLENDVPS Y2, Y5, Y6, Y5
-	VADDPS    (DI)(R10*1), Y5, Y6
-	VMOVUPS   Y6, (DI)(R10*1)
-	ADDQ      $32, R10
-	CMPQ      R10, R11
-	JLT       blk361
-	INCQ      CX
-	CMPQ      CX, A_N(R15)
-	JLT       b_m2_n_am
-	VZEROUPPER
-	RET
-
-b_m4_n_am:
 	PREFETCH(A_DS, pf362, pfd363)
 	EDGEROWS
 	MOVQ      R12, R9
@@ -2370,8 +2359,9 @@ b_m4_n_am:
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
 blk364:
@@ -2383,9 +2373,9 @@ blk364:
 	SHRQ      $5, DX
 	ADDQ      A_MCUR(R15), DX
 	MOVB      AL, (DX)
-	VBROADCASTSD (R9), Y4
+	VBROADCASTF128 (R9), Y4
 	VPERMPS   Y4, Y13, Y4
-	ADDQ      $8, R9
+	ADDQ      $16, R9
 	MOVQ      A_DA(R15), AX
 	VMULPS    Y15, Y0, Y1
 	VBLENDVPS Y2, Y0, Y1, Y1
@@ -2400,6 +2390,53 @@ blk364:
 	ADDQ      $32, R10
 	CMPQ      R10, R11
 	JLT       blk364
+	COPYDS(c8365, c1366, cd367)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m2_n_am
+	VZEROUPPER
+	RET
+
+b_m4_n_am:
+	PREFETCH(A_DS, pf368, pfd369)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk370:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSD (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $8, R9
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk370
+	COPYDS(c8371, c1372, cd373)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m4_n_am
@@ -2407,7 +2444,7 @@ blk364:
 	RET
 
 b_m8_n_am:
-	PREFETCH(A_DS, pf365, pfd366)
+	PREFETCH(A_DS, pf374, pfd375)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2415,11 +2452,12 @@ b_m8_n_am:
 	ADDQ      A_DS(R15), R9
 	MOVQ      A_K(R15), R14
 	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk367:
+blk376:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -2430,10 +2468,10 @@ blk367:
 	MOVB      AL, (DX)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
-	JNZ       nk368
+	JNZ       nk377
 	ADDQ      $4, R9
 	MOVQ      A_K(R15), R14
-nk368:
+nk377:
 	MOVQ      A_DA(R15), AX
 	VMULPS    Y15, Y0, Y1
 	VBLENDVPS Y2, Y0, Y1, Y1
@@ -2447,7 +2485,8 @@ nk368:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk367
+	JLT       blk376
+	COPYDS(c8378, c1379, cd380)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m8_n_am
@@ -2455,21 +2494,22 @@ nk368:
 	RET
 
 b_m1_e_am:
-	PREFETCH(A_DS, pf369, pfd370)
+	PREFETCH(A_DS, pf381, pfd382)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk371:
+blk383:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t372)
+	TERM(Y0, Y1, t384)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVMSKPS Y2, AX
 	MOVQ      R10, DX
@@ -2493,8 +2533,9 @@ blk371:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk371
-	FEATURES(fa373, fb374, fc375, fd376, fe377, ff378)
+	JLT       blk383
+	FEATURES(fa385, fb386, fc387, fd388, fe389, ff390)
+	COPYDS(c8391, c1392, cd393)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m1_e_am
@@ -2502,21 +2543,22 @@ blk371:
 	RET
 
 b_m2_e_am:
-	PREFETCH(A_DS, pf379, pfd380)
+	PREFETCH(A_DS, pf394, pfd395)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk381:
+blk396:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t382)
+	TERM(Y0, Y1, t397)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVMSKPS Y2, AX
 	MOVQ      R10, DX
@@ -2541,8 +2583,9 @@ blk381:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk381
-	FEATURES(fa383, fb384, fc385, fd386, fe387, ff388)
+	JLT       blk396
+	FEATURES(fa398, fb399, fc400, fd401, fe402, ff403)
+	COPYDS(c8404, c1405, cd406)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m2_e_am
@@ -2550,21 +2593,22 @@ blk381:
 	RET
 
 b_m4_e_am:
-	PREFETCH(A_DS, pf389, pfd390)
+	PREFETCH(A_DS, pf407, pfd408)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk391:
+blk409:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t392)
+	TERM(Y0, Y1, t410)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVMSKPS Y2, AX
 	MOVQ      R10, DX
@@ -2589,8 +2633,9 @@ blk391:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk391
-	FEATURES(fa393, fb394, fc395, fd396, fe397, ff398)
+	JLT       blk409
+	FEATURES(fa411, fb412, fc413, fd414, fe415, ff416)
+	COPYDS(c8417, c1418, cd419)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m4_e_am
@@ -2598,7 +2643,7 @@ blk391:
 	RET
 
 b_m8_e_am:
-	PREFETCH(A_DS, pf399, pfd400)
+	PREFETCH(A_DS, pf420, pfd421)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2606,14 +2651,15 @@ b_m8_e_am:
 	ADDQ      A_DS(R15), R9
 	MOVQ      A_K(R15), R14
 	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk401:
+blk422:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t402)
+	TERM(Y0, Y1, t423)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVMSKPS Y2, AX
 	MOVQ      R10, DX
@@ -2622,10 +2668,10 @@ blk401:
 	MOVB      AL, (DX)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
-	JNZ       nk403
+	JNZ       nk424
 	ADDQ      $4, R9
 	MOVQ      A_K(R15), R14
-nk403:
+nk424:
 	MOVQ      A_DA(R15), AX
 	VMULPS    Y15, Y0, Y1
 	VBLENDVPS Y2, Y0, Y1, Y1
@@ -2641,8 +2687,9 @@ nk403:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk401
-	FEATURES(fa404, fb405, fc406, fd407, fe408, ff409)
+	JLT       blk422
+	FEATURES(fa425, fb426, fc427, fd428, fe429, ff430)
+	COPYDS(c8431, c1432, cd433)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m8_e_am
@@ -2650,18 +2697,19 @@ nk403:
 	RET
 
 b_m1_n_xm:
-	PREFETCH(A_DS, pf410, pfd411)
+	PREFETCH(A_DS, pf434, pfd435)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk412:
+blk436:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -2679,7 +2727,8 @@ blk412:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk412
+	JLT       blk436
+	COPYDS(c8437, c1438, cd439)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m1_n_xm
@@ -2687,18 +2736,19 @@ blk412:
 	RET
 
 b_m2_n_xm:
-	PREFETCH(A_DS, pf413, pfd414)
+	PREFETCH(A_DS, pf440, pfd441)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk415:
+blk442:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -2717,7 +2767,8 @@ blk415:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk415
+	JLT       blk442
+	COPYDS(c8443, c1444, cd445)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m2_n_xm
@@ -2725,18 +2776,19 @@ blk415:
 	RET
 
 b_m4_n_xm:
-	PREFETCH(A_DS, pf416, pfd417)
+	PREFETCH(A_DS, pf446, pfd447)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk418:
+blk448:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -2755,7 +2807,8 @@ blk418:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk418
+	JLT       blk448
+	COPYDS(c8449, c1450, cd451)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m4_n_xm
@@ -2763,7 +2816,7 @@ blk418:
 	RET
 
 b_m8_n_xm:
-	PREFETCH(A_DS, pf419, pfd420)
+	PREFETCH(A_DS, pf452, pfd453)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2771,11 +2824,12 @@ b_m8_n_xm:
 	ADDQ      A_DS(R15), R9
 	MOVQ      A_K(R15), R14
 	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk421:
+blk454:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -2786,10 +2840,10 @@ blk421:
 	MOVB      AL, (DX)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
-	JNZ       nk422
+	JNZ       nk455
 	ADDQ      $4, R9
 	MOVQ      A_K(R15), R14
-nk422:
+nk455:
 	VMULPS    (R8)(R10*1), Y4, Y5
 	VMULPS    Y15, Y5, Y6
 	VBLENDVPS Y2, Y5, Y6, Y5
@@ -2797,7 +2851,8 @@ nk422:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk421
+	JLT       blk454
+	COPYDS(c8456, c1457, cd458)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m8_n_xm
@@ -2805,21 +2860,22 @@ nk422:
 	RET
 
 b_m1_e_xm:
-	PREFETCH(A_DS, pf423, pfd424)
+	PREFETCH(A_DS, pf459, pfd460)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk425:
+blk461:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t426)
+	TERM(Y0, Y1, t462)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVMSKPS Y2, AX
 	MOVQ      R10, DX
@@ -2837,8 +2893,9 @@ blk425:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk425
-	FEATURES(fa427, fb428, fc429, fd430, fe431, ff432)
+	JLT       blk461
+	FEATURES(fa463, fb464, fc465, fd466, fe467, ff468)
+	COPYDS(c8469, c1470, cd471)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m1_e_xm
@@ -2846,21 +2903,22 @@ blk425:
 	RET
 
 b_m2_e_xm:
-	PREFETCH(A_DS, pf433, pfd434)
+	PREFETCH(A_DS, pf472, pfd473)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk435:
+blk474:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t436)
+	TERM(Y0, Y1, t475)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVMSKPS Y2, AX
 	MOVQ      R10, DX
@@ -2879,8 +2937,9 @@ blk435:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk435
-	FEATURES(fa437, fb438, fc439, fd440, fe441, ff442)
+	JLT       blk474
+	FEATURES(fa476, fb477, fc478, fd479, fe480, ff481)
+	COPYDS(c8482, c1483, cd484)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m2_e_xm
@@ -2888,21 +2947,22 @@ blk435:
 	RET
 
 b_m4_e_xm:
-	PREFETCH(A_DS, pf443, pfd444)
+	PREFETCH(A_DS, pf485, pfd486)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk445:
+blk487:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t446)
+	TERM(Y0, Y1, t488)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVMSKPS Y2, AX
 	MOVQ      R10, DX
@@ -2921,8 +2981,9 @@ blk445:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk445
-	FEATURES(fa447, fb448, fc449, fd450, fe451, ff452)
+	JLT       blk487
+	FEATURES(fa489, fb490, fc491, fd492, fe493, ff494)
+	COPYDS(c8495, c1496, cd497)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m4_e_xm
@@ -2930,7 +2991,7 @@ blk445:
 	RET
 
 b_m8_e_xm:
-	PREFETCH(A_DS, pf453, pfd454)
+	PREFETCH(A_DS, pf498, pfd499)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2938,14 +2999,15 @@ b_m8_e_xm:
 	ADDQ      A_DS(R15), R9
 	MOVQ      A_K(R15), R14
 	MOVQ      R12, AX
-	IMULQ     A_MSTRIDE(R15), AX
-	ADDQ      A_MASK(R15), AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk455:
+blk500:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t456)
+	TERM(Y0, Y1, t501)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVMSKPS Y2, AX
 	MOVQ      R10, DX
@@ -2954,10 +3016,10 @@ blk455:
 	MOVB      AL, (DX)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
-	JNZ       nk457
+	JNZ       nk502
 	ADDQ      $4, R9
 	MOVQ      A_K(R15), R14
-nk457:
+nk502:
 	VMULPS    (R8)(R10*1), Y4, Y5
 	VMULPS    Y15, Y5, Y6
 	VBLENDVPS Y2, Y5, Y6, Y5
@@ -2967,17 +3029,18 @@ nk457:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk455
-	FEATURES(fa458, fb459, fc460, fd461, fe462, ff463)
+	JLT       blk500
+	FEATURES(fa503, fb504, fc505, fd506, fe507, ff508)
+	COPYDS(c8509, c1510, cd511)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m8_e_xm
 	VZEROUPPER
 	RET
 
-// PREFETCHM prefetches the score gradients and the sign mask of the edge
-// a.dist positions after edge CX, while that is below a.avail. It uses AX
-// and DX.
+// PREFETCHM prefetches the record (its first and last cache lines) of the
+// edge a.dist positions after edge CX, while that is below a.avail. It
+// uses AX and DX.
 #define PREFETCHM(done) \
 	MOVQ       CX, AX; \
 	ADDQ       A_DIST(R15), AX; \
@@ -2985,22 +3048,21 @@ nk457:
 	JGE        done; \
 	MOVQ       A_EIDS(R15), DX; \
 	MOVLQSX    (DX)(AX*4), AX; \
-	MOVQ       AX, DX; \
-	IMULQ      A_H(R15), DX; \
-	SHLQ       $2, DX; \
-	ADDQ       A_DS(R15), DX; \
-	PREFETCHT0 (DX); \
-	IMULQ      A_MSTRIDE(R15), AX; \
-	ADDQ       A_MASK(R15), AX; \
+	IMULQ      A_RSTRIDE(R15), AX; \
+	ADDQ       A_REC(R15), AX; \
 	PREFETCHT0 (AX); \
+	ADDQ       A_RSTRIDE(R15), AX; \
+	PREFETCHT0 -1(AX); \
 done:
+
+
 
 // func gatv2MaskF32(a *gatv2Args)
 //
-// For each edge of the group, block by block: the lanes of t > 0 from the
-// edge's byte of the sign mask, the score gradients spread over their
-// heads' lanes (Y4), and m = g A (times the slope where t <= 0), added to
-// the node's row. No row of the other end is read.
+// For each edge of the group, from its record, block by block: the lanes
+// of t > 0 from the block's byte of the mask, the score gradients spread
+// over their heads' lanes (Y4), and m = g A (times the slope where
+// t <= 0), added to the node's row. No row of the other end is read.
 TEXT ·gatv2MaskF32(SB), NOSPLIT, $0-8
 	MOVQ         a+0(FP), R15
 	MOVQ         A_A(R15), R8
@@ -3036,18 +3098,15 @@ kmode:
 	JMP       k_m8
 
 k_m1:
-	PREFETCHM(pfm464)
+	PREFETCHM(pfm512)
 	MOVQ      A_EIDS(R15), AX
-	MOVLQSX   (AX)(CX*4), R12
-	MOVQ      R12, R9
-	IMULQ     A_H(R15), R9
-	SHLQ      $2, R9
-	ADDQ      A_DS(R15), R9
-	MOVQ      R12, SI
-	IMULQ     A_MSTRIDE(R15), SI
-	ADDQ      A_MASK(R15), SI
+	MOVLQSX   (AX)(CX*4), R9
+	IMULQ     A_RSTRIDE(R15), R9
+	ADDQ      A_REC(R15), R9
+	MOVQ      R9, SI
+	ADDQ      A_MOFF(R15), SI
 	XORQ      R10, R10
-mblk465:
+mblk513:
 	MOVBLZX   (SI), AX
 	INCQ      SI
 	VMOVD     AX, X2
@@ -3063,7 +3122,7 @@ mblk465:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       mblk465
+	JLT       mblk513
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       k_m1
@@ -3071,18 +3130,15 @@ mblk465:
 	RET
 
 k_m2:
-	PREFETCHM(pfm466)
+	PREFETCHM(pfm514)
 	MOVQ      A_EIDS(R15), AX
-	MOVLQSX   (AX)(CX*4), R12
-	MOVQ      R12, R9
-	IMULQ     A_H(R15), R9
-	SHLQ      $2, R9
-	ADDQ      A_DS(R15), R9
-	MOVQ      R12, SI
-	IMULQ     A_MSTRIDE(R15), SI
-	ADDQ      A_MASK(R15), SI
+	MOVLQSX   (AX)(CX*4), R9
+	IMULQ     A_RSTRIDE(R15), R9
+	ADDQ      A_REC(R15), R9
+	MOVQ      R9, SI
+	ADDQ      A_MOFF(R15), SI
 	XORQ      R10, R10
-mblk467:
+mblk515:
 	MOVBLZX   (SI), AX
 	INCQ      SI
 	VMOVD     AX, X2
@@ -3099,7 +3155,7 @@ mblk467:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       mblk467
+	JLT       mblk515
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       k_m2
@@ -3107,18 +3163,15 @@ mblk467:
 	RET
 
 k_m4:
-	PREFETCHM(pfm468)
+	PREFETCHM(pfm516)
 	MOVQ      A_EIDS(R15), AX
-	MOVLQSX   (AX)(CX*4), R12
-	MOVQ      R12, R9
-	IMULQ     A_H(R15), R9
-	SHLQ      $2, R9
-	ADDQ      A_DS(R15), R9
-	MOVQ      R12, SI
-	IMULQ     A_MSTRIDE(R15), SI
-	ADDQ      A_MASK(R15), SI
+	MOVLQSX   (AX)(CX*4), R9
+	IMULQ     A_RSTRIDE(R15), R9
+	ADDQ      A_REC(R15), R9
+	MOVQ      R9, SI
+	ADDQ      A_MOFF(R15), SI
 	XORQ      R10, R10
-mblk469:
+mblk517:
 	MOVBLZX   (SI), AX
 	INCQ      SI
 	VMOVD     AX, X2
@@ -3135,7 +3188,7 @@ mblk469:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       mblk469
+	JLT       mblk517
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       k_m4
@@ -3143,19 +3196,16 @@ mblk469:
 	RET
 
 k_m8:
-	PREFETCHM(pfm470)
+	PREFETCHM(pfm518)
 	MOVQ      A_EIDS(R15), AX
-	MOVLQSX   (AX)(CX*4), R12
-	MOVQ      R12, R9
-	IMULQ     A_H(R15), R9
-	SHLQ      $2, R9
-	ADDQ      A_DS(R15), R9
-	MOVQ      R12, SI
-	IMULQ     A_MSTRIDE(R15), SI
-	ADDQ      A_MASK(R15), SI
+	MOVLQSX   (AX)(CX*4), R9
+	IMULQ     A_RSTRIDE(R15), R9
+	ADDQ      A_REC(R15), R9
+	MOVQ      R9, SI
+	ADDQ      A_MOFF(R15), SI
 	MOVQ      A_K(R15), R14
 	XORQ      R10, R10
-mblk471:
+mblk519:
 	MOVBLZX   (SI), AX
 	INCQ      SI
 	VMOVD     AX, X2
@@ -3164,10 +3214,10 @@ mblk471:
 	VPCMPEQD  Y12, Y2, Y2 // t > 0
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
-	JNZ       nk472
+	JNZ       nk520
 	ADDQ      $4, R9
 	MOVQ      A_K(R15), R14
-nk472:
+nk520:
 	VMULPS    (R8)(R10*1), Y4, Y5
 	VMULPS    Y15, Y5, Y6
 	VBLENDVPS Y2, Y5, Y6, Y5
@@ -3175,7 +3225,7 @@ nk472:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       mblk471
+	JLT       mblk519
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       k_m8

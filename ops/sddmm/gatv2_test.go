@@ -271,8 +271,9 @@ func TestGATv2ArgsLayout(t *testing.T) {
 		{"mode", unsafe.Offsetof(a.mode), 160}, {"k", unsafe.Offsetof(a.k), 168},
 		{"compact", unsafe.Offsetof(a.compact), 176}, {"tmp", unsafe.Offsetof(a.tmp), 184},
 		{"avail", unsafe.Offsetof(a.avail), 192}, {"dist", unsafe.Offsetof(a.dist), 200},
-		{"pfe", unsafe.Offsetof(a.pfe), 208}, {"mask", unsafe.Offsetof(a.mask), 216},
-		{"mstride", unsafe.Offsetof(a.mstride), 224}, {"mcur", unsafe.Offsetof(a.mcur), 232},
+		{"pfe", unsafe.Offsetof(a.pfe), 208}, {"rec", unsafe.Offsetof(a.rec), 216},
+		{"rstride", unsafe.Offsetof(a.rstride), 224}, {"mcur", unsafe.Offsetof(a.mcur), 232},
+		{"moff", unsafe.Offsetof(a.moff), 240},
 	} {
 		if c.got != c.want {
 			t.Errorf("gatv2Args.%s is at offset %d, the assembly reads %d", c.name, c.got, c.want)

@@ -251,8 +251,9 @@ func (g *gen) backward(mode string, edge, da, rec bool) {
 	}
 	if rec {
 		g.w("\tMOVQ      R12, AX")
-		g.w("\tIMULQ     A_MSTRIDE(R15), AX")
-		g.w("\tADDQ      A_MASK(R15), AX")
+		g.w("\tIMULQ     A_RSTRIDE(R15), AX")
+		g.w("\tADDQ      A_REC(R15), AX")
+		g.w("\tADDQ      A_MOFF(R15), AX")
 		g.w("\tMOVQ      AX, A_MCUR(R15)")
 	}
 	g.w("\tXORQ      R10, R10")
@@ -294,6 +295,9 @@ func (g *gen) backward(mode string, edge, da, rec bool) {
 	g.w("\tJLT       %s", blk)
 	if edge {
 		g.w("\tFEATURES(%s, %s, %s, %s, %s, %s)", g.l("fa"), g.l("fb"), g.l("fc"), g.l("fd"), g.l("fe"), g.l("ff"))
+	}
+	if rec {
+		g.w("\tCOPYDS(%s, %s, %s)", g.l("c8"), g.l("c1"), g.l("cd"))
 	}
 	g.w("\tINCQ      CX")
 	g.w("\tCMPQ      CX, A_N(R15)")
@@ -355,14 +359,11 @@ func (g *gen) maskLoop(mode string) {
 	g.w("%s:", name)
 	g.w("\tPREFETCHM(%s)", g.l("pfm"))
 	g.w("\tMOVQ      A_EIDS(R15), AX")
-	g.w("\tMOVLQSX   (AX)(CX*4), R12")
-	g.w("\tMOVQ      R12, R9")
-	g.w("\tIMULQ     A_H(R15), R9")
-	g.w("\tSHLQ      $2, R9")
-	g.w("\tADDQ      A_DS(R15), R9")
-	g.w("\tMOVQ      R12, SI")
-	g.w("\tIMULQ     A_MSTRIDE(R15), SI")
-	g.w("\tADDQ      A_MASK(R15), SI")
+	g.w("\tMOVLQSX   (AX)(CX*4), R9")
+	g.w("\tIMULQ     A_RSTRIDE(R15), R9")
+	g.w("\tADDQ      A_REC(R15), R9")
+	g.w("\tMOVQ      R9, SI")
+	g.w("\tADDQ      A_MOFF(R15), SI")
 	if mode == "m8" {
 		g.w("\tMOVQ      A_K(R15), R14")
 	}
@@ -394,9 +395,9 @@ func (g *gen) maskLoop(mode string) {
 
 // maskText is the PREFETCHM macro and the documentation and prologue of
 // gatv2MaskF32.
-const maskText = `// PREFETCHM prefetches the score gradients and the sign mask of the edge
-// a.dist positions after edge CX, while that is below a.avail. It uses AX
-// and DX.
+const maskText = `// PREFETCHM prefetches the record (its first and last cache lines) of the
+// edge a.dist positions after edge CX, while that is below a.avail. It
+// uses AX and DX.
 #define PREFETCHM(done) \
 	MOVQ       CX, AX; \
 	ADDQ       A_DIST(R15), AX; \
@@ -404,22 +405,21 @@ const maskText = `// PREFETCHM prefetches the score gradients and the sign mask 
 	JGE        done; \
 	MOVQ       A_EIDS(R15), DX; \
 	MOVLQSX    (DX)(AX*4), AX; \
-	MOVQ       AX, DX; \
-	IMULQ      A_H(R15), DX; \
-	SHLQ       $2, DX; \
-	ADDQ       A_DS(R15), DX; \
-	PREFETCHT0 (DX); \
-	IMULQ      A_MSTRIDE(R15), AX; \
-	ADDQ       A_MASK(R15), AX; \
+	IMULQ      A_RSTRIDE(R15), AX; \
+	ADDQ       A_REC(R15), AX; \
 	PREFETCHT0 (AX); \
+	ADDQ       A_RSTRIDE(R15), AX; \
+	PREFETCHT0 -1(AX); \
 done:
+
+
 
 // func gatv2MaskF32(a *gatv2Args)
 //
-// For each edge of the group, block by block: the lanes of t > 0 from the
-// edge's byte of the sign mask, the score gradients spread over their
-// heads' lanes (Y4), and m = g A (times the slope where t <= 0), added to
-// the node's row. No row of the other end is read.
+// For each edge of the group, from its record, block by block: the lanes
+// of t > 0 from the block's byte of the mask, the score gradients spread
+// over their heads' lanes (Y4), and m = g A (times the slope where
+// t <= 0), added to the node's row. No row of the other end is read.
 TEXT ·gatv2MaskF32(SB), NOSPLIT, $0-8
 	MOVQ         a+0(FP), R15
 	MOVQ         A_A(R15), R8
@@ -493,9 +493,10 @@ const header = `//go:build amd64 && !purego
 #define A_AVAIL 192
 #define A_DIST 200
 #define A_PFE 208
-#define A_MASK 216
-#define A_MSTRIDE 224
+#define A_REC 216
+#define A_RSTRIDE 224
 #define A_MCUR 232
+#define A_MOFF 240
 
 // bits8 holds the bit of each lane of a block in its byte of a sign mask.
 DATA bits8<>+0(SB)/4, $1
@@ -627,6 +628,36 @@ loop: \
 	VBLENDPS   $0xf0, Y4, Y0, Y1; \
 	VPERM2F128 $0x21, Y4, Y0, Y2; \
 	VADDPS     Y2, Y1, Y1
+
+// COPYDS copies the H score gradients of edge R12 into the start of its
+// record (a.mcur less a.moff). It uses AX, BX, DX and R9.
+#define COPYDS(eight, one, done) \
+	MOVQ    A_MCUR(R15), DX; \
+	SUBQ    A_MOFF(R15), DX; \
+	MOVQ    R12, AX; \
+	IMULQ   A_H(R15), AX; \
+	SHLQ    $2, AX; \
+	ADDQ    A_DS(R15), AX; \
+	MOVQ    A_H(R15), BX; \
+eight: \
+	CMPQ    BX, $8; \
+	JLT     one; \
+	VMOVUPS (AX), Y0; \
+	VMOVUPS Y0, (DX); \
+	ADDQ    $32, AX; \
+	ADDQ    $32, DX; \
+	SUBQ    $8, BX; \
+	JMP     eight; \
+one: \
+	TESTQ   BX, BX; \
+	JZ      done; \
+	MOVL    (AX), R9; \
+	MOVL    R9, (DX); \
+	ADDQ    $4, AX; \
+	ADDQ    $4, DX; \
+	DECQ    BX; \
+	JMP     one; \
+done:
 `
 
 // forwardText is the forward kernel's documentation and prologue.
@@ -736,7 +767,7 @@ bgo:
 	MOVQ      $3, AX
 
 bmode:
-	CMPQ      A_MSTRIDE(R15), $0
+	CMPQ      A_RSTRIDE(R15), $0
 	JNE       bmask
 	CMPQ      A_DA(R15), $0
 	JEQ       bnoa`
