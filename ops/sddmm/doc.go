@@ -42,8 +42,8 @@
 // never stored. It walks the in-edges of every destination, keeping that
 // node's row in cache and gathering the other ends'; for the gradient of
 // zl it walks the out-edges of every source, and GradAll there reads only
-// the score gradients and the signs of t (one bit per element, recorded by
-// the destinations' pass), not the rows of zr. In float32 it runs in AVX2
+// a record per edge of the score gradients and the signs of t (one bit per
+// element), written by the destinations' pass, not the rows of zr. In float32 it runs in AVX2
 // assembly (gatv2_amd64.s) for heads of 1, 2, 4 or a multiple of 8
 // features, bit-identical to its Go loops.
 package sddmm

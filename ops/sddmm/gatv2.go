@@ -103,14 +103,15 @@ func (k *GATv2[T]) GradDst(dzr, da, def, dwe, ds []T) { k.gradDst(dzr, da, def, 
 // respect to ZL (dzl, NumSrc*H*F) unless dzl is nil, with the bits of
 // GradDst and GradZL. On a graph whose edges are numbered by destination
 // (its CSC view Ordered, as ReorderEdges(graph.ByDst) makes it), the pass
-// over the destinations records which elements of every edge's t are
-// positive, one bit each, in edge-ID order, so in memory order
-// (NumEdges*H*F bits of scratch, a thirty-second of t in float32); the pass
-// over the sources then forms the per-edge gradients from those bits, A
-// and dS alone, without gathering the rows of ZR, and sums them in CSR
-// order as GradZL does. On other graphs the bits would be written in
-// random order, which costs about what gathering the rows saves, and
-// GradAll is GradDst and GradZL.
+// over the destinations writes for every edge, in edge-ID order, so in
+// memory order, a record of its H score gradients and of which elements of
+// its t are positive, one bit each (NumEdges*(4*H+H*F/8) bytes of scratch
+// in float32: a copy of dS and a thirty-second of t); the pass over the
+// sources then forms the per-edge gradients from one record per edge and
+// A, without gathering the rows of ZR, and sums them in CSR order as GradZL
+// does. On other graphs the records would be written in random order,
+// which costs about what gathering the rows saves, and GradAll is GradDst
+// and GradZL.
 func (k *GATv2[T]) GradAll(dzl, dzr, da, def, dwe, ds []T) {
 	if dzl == nil {
 		k.gradDst(dzr, da, def, dwe, ds, nil)
