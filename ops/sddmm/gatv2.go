@@ -2,6 +2,7 @@ package sddmm
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/num"
@@ -111,13 +112,16 @@ func (k *GATv2[T]) GradDst(dzr, da, def, dwe, ds []T) { k.gradDst(dzr, da, def, 
 // A, without gathering the rows of ZR, and sums them in CSR order as GradZL
 // does. On other graphs the records would be written in random order,
 // which costs about what gathering the rows saves, and GradAll is GradDst
-// and GradZL.
+// and GradZL; so it is where the records would take more than
+// gatv2RecordCap bytes.
 func (k *GATv2[T]) GradAll(dzl, dzr, da, def, dwe, ds []T) {
 	if dzl == nil {
 		k.gradDst(dzr, da, def, dwe, ds, nil)
 		return
 	}
-	if !k.G.CSC().Ordered && !gatv2MaskAlways {
+	var zero T
+	bytes := int64(k.G.NumEdges()) * int64(recordLen[T](k.Heads, k.Heads*k.Feat)) * int64(unsafe.Sizeof(zero))
+	if (!k.G.CSC().Ordered || bytes > gatv2RecordCap) && !gatv2MaskAlways {
 		k.gradDst(dzr, da, def, dwe, ds, nil)
 		k.GradZL(dzl, ds)
 		return
@@ -132,9 +136,9 @@ func (k *GATv2[T]) GradAll(dzl, dzr, da, def, dwe, ds []T) {
 	})
 }
 
-// gradDst is GradDst, which also sets the bits of t > 0 of every edge in
-// records rec (recordLen per edge, by edge ID; gatv2_mask.go) unless rec
-// is nil.
+// gradDst is GradDst, which also writes the records of the edges into rec
+// (recordLen elements per edge, by edge ID; gatv2_mask.go) unless rec is
+// nil.
 func (k *GATv2[T]) gradDst(dzr, da, def, dwe, ds []T, rec []T) {
 	k.check()
 	w, d := k.Heads*k.Feat, k.EDim
@@ -190,7 +194,7 @@ func (k *GATv2[T]) gradDst(dzr, da, def, dwe, ds []T, rec []T) {
 }
 
 // dstRows is GradDst over destinations [lo, hi), adding to the partial sums
-// pa and pwe (nil when not wanted) and setting the edges' bits of mask
+// pa and pwe (nil when not wanted) and writing the edges' records into rec
 // (unless nil).
 func (k *GATv2[T]) dstRows(dzr, pa, def, pwe, ds, rec []T, c *graph.Compressed, lo, hi int) {
 	if k.dstAccel(dzr, pa, def, pwe, ds, rec, c, lo, hi) {
@@ -303,9 +307,15 @@ func (k *GATv2[T]) rowGrain(c *graph.Compressed) int {
 	return max(1, int(int64(n)*int64(grain)*16/int64(max(1, work))))
 }
 
-// gatv2MaskAlways makes GradAll record the signs on every graph, not only
+// gatv2MaskAlways makes GradAll write the records on every graph, not only
 // on those numbered by destination: the tests' switch.
 var gatv2MaskAlways = false
+
+// gatv2RecordCap is the most bytes of records GradAll allocates (a 40-byte
+// record per edge for 8 heads of 8 float32 features: 27M edges); on larger
+// graphs the scratch would add too much to the backward's peak memory, and
+// GradAll gathers the rows instead.
+const gatv2RecordCap = 1 << 30
 
 // checkLen panics unless x has n elements.
 func checkLen[T num.Float](what string, x []T, n int) {
