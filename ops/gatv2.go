@@ -25,10 +25,12 @@ import (
 // LeakyReLU(zl[u] + zr[v]) as an E x H x F tensor (and keep it, and its
 // gradient, for the backward); here the sum is formed per edge in scratch
 // and the backward recomputes it, so the op stores H numbers per edge.
-// The forward walks the in-edges of every destination; the backward is two
-// such passes, one over the in-edges of every destination for the
-// gradients of zr and a (and of the edge features and their projection),
-// one over the out-edges of every source for zl's. In float32 with heads of
+// The forward walks the in-edges of every destination; the backward is one
+// op of two passes, one over the in-edges of every destination for the
+// gradients of zr and a (and of the projection of the edge features) that
+// also records which elements of every edge's sum are positive (one bit
+// each), one over the out-edges of every source for zl's, which needs
+// those bits and the gradient of the scores but no row of zr. In float32 with heads of
 // 1, 2, 4 or a multiple of 8 features (and H*F a multiple of 8) they run
 // in AVX2 assembly where the machine has it.
 func GATv2Scores(g *graph.Graph, zl, zr, a *gorgonia.Node, slope float64) (*gorgonia.Node, error) {
@@ -134,23 +136,19 @@ func (op *gatv2Op) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Va
 		func() (gorgonia.Value, error) { return gatv2Do[float64](dst, op, -1, vals) })
 }
 
-// Grad computes the gradient of zl with one backward op over the sources,
-// and those of zr, a and we together with one over the destinations, whose
-// packed result gatv2PartOp splits. The edge features' gradient, one row
-// per edge, has its own op (a pass over the destinations): copied out of a
-// packed result, it would be allocated twice.
+// Grad computes the gradients of zl, zr, a and we together with one
+// backward op (sddmm.GATv2.GradAll), whose packed result gatv2PartOp
+// splits. The edge features' gradient, one row per edge, has its own op (a
+// pass over the destinations): copied out of a packed result, it would be
+// allocated twice.
 func (op *gatv2Op) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	args := append(inputs[:len(inputs):len(inputs)], grad)
 	grads := make(gorgonia.Nodes, len(inputs))
-	var err error
-	if grads[0], err = apply(&gatv2GradOp{fwd: op, wrt: 0}, args...); err != nil {
-		return nil, err
-	}
-	packed, err := apply(&gatv2DstGradOp{fwd: op}, args...)
+	packed, err := apply(&gatv2AllGradOp{fwd: op}, args...)
 	if err != nil {
 		return nil, err
 	}
-	for i := 1; i < len(inputs); i++ {
+	for i := range inputs {
 		if i == 3 {
 			grads[i], err = apply(&gatv2GradOp{fwd: op, wrt: i}, args...)
 		} else {
@@ -163,14 +161,14 @@ func (op *gatv2Op) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia
 	return grads, nil
 }
 
-// parts returns the offsets in the packed destination-side gradient of the
-// gradients of inputs 1 to 4 (zr, a, and we; input 3, ef, is not packed
-// and has no elements there), and its length, at index 5. Without edge
-// features we has no elements either.
+// parts returns the offsets in the packed gradient of the gradients of
+// inputs 0 to 4 (zl, zr, a, and we; input 3, ef, is not packed and has no
+// elements there), and its length, at index 5. Without edge features we
+// has no elements either.
 func (op *gatv2Op) parts() [6]int {
 	in, _ := op.Shapes()
 	var off [6]int
-	for i := 1; i < 5; i++ {
+	for i := range 5 {
 		off[i+1] = off[i]
 		if i < len(in) && i != 3 {
 			off[i+1] += in[i].TotalSize()
@@ -179,32 +177,33 @@ func (op *gatv2Op) parts() [6]int {
 	return off
 }
 
-// gatv2DstGradOp computes the gradients of zr, a and we in one pass over
-// the destinations, taking fwd's inputs and the gradient of the scores and
-// giving them packed in one vector (as parts says).
-type gatv2DstGradOp struct{ fwd *gatv2Op }
+// gatv2AllGradOp computes the gradients of zl, zr, a and we in one op (a
+// pass over the destinations, then one over the sources), taking fwd's
+// inputs and the gradient of the scores and giving them packed in one
+// vector (as parts says).
+type gatv2AllGradOp struct{ fwd *gatv2Op }
 
-func (op *gatv2DstGradOp) Name() string { return "d" + op.fwd.Name() + "/dst" }
+func (op *gatv2AllGradOp) Name() string { return "d" + op.fwd.Name() + "/all" }
 
-func (op *gatv2DstGradOp) Key() string { return op.fwd.Key() }
+func (op *gatv2AllGradOp) Key() string { return op.fwd.Key() }
 
-func (op *gatv2DstGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
+func (op *gatv2AllGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	in, scores := op.fwd.Shapes()
 	return append(in, scores), tensor.Shape{op.fwd.parts()[5]}
 }
 
-func (op *gatv2DstGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+func (op *gatv2AllGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	return op.DoInto(nil, vals)
 }
 
 // DoInto is Do into dst (opkit.Into).
-func (op *gatv2DstGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](dst, op.fwd, gatv2Dst, vals) },
-		func() (gorgonia.Value, error) { return gatv2Do[float64](dst, op.fwd, gatv2Dst, vals) })
+func (op *gatv2AllGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](dst, op.fwd, gatv2All, vals) },
+		func() (gorgonia.Value, error) { return gatv2Do[float64](dst, op.fwd, gatv2All, vals) })
 }
 
-// gatv2PartOp is the gradient of input wrt (1, 2 or 4) of fwd, copied out
-// of the packed result of gatv2DstGradOp.
+// gatv2PartOp is the gradient of input wrt (0, 1, 2 or 4) of fwd, copied
+// out of the packed result of gatv2AllGradOp.
 type gatv2PartOp struct {
 	fwd *gatv2Op
 	wrt int
@@ -242,8 +241,8 @@ func gatv2Part[T num.Float](dst *tensor.Dense, op *gatv2PartOp, v gorgonia.Value
 	return t, nil
 }
 
-// gatv2GradOp is the gradient of fwd with respect to its input wrt (0, zl,
-// and 3, ef, in Grad), taking fwd's inputs and the gradient of the scores.
+// gatv2GradOp is the gradient of fwd with respect to its input wrt (3, ef,
+// in Grad), taking fwd's inputs and the gradient of the scores.
 type gatv2GradOp struct {
 	fwd *gatv2Op
 	wrt int
@@ -266,12 +265,12 @@ func (op *gatv2GradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgoni
 		func() (gorgonia.Value, error) { return gatv2Do[float64](dst, op.fwd, op.wrt, vals) })
 }
 
-// gatv2Dst is the wrt of gatv2Do that computes gatv2DstGradOp's packed
+// gatv2All is the wrt of gatv2Do that computes gatv2AllGradOp's packed
 // gradients.
-const gatv2Dst = 5
+const gatv2All = 5
 
 // gatv2Do computes op's scores (wrt -1), the gradient with respect to
-// input wrt, or with gatv2Dst the packed gradients of gatv2DstGradOp, whose
+// input wrt, or with gatv2All the packed gradients of gatv2AllGradOp, whose
 // values end with the gradient of the scores.
 func gatv2Do[T num.Float](dst *tensor.Dense, op *gatv2Op, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, err := values.DataAll[T](vals)
@@ -284,7 +283,7 @@ func gatv2Do[T num.Float](dst *tensor.Dense, op *gatv2Op, wrt int, vals []gorgon
 	}
 	fin, shape := op.Shapes()
 	switch {
-	case wrt == gatv2Dst:
+	case wrt == gatv2All:
 		shape = tensor.Shape{op.parts()[5]}
 	case wrt >= 0:
 		shape = fin[wrt]
@@ -304,7 +303,7 @@ func gatv2Do[T num.Float](dst *tensor.Dense, op *gatv2Op, wrt int, vals []gorgon
 		k.GradEF(out, ds)
 	case 4:
 		k.GradWE(out, ds)
-	case gatv2Dst:
+	case gatv2All:
 		off := op.parts()
 		part := func(i int) []T {
 			if off[i] == off[i+1] {
@@ -312,7 +311,7 @@ func gatv2Do[T num.Float](dst *tensor.Dense, op *gatv2Op, wrt int, vals []gorgon
 			}
 			return out[off[i]:off[i+1]]
 		}
-		k.GradDst(part(1), part(2), part(3), part(4), ds)
+		k.GradAll(part(0), part(1), part(2), part(3), part(4), ds)
 	}
 	return t, nil
 }
@@ -320,6 +319,6 @@ func gatv2Do[T num.Float](dst *tensor.Dense, op *gatv2Op, wrt int, vals []gorgon
 var (
 	_ opkit.Forward = (*gatv2Op)(nil)
 	_ opkit.Spec    = (*gatv2GradOp)(nil)
-	_ opkit.Spec    = (*gatv2DstGradOp)(nil)
+	_ opkit.Spec    = (*gatv2AllGradOp)(nil)
 	_ opkit.Spec    = (*gatv2PartOp)(nil)
 )

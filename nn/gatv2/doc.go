@@ -24,7 +24,10 @@
 // op); the aggregation is the u_mul_e SpMM GAT uses. In float32 with heads
 // of 1, 2, 4 or a multiple of 8 features (H*F a multiple of 8) the scores
 // and their gradients run in AVX2 assembly: three passes over the edges
-// per training step, each reading one gathered row of H*F floats per edge.
+// per training step, two of them reading one gathered row of H*F floats
+// per edge, the third (the gradient of the source rows), on graphs
+// numbered by destination, a record of the edge's score gradients and one
+// bit per element of the sum, written by the second.
 //
 // Shapes: x (NumSrc, in); output (NumDst, H*out) with the heads
 // concatenated, or (NumDst, out) with WithMeanHeads (DGL returns

@@ -39,9 +39,11 @@
 //
 // GATv2 is a kernel of its own: GATv2's attention logits and all their
 // gradients, t = zl[u] + zr[v] (+ edge features) recomputed per edge and
-// never stored. It walks the in-edges of every destination (and, for the
-// gradient of zl, the out-edges of every source), keeping that node's row
-// in cache and gathering the other ends'; in float32 it runs in AVX2
+// never stored. It walks the in-edges of every destination, keeping that
+// node's row in cache and gathering the other ends'; for the gradient of
+// zl it walks the out-edges of every source, and GradAll there reads only
+// a record per edge of the score gradients and the signs of t (one bit per
+// element), written by the destinations' pass, not the rows of zr. In float32 it runs in AVX2
 // assembly (gatv2_amd64.s) for heads of 1, 2, 4 or a multiple of 8
 // features, bit-identical to its Go loops.
 package sddmm

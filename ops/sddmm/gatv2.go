@@ -2,6 +2,7 @@ package sddmm
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/num"
@@ -97,7 +98,48 @@ func (k *GATv2[T]) Scores(out []T) {
 // the gradients with respect to ZR (dzr, NumDst*H*F), A (da, H*F), EF (def,
 // NumEdges*D) and WE (dwe, D*H*F), overwriting those that are not nil, from
 // the gradient of the scores ds.
-func (k *GATv2[T]) GradDst(dzr, da, def, dwe, ds []T) {
+func (k *GATv2[T]) GradDst(dzr, da, def, dwe, ds []T) { k.gradDst(dzr, da, def, dwe, ds, nil) }
+
+// GradAll computes every gradient: those of GradDst, and the gradient with
+// respect to ZL (dzl, NumSrc*H*F) unless dzl is nil, with the bits of
+// GradDst and GradZL. On a graph whose edges are numbered by destination
+// (its CSC view Ordered, as ReorderEdges(graph.ByDst) makes it), the pass
+// over the destinations writes for every edge, in edge-ID order, so in
+// memory order, a record of its H score gradients and of which elements of
+// its t are positive, one bit each (NumEdges*(4*H+H*F/8) bytes of scratch
+// in float32: a copy of dS and a thirty-second of t); the pass over the
+// sources then forms the per-edge gradients from one record per edge and
+// A, without gathering the rows of ZR, and sums them in CSR order as GradZL
+// does. On other graphs the records would be written in random order,
+// which costs about what gathering the rows saves, and GradAll is GradDst
+// and GradZL; so it is where the records would take more than
+// gatv2RecordCap bytes.
+func (k *GATv2[T]) GradAll(dzl, dzr, da, def, dwe, ds []T) {
+	if dzl == nil {
+		k.gradDst(dzr, da, def, dwe, ds, nil)
+		return
+	}
+	var zero T
+	bytes := int64(k.G.NumEdges()) * int64(recordLen[T](k.Heads, k.Heads*k.Feat)) * int64(unsafe.Sizeof(zero))
+	if (!k.G.CSC().Ordered || bytes > gatv2RecordCap) && !gatv2MaskAlways {
+		k.gradDst(dzr, da, def, dwe, ds, nil)
+		k.GradZL(dzl, ds)
+		return
+	}
+	c := k.G.CSR()
+	checkLen("node gradient", dzl, c.NumRows()*k.Heads*k.Feat)
+	rec := getRecords[T](k.G.NumEdges() * recordLen[T](k.Heads, k.Heads*k.Feat))
+	defer putRecords(rec)
+	k.gradDst(dzr, da, def, dwe, ds, *rec)
+	parallel.For(c.NumRows(), k.rowGrain(c), func(lo, hi int) {
+		k.maskRows(dzl, *rec, c, lo, hi)
+	})
+}
+
+// gradDst is GradDst, which also writes the records of the edges into rec
+// (recordLen elements per edge, by edge ID; gatv2_mask.go) unless rec is
+// nil.
+func (k *GATv2[T]) gradDst(dzr, da, def, dwe, ds []T, rec []T) {
 	k.check()
 	w, d := k.Heads*k.Feat, k.EDim
 	c := k.G.CSC()
@@ -134,7 +176,7 @@ func (k *GATv2[T]) GradDst(dzr, da, def, dwe, ds []T) {
 		if dwe != nil {
 			pwe = part[:d*w]
 		}
-		k.dstRows(dzr, pa, def, pwe, ds, c, lo, hi)
+		k.dstRows(dzr, pa, def, pwe, ds, rec, c, lo, hi)
 	}
 	if np == 0 {
 		parallel.For(c.NumRows(), k.rowGrain(c), func(lo, hi int) { rows(nil, lo, hi) })
@@ -152,12 +194,14 @@ func (k *GATv2[T]) GradDst(dzr, da, def, dwe, ds []T) {
 }
 
 // dstRows is GradDst over destinations [lo, hi), adding to the partial sums
-// pa and pwe (nil when not wanted).
-func (k *GATv2[T]) dstRows(dzr, pa, def, pwe, ds []T, c *graph.Compressed, lo, hi int) {
-	if k.dstAccel(dzr, pa, def, pwe, ds, c, lo, hi) {
+// pa and pwe (nil when not wanted) and writing the edges' records into rec
+// (unless nil).
+func (k *GATv2[T]) dstRows(dzr, pa, def, pwe, ds, rec []T, c *graph.Compressed, lo, hi int) {
+	if k.dstAccel(dzr, pa, def, pwe, ds, rec, c, lo, hi) {
 		return
 	}
 	w, h, d := k.Heads*k.Feat, k.Heads, k.EDim
+	rw := recordLen[T](h, w)
 	t, m := make([]T, w), make([]T, w)
 	var own []T
 	if dzr == nil {
@@ -174,6 +218,11 @@ func (k *GATv2[T]) dstRows(dzr, pa, def, pwe, ds []T, c *graph.Compressed, lo, h
 			e, u := int(c.EIDs[p]), int(c.Indices[p])
 			k.pre(t, e, k.ZL[u*w:(u+1)*w], r)
 			g := ds[e*h : (e+1)*h]
+			if rec != nil {
+				r := rec[e*rw : (e+1)*rw]
+				copy(r, g)
+				setMask(maskOf(r, h, w), t)
+			}
 			if pa != nil {
 				k.gradA(pa, t, g)
 			}
@@ -257,6 +306,16 @@ func (k *GATv2[T]) rowGrain(c *graph.Compressed) int {
 	work := (int(c.Indptr[n]) + n) * max(1, k.Heads*k.Feat)
 	return max(1, int(int64(n)*int64(grain)*16/int64(max(1, work))))
 }
+
+// gatv2MaskAlways makes GradAll write the records on every graph, not only
+// on those numbered by destination: the tests' switch.
+var gatv2MaskAlways = false
+
+// gatv2RecordCap is the most bytes of records GradAll allocates (a 40-byte
+// record per edge for 8 heads of 8 float32 features: 27M edges); on larger
+// graphs the scratch would add too much to the backward's peak memory, and
+// GradAll gathers the rows instead.
+const gatv2RecordCap = 1 << 30
 
 // checkLen panics unless x has n elements.
 func checkLen[T num.Float](what string, x []T, n int) {

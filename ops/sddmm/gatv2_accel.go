@@ -40,6 +40,10 @@ type gatv2Args struct {
 	avail   int      // edges in the index arrays from the group's first
 	dist    int      // how many edges ahead to prefetch rows
 	pfe     int      // 1: prefetch the rows of edges (scores or their gradients, edge features) too
+	rec     *float32 // backward: the records (gatv2_mask.go), or nil
+	rstride int      // bytes per record; 0 (gatv2BwdF32) writes none
+	mcur    uintptr  // backward: the current edge's mask (the kernel's own)
+	moff    int      // bytes before the mask in a record: 4*H
 }
 
 // gatv2Dist is how many edges ahead the kernels prefetch the gathered row
@@ -91,7 +95,7 @@ func (k *GATv2[T]) args(kf *GATv2[float32]) *gatv2Args {
 	a := &gatv2Args{
 		a: &kf.A[0], row: 4 * w, f: k.Feat, h: k.Heads, d: k.EDim, slope: kf.Slope,
 		scratch: &buf[0], compact: &buf[groups*8*k.Feat], tmp: &buf[groups*8*k.Feat+64],
-		mode: mode, k: k.Feat / 8, dist: gatv2Dist,
+		mode: mode, k: k.Feat / 8, dist: gatv2Dist, moff: 4 * k.Heads,
 	}
 	if k.EDim > 0 {
 		a.ef, a.we = &kf.EF[0], &kf.WE[0]
@@ -132,7 +136,7 @@ func (k *GATv2[T]) scoresAccel(out []T, c *graph.Compressed) bool {
 }
 
 // dstAccel is dstRows with the AVX2 kernel, and reports whether it applied.
-func (k *GATv2[T]) dstAccel(dzr, pa, def, pwe, ds []T, c *graph.Compressed, lo, hi int) bool {
+func (k *GATv2[T]) dstAccel(dzr, pa, def, pwe, ds, rec []T, c *graph.Compressed, lo, hi int) bool {
 	kf, ok := k.f32()
 	if !ok {
 		return false
@@ -141,6 +145,9 @@ func (k *GATv2[T]) dstAccel(dzr, pa, def, pwe, ds []T, c *graph.Compressed, lo, 
 	a := k.args(kf)
 	a.table, a.ds = &kf.ZL[0], &any(ds).([]float32)[0]
 	a.da, a.def, a.dwe = ptr(pa), ptr(def), ptr(pwe)
+	if rec != nil {
+		a.rec, a.rstride = ptr(rec), 4*recordLen[float32](k.Heads, w)
+	}
 	var own []float32
 	if dzr == nil {
 		own = make([]float32, w)
@@ -190,4 +197,27 @@ func ptr[T num.Float](x []T) *float32 {
 		return nil
 	}
 	return &any(x).([]float32)[0]
+}
+
+// maskAccel is maskRows with the AVX2 kernel, and reports whether it
+// applied.
+func (k *GATv2[T]) maskAccel(out, rec []T, c *graph.Compressed, lo, hi int) bool {
+	kf, ok := k.f32()
+	if !ok {
+		return false
+	}
+	w := k.Heads * k.Feat
+	o := any(out).([]float32)
+	a := k.args(kf)
+	a.rec, a.rstride = ptr(rec), 4*recordLen[float32](k.Heads, w)
+	for u := lo; u < hi; u++ {
+		row := o[u*w : (u+1)*w]
+		clear(row)
+		if p, q := c.Indptr[u], c.Indptr[u+1]; p < q {
+			a.group(c, p, q, nil)
+			a.acc = &row[0]
+			gatv2MaskF32(a)
+		}
+	}
+	return true
 }

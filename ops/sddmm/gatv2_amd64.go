@@ -15,3 +15,9 @@ func gatv2FwdF32(a *gatv2Args)
 //
 //go:noescape
 func gatv2BwdF32(a *gatv2Args)
+
+// gatv2MaskF32 adds the gradients of the a.n edges of one group, formed
+// from their sign masks and score gradients, to the node row a.acc.
+//
+//go:noescape
+func gatv2MaskF32(a *gatv2Args)

@@ -44,6 +44,21 @@
 #define A_AVAIL 192
 #define A_DIST 200
 #define A_PFE 208
+#define A_REC 216
+#define A_RSTRIDE 224
+#define A_MCUR 232
+#define A_MOFF 240
+
+// bits8 holds the bit of each lane of a block in its byte of a sign mask.
+DATA bits8<>+0(SB)/4, $1
+DATA bits8<>+4(SB)/4, $2
+DATA bits8<>+8(SB)/4, $4
+DATA bits8<>+12(SB)/4, $8
+DATA bits8<>+16(SB)/4, $16
+DATA bits8<>+20(SB)/4, $32
+DATA bits8<>+24(SB)/4, $64
+DATA bits8<>+28(SB)/4, $128
+GLOBL bits8<>(SB), RODATA|NOPTR, $32
 
 // perm2 spreads four score gradients over the pairs of lanes of heads of
 // two features, perm4 two over the halves of heads of four.
@@ -164,6 +179,36 @@ loop: \
 	VBLENDPS   $0xf0, Y4, Y0, Y1; \
 	VPERM2F128 $0x21, Y4, Y0, Y2; \
 	VADDPS     Y2, Y1, Y1
+
+// COPYDS copies the H score gradients of edge R12 into the start of its
+// record (a.mcur less a.moff). It uses AX, BX, DX and R9.
+#define COPYDS(eight, one, done) \
+	MOVQ    A_MCUR(R15), DX; \
+	SUBQ    A_MOFF(R15), DX; \
+	MOVQ    R12, AX; \
+	IMULQ   A_H(R15), AX; \
+	SHLQ    $2, AX; \
+	ADDQ    A_DS(R15), AX; \
+	MOVQ    A_H(R15), BX; \
+eight: \
+	CMPQ    BX, $8; \
+	JLT     one; \
+	VMOVUPS (AX), Y0; \
+	VMOVUPS Y0, (DX); \
+	ADDQ    $32, AX; \
+	ADDQ    $32, DX; \
+	SUBQ    $8, BX; \
+	JMP     eight; \
+one: \
+	TESTQ   BX, BX; \
+	JZ      done; \
+	MOVL    (AX), R9; \
+	MOVL    R9, (DX); \
+	ADDQ    $4, AX; \
+	ADDQ    $4, DX; \
+	DECQ    BX; \
+	JMP     one; \
+done:
 
 // func gatv2FwdF32(a *gatv2Args)
 //
@@ -1608,6 +1653,8 @@ bgo:
 	MOVQ      $3, AX
 
 bmode:
+	CMPQ      A_RSTRIDE(R15), $0
+	JNE       bmask
 	CMPQ      A_DA(R15), $0
 	JEQ       bnoa
 	CMPQ      A_D(R15), $0
@@ -1654,6 +1701,54 @@ b_edge_x:
 	CMPQ      AX, $3
 	JEQ       b_m8_e_x
 	JMP       b_m8_e_x
+
+bmask:
+	CMPQ      A_DA(R15), $0
+	JEQ       bnoam
+	CMPQ      A_D(R15), $0
+	JNE       b_edge_am
+	CMPQ      AX, $0
+	JEQ       b_m1_n_am
+	CMPQ      AX, $1
+	JEQ       b_m2_n_am
+	CMPQ      AX, $2
+	JEQ       b_m4_n_am
+	CMPQ      AX, $3
+	JEQ       b_m8_n_am
+	JMP       b_m8_n_am
+b_edge_am:
+	CMPQ      AX, $0
+	JEQ       b_m1_e_am
+	CMPQ      AX, $1
+	JEQ       b_m2_e_am
+	CMPQ      AX, $2
+	JEQ       b_m4_e_am
+	CMPQ      AX, $3
+	JEQ       b_m8_e_am
+	JMP       b_m8_e_am
+
+bnoam:
+	CMPQ      A_D(R15), $0
+	JNE       b_edge_xm
+	CMPQ      AX, $0
+	JEQ       b_m1_n_xm
+	CMPQ      AX, $1
+	JEQ       b_m2_n_xm
+	CMPQ      AX, $2
+	JEQ       b_m4_n_xm
+	CMPQ      AX, $3
+	JEQ       b_m8_n_xm
+	JMP       b_m8_n_xm
+b_edge_xm:
+	CMPQ      AX, $0
+	JEQ       b_m1_e_xm
+	CMPQ      AX, $1
+	JEQ       b_m2_e_xm
+	CMPQ      AX, $2
+	JEQ       b_m4_e_xm
+	CMPQ      AX, $3
+	JEQ       b_m8_e_xm
+	JMP       b_m8_e_xm
 
 b_m1_n_a:
 	PREFETCH(A_DS, pf248, pfd249)
@@ -2208,5 +2303,931 @@ nk349:
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m8_e_x
+	VZEROUPPER
+	RET
+
+b_m1_n_am:
+	PREFETCH(A_DS, pf356, pfd357)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk358:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VMOVUPS   (R9), Y4
+	ADDQ      $32, R9
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk358
+	COPYDS(c8359, c1360, cd361)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m1_n_am
+	VZEROUPPER
+	RET
+
+b_m2_n_am:
+	PREFETCH(A_DS, pf362, pfd363)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk364:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTF128 (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $16, R9
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk364
+	COPYDS(c8365, c1366, cd367)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m2_n_am
+	VZEROUPPER
+	RET
+
+b_m4_n_am:
+	PREFETCH(A_DS, pf368, pfd369)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk370:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSD (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $8, R9
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk370
+	COPYDS(c8371, c1372, cd373)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m4_n_am
+	VZEROUPPER
+	RET
+
+b_m8_n_am:
+	PREFETCH(A_DS, pf374, pfd375)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      A_K(R15), R14
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk376:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSS (R9), Y4
+	DECQ      R14
+	JNZ       nk377
+	ADDQ      $4, R9
+	MOVQ      A_K(R15), R14
+nk377:
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk376
+	COPYDS(c8378, c1379, cd380)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m8_n_am
+	VZEROUPPER
+	RET
+
+b_m1_e_am:
+	PREFETCH(A_DS, pf381, pfd382)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk383:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	TERM(Y0, Y1, t384)
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VMOVUPS   (R9), Y4
+	ADDQ      $32, R9
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	MOVQ      A_SCRATCH(R15), AX
+	VMOVUPS   Y5, (AX)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk383
+	FEATURES(fa385, fb386, fc387, fd388, fe389, ff390)
+	COPYDS(c8391, c1392, cd393)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m1_e_am
+	VZEROUPPER
+	RET
+
+b_m2_e_am:
+	PREFETCH(A_DS, pf394, pfd395)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk396:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	TERM(Y0, Y1, t397)
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTF128 (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $16, R9
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	MOVQ      A_SCRATCH(R15), AX
+	VMOVUPS   Y5, (AX)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk396
+	FEATURES(fa398, fb399, fc400, fd401, fe402, ff403)
+	COPYDS(c8404, c1405, cd406)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m2_e_am
+	VZEROUPPER
+	RET
+
+b_m4_e_am:
+	PREFETCH(A_DS, pf407, pfd408)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk409:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	TERM(Y0, Y1, t410)
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSD (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $8, R9
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	MOVQ      A_SCRATCH(R15), AX
+	VMOVUPS   Y5, (AX)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk409
+	FEATURES(fa411, fb412, fc413, fd414, fe415, ff416)
+	COPYDS(c8417, c1418, cd419)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m4_e_am
+	VZEROUPPER
+	RET
+
+b_m8_e_am:
+	PREFETCH(A_DS, pf420, pfd421)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      A_K(R15), R14
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk422:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	TERM(Y0, Y1, t423)
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSS (R9), Y4
+	DECQ      R14
+	JNZ       nk424
+	ADDQ      $4, R9
+	MOVQ      A_K(R15), R14
+nk424:
+	MOVQ      A_DA(R15), AX
+	VMULPS    Y15, Y0, Y1
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMULPS    Y1, Y4, Y1
+	VADDPS    (AX)(R10*1), Y1, Y1
+	VMOVUPS   Y1, (AX)(R10*1)
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	MOVQ      A_SCRATCH(R15), AX
+	VMOVUPS   Y5, (AX)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk422
+	FEATURES(fa425, fb426, fc427, fd428, fe429, ff430)
+	COPYDS(c8431, c1432, cd433)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m8_e_am
+	VZEROUPPER
+	RET
+
+b_m1_n_xm:
+	PREFETCH(A_DS, pf434, pfd435)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk436:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VMOVUPS   (R9), Y4
+	ADDQ      $32, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk436
+	COPYDS(c8437, c1438, cd439)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m1_n_xm
+	VZEROUPPER
+	RET
+
+b_m2_n_xm:
+	PREFETCH(A_DS, pf440, pfd441)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk442:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTF128 (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $16, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk442
+	COPYDS(c8443, c1444, cd445)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m2_n_xm
+	VZEROUPPER
+	RET
+
+b_m4_n_xm:
+	PREFETCH(A_DS, pf446, pfd447)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk448:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSD (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $8, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk448
+	COPYDS(c8449, c1450, cd451)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m4_n_xm
+	VZEROUPPER
+	RET
+
+b_m8_n_xm:
+	PREFETCH(A_DS, pf452, pfd453)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      A_K(R15), R14
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk454:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSS (R9), Y4
+	DECQ      R14
+	JNZ       nk455
+	ADDQ      $4, R9
+	MOVQ      A_K(R15), R14
+nk455:
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk454
+	COPYDS(c8456, c1457, cd458)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m8_n_xm
+	VZEROUPPER
+	RET
+
+b_m1_e_xm:
+	PREFETCH(A_DS, pf459, pfd460)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk461:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	TERM(Y0, Y1, t462)
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VMOVUPS   (R9), Y4
+	ADDQ      $32, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	MOVQ      A_SCRATCH(R15), AX
+	VMOVUPS   Y5, (AX)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk461
+	FEATURES(fa463, fb464, fc465, fd466, fe467, ff468)
+	COPYDS(c8469, c1470, cd471)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m1_e_xm
+	VZEROUPPER
+	RET
+
+b_m2_e_xm:
+	PREFETCH(A_DS, pf472, pfd473)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk474:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	TERM(Y0, Y1, t475)
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTF128 (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $16, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	MOVQ      A_SCRATCH(R15), AX
+	VMOVUPS   Y5, (AX)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk474
+	FEATURES(fa476, fb477, fc478, fd479, fe480, ff481)
+	COPYDS(c8482, c1483, cd484)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m2_e_xm
+	VZEROUPPER
+	RET
+
+b_m4_e_xm:
+	PREFETCH(A_DS, pf485, pfd486)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk487:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	TERM(Y0, Y1, t488)
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSD (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $8, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	MOVQ      A_SCRATCH(R15), AX
+	VMOVUPS   Y5, (AX)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk487
+	FEATURES(fa489, fb490, fc491, fd492, fe493, ff494)
+	COPYDS(c8495, c1496, cd497)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m4_e_xm
+	VZEROUPPER
+	RET
+
+b_m8_e_xm:
+	PREFETCH(A_DS, pf498, pfd499)
+	EDGEROWS
+	MOVQ      R12, R9
+	IMULQ     A_H(R15), R9
+	SHLQ      $2, R9
+	ADDQ      A_DS(R15), R9
+	MOVQ      A_K(R15), R14
+	MOVQ      R12, AX
+	IMULQ     A_RSTRIDE(R15), AX
+	ADDQ      A_REC(R15), AX
+	ADDQ      A_MOFF(R15), AX
+	MOVQ      AX, A_MCUR(R15)
+	XORQ      R10, R10
+blk500:
+	VMOVUPS   (BX)(R10*1), Y0
+	VADDPS    (SI)(R10*1), Y0, Y0
+	TERM(Y0, Y1, t501)
+	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
+	VMOVMSKPS Y2, AX
+	MOVQ      R10, DX
+	SHRQ      $5, DX
+	ADDQ      A_MCUR(R15), DX
+	MOVB      AL, (DX)
+	VBROADCASTSS (R9), Y4
+	DECQ      R14
+	JNZ       nk502
+	ADDQ      $4, R9
+	MOVQ      A_K(R15), R14
+nk502:
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	MOVQ      A_SCRATCH(R15), AX
+	VMOVUPS   Y5, (AX)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       blk500
+	FEATURES(fa503, fb504, fc505, fd506, fe507, ff508)
+	COPYDS(c8509, c1510, cd511)
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       b_m8_e_xm
+	VZEROUPPER
+	RET
+
+// PREFETCHM prefetches the record (its first and last cache lines) of the
+// edge a.dist positions after edge CX, while that is below a.avail. It
+// uses AX and DX.
+#define PREFETCHM(done) \
+	MOVQ       CX, AX; \
+	ADDQ       A_DIST(R15), AX; \
+	CMPQ       AX, A_AVAIL(R15); \
+	JGE        done; \
+	MOVQ       A_EIDS(R15), DX; \
+	MOVLQSX    (DX)(AX*4), AX; \
+	IMULQ      A_RSTRIDE(R15), AX; \
+	ADDQ       A_REC(R15), AX; \
+	PREFETCHT0 (AX); \
+	ADDQ       A_RSTRIDE(R15), AX; \
+	PREFETCHT0 -1(AX); \
+done:
+
+
+
+// func gatv2MaskF32(a *gatv2Args)
+//
+// For each edge of the group, from its record, block by block: the lanes
+// of t > 0 from the block's byte of the mask, the score gradients spread
+// over their heads' lanes (Y4), and m = g A (times the slope where
+// t <= 0), added to the node's row. No row of the other end is read.
+TEXT ·gatv2MaskF32(SB), NOSPLIT, $0-8
+	MOVQ         a+0(FP), R15
+	MOVQ         A_A(R15), R8
+	MOVQ         A_ROW(R15), R11
+	MOVQ         A_ACC(R15), DI
+	VBROADCASTSS A_SLOPE(R15), Y15
+	VMOVUPS      bits8<>(SB), Y12
+	XORQ         CX, CX
+	MOVQ         A_MODE(R15), AX
+	CMPQ         AX, $1
+	JNE          kperm4
+	VMOVUPS      perm2<>(SB), Y13
+	JMP          kgo
+
+kperm4:
+	CMPQ    AX, $2
+	JNE     kgo
+	VMOVUPS perm4<>(SB), Y13
+
+kgo:
+	// Modes 3 and 4 (8 and 8k features) share a loop.
+	CMPQ      AX, $4
+	JNE       kmode
+	MOVQ      $3, AX
+
+kmode:
+	CMPQ      AX, $0
+	JEQ       k_m1
+	CMPQ      AX, $1
+	JEQ       k_m2
+	CMPQ      AX, $2
+	JEQ       k_m4
+	JMP       k_m8
+
+k_m1:
+	PREFETCHM(pfm512)
+	MOVQ      A_EIDS(R15), AX
+	MOVLQSX   (AX)(CX*4), R9
+	IMULQ     A_RSTRIDE(R15), R9
+	ADDQ      A_REC(R15), R9
+	MOVQ      R9, SI
+	ADDQ      A_MOFF(R15), SI
+	XORQ      R10, R10
+mblk513:
+	MOVBLZX   (SI), AX
+	INCQ      SI
+	VMOVD     AX, X2
+	VPBROADCASTD X2, Y2
+	VPAND     Y12, Y2, Y2
+	VPCMPEQD  Y12, Y2, Y2 // t > 0
+	VMOVUPS   (R9), Y4
+	ADDQ      $32, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       mblk513
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       k_m1
+	VZEROUPPER
+	RET
+
+k_m2:
+	PREFETCHM(pfm514)
+	MOVQ      A_EIDS(R15), AX
+	MOVLQSX   (AX)(CX*4), R9
+	IMULQ     A_RSTRIDE(R15), R9
+	ADDQ      A_REC(R15), R9
+	MOVQ      R9, SI
+	ADDQ      A_MOFF(R15), SI
+	XORQ      R10, R10
+mblk515:
+	MOVBLZX   (SI), AX
+	INCQ      SI
+	VMOVD     AX, X2
+	VPBROADCASTD X2, Y2
+	VPAND     Y12, Y2, Y2
+	VPCMPEQD  Y12, Y2, Y2 // t > 0
+	VBROADCASTF128 (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $16, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       mblk515
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       k_m2
+	VZEROUPPER
+	RET
+
+k_m4:
+	PREFETCHM(pfm516)
+	MOVQ      A_EIDS(R15), AX
+	MOVLQSX   (AX)(CX*4), R9
+	IMULQ     A_RSTRIDE(R15), R9
+	ADDQ      A_REC(R15), R9
+	MOVQ      R9, SI
+	ADDQ      A_MOFF(R15), SI
+	XORQ      R10, R10
+mblk517:
+	MOVBLZX   (SI), AX
+	INCQ      SI
+	VMOVD     AX, X2
+	VPBROADCASTD X2, Y2
+	VPAND     Y12, Y2, Y2
+	VPCMPEQD  Y12, Y2, Y2 // t > 0
+	VBROADCASTSD (R9), Y4
+	VPERMPS   Y4, Y13, Y4
+	ADDQ      $8, R9
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       mblk517
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       k_m4
+	VZEROUPPER
+	RET
+
+k_m8:
+	PREFETCHM(pfm518)
+	MOVQ      A_EIDS(R15), AX
+	MOVLQSX   (AX)(CX*4), R9
+	IMULQ     A_RSTRIDE(R15), R9
+	ADDQ      A_REC(R15), R9
+	MOVQ      R9, SI
+	ADDQ      A_MOFF(R15), SI
+	MOVQ      A_K(R15), R14
+	XORQ      R10, R10
+mblk519:
+	MOVBLZX   (SI), AX
+	INCQ      SI
+	VMOVD     AX, X2
+	VPBROADCASTD X2, Y2
+	VPAND     Y12, Y2, Y2
+	VPCMPEQD  Y12, Y2, Y2 // t > 0
+	VBROADCASTSS (R9), Y4
+	DECQ      R14
+	JNZ       nk520
+	ADDQ      $4, R9
+	MOVQ      A_K(R15), R14
+nk520:
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       mblk519
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       k_m8
 	VZEROUPPER
 	RET

@@ -52,18 +52,17 @@ func BenchmarkGATv2(b *testing.B) {
 			for _, c := range []struct {
 				pass string
 				d    int
-			}{{"gather", 0}, {"scores", 0}, {"grad_dst", 0}, {"grad_zl", 0}, {"all", 0}, {"all", 4}} {
+			}{{"gather", 0}, {"scores", 0}, {"grad_dst", 0}, {"grad_zl", 0}, {"grad_all", 0}, {"all", 0}, {"all", 4}} {
 				name := fmt.Sprintf("pass=%s/order=%s/n=%d/e=%d/heads=%d/dim=%d/edim=%d", c.pass, o.name, n, e, h, f, c.d)
 				b.Run(name, func(b *testing.B) {
 					k, ds := newGATv2[float32](rand.New(rand.NewPCG(1, 2)), g, h, f, c.d, 0.2, false)
 					s := make([]float32, e*h)
 					dzl, dzr, da := make([]float32, n*w), make([]float32, n*w), make([]float32, w)
 					def, dwe := make([]float32, e*c.d), make([]float32, c.d*w)
-					passes := map[string]int{"gather": 1, "scores": 1, "grad_dst": 1, "grad_zl": 1, "all": 3}[c.pass]
-					bytes := float64(passes) * float64(e) * float64(4*(w+h))
-					if c.pass == "gather" {
-						bytes = float64(e) * float64(4*w)
-					}
+					row := float64(e) * float64(4*(w+h))        // a pass gathering rows
+					masked := float64(e) * float64(4*h+(w+7)/8) // the sources' pass of GradAll
+					bytes := map[string]float64{"gather": float64(e) * float64(4*w), "scores": row, "grad_dst": row,
+						"grad_zl": row, "grad_all": row + masked, "all": 2*row + masked}[c.pass]
 					plan := bcast.Same([]int{w})
 					b.ReportAllocs()
 					cpu0 := cpuTime()
@@ -77,10 +76,11 @@ func BenchmarkGATv2(b *testing.B) {
 							k.GradDst(dzr, da, def, dwe, ds)
 						case "grad_zl":
 							k.GradZL(dzl, ds)
+						case "grad_all":
+							k.GradAll(dzl, dzr, da, def, dwe, ds)
 						default:
 							k.Scores(s)
-							k.GradDst(dzr, da, def, dwe, ds)
-							k.GradZL(dzl, ds)
+							k.GradAll(dzl, dzr, da, def, dwe, ds)
 						}
 					}
 					sec := b.Elapsed().Seconds()

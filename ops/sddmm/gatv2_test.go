@@ -41,8 +41,12 @@ func newGATv2[T num.Float](rng *rand.Rand, g *graph.Graph, h, f, d int, slope T,
 	return k, operand[T](rng, g.NumEdges()*h)
 }
 
-// run computes everything with k's methods, from NaN-filled outputs.
+// run computes everything with k's methods, from NaN-filled outputs, with
+// GradAll's recorded signs whatever the order of the graph's edges.
 func (k *GATv2[T]) run(ds []T) gatv2Result[T] {
+	saved := gatv2MaskAlways
+	gatv2MaskAlways = true
+	defer func() { gatv2MaskAlways = saved }()
 	w, ne := k.Heads*k.Feat, k.G.NumEdges()
 	nan := func(n int) []T {
 		x := make([]T, n)
@@ -54,8 +58,7 @@ func (k *GATv2[T]) run(ds []T) gatv2Result[T] {
 	r := gatv2Result[T]{s: nan(ne * k.Heads), dzl: nan(k.G.NumSrc() * w), dzr: nan(k.G.NumDst() * w),
 		da: nan(w), def: nan(ne * k.EDim), dwe: nan(k.EDim * w)}
 	k.Scores(r.s)
-	k.GradZL(r.dzl, ds)
-	k.GradDst(r.dzr, r.da, r.def, r.dwe, ds)
+	k.GradAll(r.dzl, r.dzr, r.da, r.def, r.dwe, ds)
 	return r
 }
 
@@ -207,19 +210,46 @@ func TestGATv2Deterministic(t *testing.T) {
 }
 
 // TestGATv2OneGradient checks that the per-operand methods give the bits
-// of GradDst.
+// of GradAll: GradZL's gathered rows those of the sign masks, with ties
+// (t exactly 0) among the edges; and that GradAll gives them too on a
+// graph numbered by destination, where it records the signs by itself.
 func TestGATv2OneGradient(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 4))
-	g := randomGraph(t, rng, 200, 150, 3000)
-	k, ds := newGATv2[float32](rng, g, 8, 2, 3, 0.2, false)
+	random := randomGraph(t, rng, 200, 150, 3000)
+	byDst, _, err := random.ReorderEdges(graph.ByDst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !byDst.CSC().Ordered {
+		t.Fatal("the graph numbered by destination has no Ordered CSC view")
+	}
+	for _, g := range []*graph.Graph{random, byDst} {
+		for _, hf := range [][2]int{{8, 2}, {8, 8}, {2, 3}} {
+			for _, accel := range []bool{true, false} {
+				saved := useAVX2
+				useAVX2 = useAVX2 && accel
+				testOneGradient(t, rng, g, hf[0], hf[1])
+				useAVX2 = saved
+			}
+		}
+	}
+}
+
+func testOneGradient(t *testing.T, rng *rand.Rand, g *graph.Graph, h, f int) {
+	k, ds := newGATv2[float32](rng, g, h, f, 3, 0.2, true)
 	all := k.run(ds)
-	one := gatv2Result[float32]{s: all.s, dzl: all.dzl, dzr: make([]float32, len(all.dzr)),
+	plain := gatv2Result[float32]{s: all.s, dzl: make([]float32, len(all.dzl)), dzr: make([]float32, len(all.dzr)),
+		da: make([]float32, len(all.da)), def: all.def, dwe: make([]float32, len(all.dwe))}
+	k.GradAll(plain.dzl, plain.dzr, plain.da, nil, plain.dwe, ds)
+	sameBits(t, fmt.Sprintf("GradAll/ordered=%v/h=%d/f=%d/avx2=%v", g.CSC().Ordered, h, f, useAVX2), all, plain)
+	one := gatv2Result[float32]{s: all.s, dzl: make([]float32, len(all.dzl)), dzr: make([]float32, len(all.dzr)),
 		da: make([]float32, len(all.da)), def: make([]float32, len(all.def)), dwe: make([]float32, len(all.dwe))}
+	k.GradZL(one.dzl, ds)
 	k.GradZR(one.dzr, ds)
 	k.GradA(one.da, ds)
 	k.GradEF(one.def, ds)
 	k.GradWE(one.dwe, ds)
-	sameBits(t, "per-operand", all, one)
+	sameBits(t, fmt.Sprintf("per-operand/h=%d/f=%d/avx2=%v", h, f, useAVX2), all, one)
 }
 
 // TestGATv2ArgsLayout checks the field offsets gatv2_amd64.s reads.
@@ -241,7 +271,9 @@ func TestGATv2ArgsLayout(t *testing.T) {
 		{"mode", unsafe.Offsetof(a.mode), 160}, {"k", unsafe.Offsetof(a.k), 168},
 		{"compact", unsafe.Offsetof(a.compact), 176}, {"tmp", unsafe.Offsetof(a.tmp), 184},
 		{"avail", unsafe.Offsetof(a.avail), 192}, {"dist", unsafe.Offsetof(a.dist), 200},
-		{"pfe", unsafe.Offsetof(a.pfe), 208},
+		{"pfe", unsafe.Offsetof(a.pfe), 208}, {"rec", unsafe.Offsetof(a.rec), 216},
+		{"rstride", unsafe.Offsetof(a.rstride), 224}, {"mcur", unsafe.Offsetof(a.mcur), 232},
+		{"moff", unsafe.Offsetof(a.moff), 240},
 	} {
 		if c.got != c.want {
 			t.Errorf("gatv2Args.%s is at offset %d, the assembly reads %d", c.name, c.got, c.want)

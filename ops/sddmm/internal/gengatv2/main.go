@@ -47,13 +47,22 @@ func main() {
 	g.backDispatch("a")
 	g.w("bnoa:")
 	g.backDispatch("x")
-	for _, da := range []bool{true, false} {
-		for _, edge := range []bool{false, true} {
-			for _, m := range backModes {
-				g.backward(m, edge, da)
+	g.w("bmask:")
+	g.w("\tCMPQ      A_DA(R15), $0")
+	g.w("\tJEQ       bnoam")
+	g.backDispatch("am")
+	g.w("bnoam:")
+	g.backDispatch("xm")
+	for _, rec := range []bool{false, true} {
+		for _, da := range []bool{true, false} {
+			for _, edge := range []bool{false, true} {
+				for _, m := range backModes {
+					g.backward(m, edge, da, rec)
+				}
 			}
 		}
 	}
+	g.maskKernel()
 	text := strings.TrimRight(g.b.String(), "\n") + "\n"
 	if err := os.WriteFile("gatv2_amd64.s", []byte(text), 0o644); err != nil {
 		log.Fatal(err)
@@ -226,9 +235,10 @@ func (g *gen) backDispatch(sfx string) {
 }
 
 // backward writes the backward's loop over the edges of a group for mode,
-// with or without edge features and the gradient of A.
-func (g *gen) backward(mode string, edge, da bool) {
-	name := fmt.Sprintf("b_%s_%s_%s", mode, suffix(edge, "e", "n"), suffix(da, "a", "x"))
+// with or without edge features, the gradient of A and the recording of
+// the signs of t (a.mstride set).
+func (g *gen) backward(mode string, edge, da, rec bool) {
+	name := fmt.Sprintf("b_%s_%s_%s%s", mode, suffix(edge, "e", "n"), suffix(da, "a", "x"), suffix(rec, "m", ""))
 	g.w("%s:", name)
 	g.w("\tPREFETCH(A_DS, %s, %s)", g.l("pf"), g.l("pfd"))
 	g.w("\tEDGEROWS")
@@ -239,6 +249,13 @@ func (g *gen) backward(mode string, edge, da bool) {
 	if mode == "m8" {
 		g.w("\tMOVQ      A_K(R15), R14")
 	}
+	if rec {
+		g.w("\tMOVQ      R12, AX")
+		g.w("\tIMULQ     A_RSTRIDE(R15), AX")
+		g.w("\tADDQ      A_REC(R15), AX")
+		g.w("\tADDQ      A_MOFF(R15), AX")
+		g.w("\tMOVQ      AX, A_MCUR(R15)")
+	}
 	g.w("\tXORQ      R10, R10")
 	blk := g.l("blk")
 	g.w("%s:", blk)
@@ -248,27 +265,14 @@ func (g *gen) backward(mode string, edge, da bool) {
 		g.w("\tTERM(Y0, Y1, %s)", g.l("t"))
 	}
 	g.w("\tVCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)")
-	switch mode {
-	case "m1":
-		g.w("\tVMOVUPS   (R9), Y4")
-		g.w("\tADDQ      $32, R9")
-	case "m2":
-		g.w("\tVBROADCASTF128 (R9), Y4")
-		g.w("\tVPERMPS   Y4, Y13, Y4")
-		g.w("\tADDQ      $16, R9")
-	case "m4":
-		g.w("\tVBROADCASTSD (R9), Y4")
-		g.w("\tVPERMPS   Y4, Y13, Y4")
-		g.w("\tADDQ      $8, R9")
-	default:
-		nk := g.l("nk")
-		g.w("\tVBROADCASTSS (R9), Y4")
-		g.w("\tDECQ      R14")
-		g.w("\tJNZ       %s", nk)
-		g.w("\tADDQ      $4, R9")
-		g.w("\tMOVQ      A_K(R15), R14")
-		g.w("%s:", nk)
+	if rec {
+		g.w("\tVMOVMSKPS Y2, AX")
+		g.w("\tMOVQ      R10, DX")
+		g.w("\tSHRQ      $5, DX")
+		g.w("\tADDQ      A_MCUR(R15), DX")
+		g.w("\tMOVB      AL, (DX)")
 	}
+	g.spread(mode)
 	if da {
 		g.w("\tMOVQ      A_DA(R15), AX")
 		g.w("\tVMULPS    Y15, Y0, Y1")
@@ -292,6 +296,9 @@ func (g *gen) backward(mode string, edge, da bool) {
 	if edge {
 		g.w("\tFEATURES(%s, %s, %s, %s, %s, %s)", g.l("fa"), g.l("fb"), g.l("fc"), g.l("fd"), g.l("fe"), g.l("ff"))
 	}
+	if rec {
+		g.w("\tCOPYDS(%s, %s, %s)", g.l("c8"), g.l("c1"), g.l("cd"))
+	}
 	g.w("\tINCQ      CX")
 	g.w("\tCMPQ      CX, A_N(R15)")
 	g.w("\tJLT       %s", name)
@@ -299,6 +306,146 @@ func (g *gen) backward(mode string, edge, da bool) {
 	g.w("\tRET")
 	g.w("")
 }
+
+// spread writes the loading of the score gradients of block R10 into Y4,
+// each over its head's lanes, from R9, which moves on past the heads of
+// the block (for heads of 8k features, past a head every k blocks, R14
+// counting them down).
+func (g *gen) spread(mode string) {
+	switch mode {
+	case "m1":
+		g.w("\tVMOVUPS   (R9), Y4")
+		g.w("\tADDQ      $32, R9")
+	case "m2":
+		g.w("\tVBROADCASTF128 (R9), Y4")
+		g.w("\tVPERMPS   Y4, Y13, Y4")
+		g.w("\tADDQ      $16, R9")
+	case "m4":
+		g.w("\tVBROADCASTSD (R9), Y4")
+		g.w("\tVPERMPS   Y4, Y13, Y4")
+		g.w("\tADDQ      $8, R9")
+	default:
+		nk := g.l("nk")
+		g.w("\tVBROADCASTSS (R9), Y4")
+		g.w("\tDECQ      R14")
+		g.w("\tJNZ       %s", nk)
+		g.w("\tADDQ      $4, R9")
+		g.w("\tMOVQ      A_K(R15), R14")
+		g.w("%s:", nk)
+	}
+}
+
+// maskKernel writes gatv2MaskF32: its prologue, dispatch and one loop per
+// mode.
+func (g *gen) maskKernel() {
+	g.raw(maskText)
+	for i, m := range backModes {
+		if i < len(backModes)-1 {
+			g.w("\tCMPQ      AX, $%d", i)
+			g.w("\tJEQ       k_%s", m)
+		} else {
+			g.w("\tJMP       k_%s", m)
+		}
+	}
+	g.w("")
+	for _, m := range backModes {
+		g.maskLoop(m)
+	}
+}
+
+// maskLoop writes gatv2MaskF32's loop over the edges of a group for mode.
+func (g *gen) maskLoop(mode string) {
+	name := "k_" + mode
+	g.w("%s:", name)
+	g.w("\tPREFETCHM(%s)", g.l("pfm"))
+	g.w("\tMOVQ      A_EIDS(R15), AX")
+	g.w("\tMOVLQSX   (AX)(CX*4), R9")
+	g.w("\tIMULQ     A_RSTRIDE(R15), R9")
+	g.w("\tADDQ      A_REC(R15), R9")
+	g.w("\tMOVQ      R9, SI")
+	g.w("\tADDQ      A_MOFF(R15), SI")
+	if mode == "m8" {
+		g.w("\tMOVQ      A_K(R15), R14")
+	}
+	g.w("\tXORQ      R10, R10")
+	blk := g.l("mblk")
+	g.w("%s:", blk)
+	g.w("\tMOVBLZX   (SI), AX")
+	g.w("\tINCQ      SI")
+	g.w("\tVMOVD     AX, X2")
+	g.w("\tVPBROADCASTD X2, Y2")
+	g.w("\tVPAND     Y12, Y2, Y2")
+	g.w("\tVPCMPEQD  Y12, Y2, Y2 // t > 0")
+	g.spread(mode)
+	g.w("\tVMULPS    (R8)(R10*1), Y4, Y5")
+	g.w("\tVMULPS    Y15, Y5, Y6")
+	g.w("\tVBLENDVPS Y2, Y5, Y6, Y5")
+	g.w("\tVADDPS    (DI)(R10*1), Y5, Y6")
+	g.w("\tVMOVUPS   Y6, (DI)(R10*1)")
+	g.w("\tADDQ      $32, R10")
+	g.w("\tCMPQ      R10, R11")
+	g.w("\tJLT       %s", blk)
+	g.w("\tINCQ      CX")
+	g.w("\tCMPQ      CX, A_N(R15)")
+	g.w("\tJLT       %s", name)
+	g.w("\tVZEROUPPER")
+	g.w("\tRET")
+	g.w("")
+}
+
+// maskText is the PREFETCHM macro and the documentation and prologue of
+// gatv2MaskF32.
+const maskText = `// PREFETCHM prefetches the record (its first and last cache lines) of the
+// edge a.dist positions after edge CX, while that is below a.avail. It
+// uses AX and DX.
+#define PREFETCHM(done) \
+	MOVQ       CX, AX; \
+	ADDQ       A_DIST(R15), AX; \
+	CMPQ       AX, A_AVAIL(R15); \
+	JGE        done; \
+	MOVQ       A_EIDS(R15), DX; \
+	MOVLQSX    (DX)(AX*4), AX; \
+	IMULQ      A_RSTRIDE(R15), AX; \
+	ADDQ       A_REC(R15), AX; \
+	PREFETCHT0 (AX); \
+	ADDQ       A_RSTRIDE(R15), AX; \
+	PREFETCHT0 -1(AX); \
+done:
+
+
+
+// func gatv2MaskF32(a *gatv2Args)
+//
+// For each edge of the group, from its record, block by block: the lanes
+// of t > 0 from the block's byte of the mask, the score gradients spread
+// over their heads' lanes (Y4), and m = g A (times the slope where
+// t <= 0), added to the node's row. No row of the other end is read.
+TEXT ·gatv2MaskF32(SB), NOSPLIT, $0-8
+	MOVQ         a+0(FP), R15
+	MOVQ         A_A(R15), R8
+	MOVQ         A_ROW(R15), R11
+	MOVQ         A_ACC(R15), DI
+	VBROADCASTSS A_SLOPE(R15), Y15
+	VMOVUPS      bits8<>(SB), Y12
+	XORQ         CX, CX
+	MOVQ         A_MODE(R15), AX
+	CMPQ         AX, $1
+	JNE          kperm4
+	VMOVUPS      perm2<>(SB), Y13
+	JMP          kgo
+
+kperm4:
+	CMPQ    AX, $2
+	JNE     kgo
+	VMOVUPS perm4<>(SB), Y13
+
+kgo:
+	// Modes 3 and 4 (8 and 8k features) share a loop.
+	CMPQ      AX, $4
+	JNE       kmode
+	MOVQ      $3, AX
+
+kmode:`
 
 // header is the build line, the field offsets, the constants and the
 // macros the loops use.
@@ -346,6 +493,21 @@ const header = `//go:build amd64 && !purego
 #define A_AVAIL 192
 #define A_DIST 200
 #define A_PFE 208
+#define A_REC 216
+#define A_RSTRIDE 224
+#define A_MCUR 232
+#define A_MOFF 240
+
+// bits8 holds the bit of each lane of a block in its byte of a sign mask.
+DATA bits8<>+0(SB)/4, $1
+DATA bits8<>+4(SB)/4, $2
+DATA bits8<>+8(SB)/4, $4
+DATA bits8<>+12(SB)/4, $8
+DATA bits8<>+16(SB)/4, $16
+DATA bits8<>+20(SB)/4, $32
+DATA bits8<>+24(SB)/4, $64
+DATA bits8<>+28(SB)/4, $128
+GLOBL bits8<>(SB), RODATA|NOPTR, $32
 
 // perm2 spreads four score gradients over the pairs of lanes of heads of
 // two features, perm4 two over the halves of heads of four.
@@ -466,6 +628,36 @@ loop: \
 	VBLENDPS   $0xf0, Y4, Y0, Y1; \
 	VPERM2F128 $0x21, Y4, Y0, Y2; \
 	VADDPS     Y2, Y1, Y1
+
+// COPYDS copies the H score gradients of edge R12 into the start of its
+// record (a.mcur less a.moff). It uses AX, BX, DX and R9.
+#define COPYDS(eight, one, done) \
+	MOVQ    A_MCUR(R15), DX; \
+	SUBQ    A_MOFF(R15), DX; \
+	MOVQ    R12, AX; \
+	IMULQ   A_H(R15), AX; \
+	SHLQ    $2, AX; \
+	ADDQ    A_DS(R15), AX; \
+	MOVQ    A_H(R15), BX; \
+eight: \
+	CMPQ    BX, $8; \
+	JLT     one; \
+	VMOVUPS (AX), Y0; \
+	VMOVUPS Y0, (DX); \
+	ADDQ    $32, AX; \
+	ADDQ    $32, DX; \
+	SUBQ    $8, BX; \
+	JMP     eight; \
+one: \
+	TESTQ   BX, BX; \
+	JZ      done; \
+	MOVL    (AX), R9; \
+	MOVL    R9, (DX); \
+	ADDQ    $4, AX; \
+	ADDQ    $4, DX; \
+	DECQ    BX; \
+	JMP     one; \
+done:
 `
 
 // forwardText is the forward kernel's documentation and prologue.
@@ -575,5 +767,7 @@ bgo:
 	MOVQ      $3, AX
 
 bmode:
+	CMPQ      A_RSTRIDE(R15), $0
+	JNE       bmask
 	CMPQ      A_DA(R15), $0
 	JEQ       bnoa`
