@@ -69,9 +69,7 @@ func (op *dropoutOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{op.shape}, op.shape
 }
 
-func (op *dropoutOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *dropoutOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	t, err := values.Dense(vals[0])
 	if err != nil {
@@ -93,7 +91,7 @@ func (op *dropoutOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.
 	return nil, fmt.Errorf("nn: dropout of %T data", t.Data())
 }
 
-// DeviceDo draws the same masks as Do, on the device. It runs when an input is on the device
+// DeviceDo draws the same masks as DoInto, on the device. It runs when an input is on the device
 // (see package internal/ops/device); host inputs are uploaded for the call.
 func (op *dropoutOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, y, err := device.Prepare(b, vals, op.shape.Clone())

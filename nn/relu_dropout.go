@@ -47,11 +47,7 @@ func (op *reluDropoutOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{op.shape}, op.shape
 }
 
-func (op *reluDropoutOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
-
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *reluDropoutOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return reluDropoutDo[float32](dst, op, vals) },
 		func() (gorgonia.Value, error) { return reluDropoutDo[float64](dst, op, vals) })
@@ -85,11 +81,7 @@ func (op *reluDropoutGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{s, s}, s
 }
 
-func (op *reluDropoutGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
-
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *reluDropoutGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return reluDropoutGradDo[float32](dst, op.fwd, vals) },
 		func() (gorgonia.Value, error) { return reluDropoutGradDo[float64](dst, op.fwd, vals) })
