@@ -52,6 +52,32 @@ type PlantedConfig struct {
 	Seed uint64
 }
 
+// Override returns c with every field that o sets (not zero) in place of
+// c's: how a command applies its size flags, whose 0 means "the default",
+// to DefaultPlantedConfig. A field o leaves at zero keeps c's value; to set
+// one to zero, assign it on the result.
+func (c PlantedConfig) Override(o PlantedConfig) PlantedConfig {
+	setNonZero(&c.Nodes, o.Nodes)
+	setNonZero(&c.Classes, o.Classes)
+	setNonZero(&c.Features, o.Features)
+	setNonZero(&c.MeanDegree, o.MeanDegree)
+	setNonZero(&c.Homophily, o.Homophily)
+	setNonZero(&c.Signal, o.Signal)
+	setNonZero(&c.TrainPerClass, o.TrainPerClass)
+	setNonZero(&c.Val, o.Val)
+	setNonZero(&c.Test, o.Test)
+	setNonZero(&c.Seed, o.Seed)
+	return c
+}
+
+// setNonZero sets *dst to v unless v is zero.
+func setNonZero[T comparable](dst *T, v T) {
+	var zero T
+	if v != zero {
+		*dst = v
+	}
+}
+
 // DefaultPlantedConfig returns the configuration of a task shaped like the
 // Cora citation graph: 2708 nodes in 7 classes, mean degree 3.9 and edge
 // homophily 0.81, with the Planetoid split of 20 training nodes per class,

@@ -423,3 +423,18 @@ func BenchmarkPlantedPartition(b *testing.B) {
 		}
 	}
 }
+
+// TestPlantedOverride: Override takes the fields o sets and keeps c's for
+// the zero ones.
+func TestPlantedOverride(t *testing.T) {
+	d := DefaultPlantedConfig()
+	got := d.Override(PlantedConfig{Nodes: 500, MeanDegree: 6, Seed: 9})
+	want := d
+	want.Nodes, want.MeanDegree, want.Seed = 500, 6, 9
+	if got != want {
+		t.Errorf("Override = %+v, want %+v", got, want)
+	}
+	if got := d.Override(PlantedConfig{}); got != d {
+		t.Errorf("Override of a zero config = %+v, want the defaults %+v", got, d)
+	}
+}

@@ -85,8 +85,6 @@ func (op *assembleOp) Key() string {
 	return fmt.Sprintf("n=%d,feat=%v,parts=%s,base=%v,fill=%v", op.n, op.feat, strings.Join(ids, ","), op.base, op.fill)
 }
 
-func (op *assembleOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
 // DoInto computes the result into dst when it fits (opkit.Into).
 func (op *assembleOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return assembleDo[float32](op, vals, dst) },
@@ -166,8 +164,6 @@ func (op *fillOp) Name() string { return fmt.Sprintf("fill_rows(%v)", op.value) 
 func (op *fillOp) Key() string {
 	return fmt.Sprintf("idx=%d,shape=%v,value=%v", op.idx.id, op.shape, op.value)
 }
-
-func (op *fillOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
 
 // DoInto computes the result into dst when it fits (opkit.Into).
 func (op *fillOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {

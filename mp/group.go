@@ -132,10 +132,6 @@ func (op *groupPartOp) Key() string {
 	return fmt.Sprintf("%s/group%d.%d", op.gatherOp.Key(), op.grp.id, op.part)
 }
 
-func (op *groupPartOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.gatherOp.Do(vals[:1])
-}
-
 // DoInto is the gather's, of the first input (opkit.Into).
 func (op *groupPartOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return op.gatherOp.DoInto(dst, vals[:1])
@@ -187,10 +183,6 @@ func (op *groupScatterOp) Name() string {
 }
 
 func (op *groupScatterOp) Key() string { return fmt.Sprintf("%d,%v", op.grp.id, op.parts) }
-
-func (op *groupScatterOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
 
 // DoInto computes the result into dst when it fits (opkit.Into).
 func (op *groupScatterOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {

@@ -95,8 +95,6 @@ func (op *prodOp) Name() string { return prodNames[op.kind] + "_prod" }
 
 func (op *prodOp) Key() string { return fmt.Sprintf("g=%d,u=%v,e=%v", op.g.ID(), op.lhs, op.rhs) }
 
-func (op *prodOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
 // DoInto computes the result into dst when it fits (opkit.Into).
 func (op *prodOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return prodDo[float32](op, vals, dst) },
@@ -249,8 +247,6 @@ func (op *prodGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 func (op *prodGradOp) Name() string { return "d" + op.fwd.Name() + "/dmsg" }
 
 func (op *prodGradOp) Key() string { return op.fwd.Key() }
-
-func (op *prodGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
 
 // DoInto computes the result into dst when it fits (opkit.Into).
 func (op *prodGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {

@@ -63,8 +63,6 @@ func (op *gatherOp) Key() string {
 	return fmt.Sprintf("idx=%d,n=%d,lead=%v,feat=%v,fill=%v", op.idx.id, op.n, op.lead, op.feat, op.fill)
 }
 
-func (op *gatherOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
 // DoInto computes the result into dst when it fits (opkit.Into).
 func (op *gatherOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return doUnary(op, dst, vals, gatherDo[float32], gatherDo[float64])
@@ -117,8 +115,6 @@ func (op *scatterOp) Name() string { return fmt.Sprintf("scatter_add_rows(%d)", 
 func (op *scatterOp) Key() string {
 	return fmt.Sprintf("idx=%d,n=%d,lead=%v,feat=%v", op.idx.id, op.n, op.lead, op.feat)
 }
-
-func (op *scatterOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
 
 // DoInto computes the result into dst when it fits (opkit.Into).
 func (op *scatterOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {

@@ -59,10 +59,6 @@ func (op *activationOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{op.shape}, op.shape
 }
 
-func (op *activationOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
-
 // device returns the backend's code of a.
 func (a activation) device() device.Activation {
 	if a == relu {
@@ -81,7 +77,7 @@ func (op *activationOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgo
 	return y, b.Activate(op.fn.device(), y, in[0])
 }
 
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *activationOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return activationDo[float32](dst, op, vals) },
 		func() (gorgonia.Value, error) { return activationDo[float64](dst, op, vals) })
@@ -136,10 +132,6 @@ func (op *activationGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{s, s}, s
 }
 
-func (op *activationGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
-
 // DeviceDo computes the activation's gradient on the device. It runs when an input is on the device
 // (see package internal/ops/device); host inputs are uploaded for the call.
 func (op *activationGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
@@ -150,7 +142,7 @@ func (op *activationGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (g
 	return dx, b.ActivateGrad(op.fwd.fn.device(), dx, in[0], in[1])
 }
 
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *activationGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return activationGradDo[float32](dst, op.fwd, op.sums, vals) },
 		func() (gorgonia.Value, error) { return activationGradDo[float64](dst, op.fwd, op.sums, vals) })

@@ -186,9 +186,7 @@ func (op *batchNormOp) Key() string { return "" }
 
 func (op *batchNormOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.shapes(bnForward) }
 
-func (op *batchNormOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
-// DoInto is Do writing into dst when it fits (see values.OverInto).
+// DoInto computes the output, into dst when it fits (see values.OverInto).
 func (op *batchNormOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](dst, op, bnForward, nil, vals) },
 		func() (gorgonia.Value, error) { return batchNormDo[float64](dst, op, bnForward, nil, vals) })
@@ -234,11 +232,7 @@ func (op *batchNormGradOp) Key() string { return "" }
 
 func (op *batchNormGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fwd.shapes(op.kind) }
 
-func (op *batchNormGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
-
-// DoInto is Do writing into dst when it fits (see values.OverInto).
+// DoInto computes the output, into dst when it fits (see values.OverInto).
 func (op *batchNormGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormDo[float32](dst, op.fwd, op.kind, op.sums, vals) },
 		func() (gorgonia.Value, error) { return batchNormDo[float64](dst, op.fwd, op.kind, op.sums, vals) })

@@ -56,11 +56,7 @@ func (op *batchNormShiftOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{x, v, v}, x
 }
 
-func (op *batchNormShiftOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
-
-// DoInto is Do writing into dst when it fits (see values.OverInto).
+// DoInto computes the output, into dst when it fits (see values.OverInto).
 func (op *batchNormShiftOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return batchNormShiftDo[float32](dst, op, vals) },
 		func() (gorgonia.Value, error) { return batchNormShiftDo[float64](dst, op, vals) })

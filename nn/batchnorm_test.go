@@ -142,9 +142,9 @@ func TestBatchNormCache(t *testing.T) {
 		var v gorgonia.Value
 		var err error
 		if kind == bnForward {
-			v, err = op.Do(vals)
+			v, err = op.DoInto(nil, vals)
 		} else {
-			v, err = (&batchNormGradOp{fwd: op, kind: kind}).Do(vals)
+			v, err = (&batchNormGradOp{fwd: op, kind: kind}).DoInto(nil, vals)
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -54,9 +54,7 @@ func (op *biasOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{op.shape, op.shape[1:]}, op.shape
 }
 
-func (op *biasOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *biasOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return biasDo[float32](dst, op, vals) },
 		func() (gorgonia.Value, error) { return biasDo[float64](dst, op, vals) })
@@ -118,9 +116,7 @@ func (op *biasGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{op.fwd.shape}, op.fwd.shape[1:]
 }
 
-func (op *biasGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *biasGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return biasGradDo[float32](dst, op.fwd.shape, op.sums, vals) },
 		func() (gorgonia.Value, error) { return biasGradDo[float64](dst, op.fwd.shape, op.sums, vals) })

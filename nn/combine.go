@@ -60,9 +60,7 @@ func (op *combineOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return in, op.shape
 }
 
-func (op *combineOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *combineOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return combineDo[float32](dst, op, vals) },
 		func() (gorgonia.Value, error) { return combineDo[float64](dst, op, vals) })

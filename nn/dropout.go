@@ -30,7 +30,7 @@ func Dropout(x *gorgonia.Node, p float64, seed uint64, mode *Mode) (*gorgonia.No
 	if p == 0 {
 		return x, nil
 	}
-	return apply(&dropoutOp{p: p, seed: seed, mode: mode, shape: x.Shape().Clone()}, x)
+	return apply(&dropoutOp{maskOf(x, p, seed, mode)}, x)
 }
 
 // checkDropout validates Dropout's arguments.
@@ -50,28 +50,37 @@ func checkDropout(x *gorgonia.Node, p float64, mode *Mode) error {
 	return nil
 }
 
-// dropoutOp multiplies by the step's mask. It is linear in its input and
-// self-adjoint, so it is its own gradient.
-type dropoutOp struct {
+// dropMask is what the dropout ops (Dropout, ReLUDropout, DropoutRows)
+// draw their mask from, over an input of one shape: the probability, the
+// seed and the mode's step. It gives them their Key and Shapes.
+type dropMask struct {
 	p     float64
 	seed  uint64
 	mode  *Mode
 	shape tensor.Shape
 }
 
+// maskOf returns the mask of Dropout's arguments, which checkDropout has
+// accepted.
+func maskOf(x *gorgonia.Node, p float64, seed uint64, mode *Mode) dropMask {
+	return dropMask{p: p, seed: seed, mode: mode, shape: x.Shape().Clone()}
+}
+
+func (m *dropMask) Key() string {
+	return fmt.Sprintf("p=%v,seed=%d,mode=%p,%v", m.p, m.seed, m.mode, m.shape)
+}
+
+func (m *dropMask) Shapes() ([]tensor.Shape, tensor.Shape) {
+	return []tensor.Shape{m.shape}, m.shape
+}
+
+// dropoutOp multiplies by the step's mask. It is linear in its input and
+// self-adjoint, so it is its own gradient.
+type dropoutOp struct{ dropMask }
+
 func (op *dropoutOp) Name() string { return fmt.Sprintf("dropout(p=%g)", op.p) }
 
-func (op *dropoutOp) Key() string {
-	return fmt.Sprintf("p=%v,seed=%d,mode=%p,%v", op.p, op.seed, op.mode, op.shape)
-}
-
-func (op *dropoutOp) Shapes() ([]tensor.Shape, tensor.Shape) {
-	return []tensor.Shape{op.shape}, op.shape
-}
-
-func (op *dropoutOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *dropoutOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	t, err := values.Dense(vals[0])
 	if err != nil {
@@ -93,7 +102,7 @@ func (op *dropoutOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.
 	return nil, fmt.Errorf("nn: dropout of %T data", t.Data())
 }
 
-// DeviceDo draws the same masks as Do, on the device. It runs when an input is on the device
+// DeviceDo draws the same masks as DoInto, on the device. It runs when an input is on the device
 // (see package internal/ops/device); host inputs are uploaded for the call.
 func (op *dropoutOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, y, err := device.Prepare(b, vals, op.shape.Clone())

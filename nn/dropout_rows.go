@@ -32,27 +32,18 @@ func DropoutRows(x *gorgonia.Node, p float64, seed uint64, mode *Mode, rows []in
 	if p == 0 {
 		return x, nil
 	}
-	return apply(&rowDropoutOp{p: p, seed: seed, mode: mode, shape: x.Shape().Clone(), rows: rows}, x)
+	return apply(&rowDropoutOp{dropMask: maskOf(x, p, seed, mode), rows: rows}, x)
 }
 
 // rowDropoutOp is DropoutRows: linear and self-adjoint, like dropoutOp.
 type rowDropoutOp struct {
-	p     float64
-	seed  uint64
-	mode  *Mode
-	shape tensor.Shape
-	rows  []int64
+	dropMask
+	rows []int64
 }
 
 func (op *rowDropoutOp) Name() string { return fmt.Sprintf("dropout_rows(p=%g)", op.p) }
 
-func (op *rowDropoutOp) Key() string {
-	return fmt.Sprintf("p=%v,seed=%d,mode=%p,%v,rows=%p", op.p, op.seed, op.mode, op.shape, op.rows)
-}
-
-func (op *rowDropoutOp) Shapes() ([]tensor.Shape, tensor.Shape) {
-	return []tensor.Shape{op.shape}, op.shape
-}
+func (op *rowDropoutOp) Key() string { return fmt.Sprintf("%s,rows=%p", op.dropMask.Key(), op.rows) }
 
 func (op *rowDropoutOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
 	t, err := values.Dense(vals[0])

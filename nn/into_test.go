@@ -7,10 +7,13 @@ import (
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/gnngo/gnn/internal/ops/opkit"
 )
 
 // TestDoInto: the ops with a DoInto method write into a buffer of the
-// output's shape and dtype holding anything, with the bits of Do, and
+// output's shape and dtype holding anything, with the bits of the op's Do
+// (DoInto into a fresh value), and
 // allocate a fresh output for a buffer that does not fit.
 func TestDoInto(t *testing.T) {
 	const n, k, f = 40, 6, 5
@@ -25,13 +28,9 @@ func TestDoInto(t *testing.T) {
 	x, w, b := mk(n, k), mk(k, f), mk(f)
 	h, g, beta, dy := mk(n, f), mk(f), mk(f), mk(n, f)
 	bn := &batchNormOp{n: n, f: f, eps: 1e-5, cache: new(bnCache)}
-	type into interface {
-		Do([]gorgonia.Value) (gorgonia.Value, error)
-		DoInto(*tensor.Dense, []gorgonia.Value) (gorgonia.Value, error)
-	}
 	for _, c := range []struct {
 		name  string
-		op    into
+		op    opkit.Into
 		vals  []gorgonia.Value
 		shape []int
 	}{
@@ -41,7 +40,7 @@ func TestDoInto(t *testing.T) {
 		{"batch_norm_dx", &batchNormGradOp{fwd: bn, kind: bnDX}, []gorgonia.Value{h, g, dy}, []int{n, f}},
 		{"batch_norm_dgamma", &batchNormGradOp{fwd: bn, kind: bnDGamma}, []gorgonia.Value{h, dy}, []int{f}},
 	} {
-		want, err := c.op.Do(c.vals)
+		want, err := opkit.New("nn", c.op).Do(c.vals...) // DoInto into a fresh value
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -60,9 +60,7 @@ func (op *matMulOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{{op.n, op.k}, {op.k, op.m}}, tensor.Shape{op.n, op.m}
 }
 
-func (op *matMulOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *matMulOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return matMulDo[float32](dst, op, product, vals) },
 		func() (gorgonia.Value, error) { return matMulDo[float64](dst, op, product, vals) })
@@ -137,11 +135,7 @@ func (op *matMulGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{{n, k}, {n, m}}, tensor.Shape{k, m}
 }
 
-func (op *matMulGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
-
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *matMulGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return matMulDo[float32](dst, op.fwd, op.mode, vals) },
 		func() (gorgonia.Value, error) { return matMulDo[float64](dst, op.fwd, op.mode, vals) })

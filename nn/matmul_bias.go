@@ -53,11 +53,7 @@ func (op *matMulBiasOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return append(in, tensor.Shape{op.mm.m}), out
 }
 
-func (op *matMulBiasOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
-
-// DoInto is Do writing into dst when it fits (see values.OverInto): the product
+// DoInto computes the output, into dst when it fits (see values.OverInto): the product
 // overwrites every element.
 func (op *matMulBiasOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return matMulBiasDo[float32](dst, op, vals) },

@@ -50,9 +50,7 @@ func (op *meanHeadsOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{{op.n, op.h * op.f}}, tensor.Shape{op.n, op.f}
 }
 
-func (op *meanHeadsOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *meanHeadsOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return meanHeadsDo[float32](dst, op, vals[0]) },
 		func() (gorgonia.Value, error) { return meanHeadsDo[float64](dst, op, vals[0]) })
@@ -113,10 +111,6 @@ func (op *meanHeadsGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{{op.n, op.f}}, tensor.Shape{op.n, op.h * op.f}
 }
 
-func (op *meanHeadsGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
-
 // DeviceDo spreads the gradient over the heads on the device. It runs when an input is on the device
 // (see package internal/ops/device); host inputs are uploaded for the call.
 func (op *meanHeadsGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
@@ -127,7 +121,7 @@ func (op *meanHeadsGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (go
 	return dx, b.MeanHeads(in[0], dx, op.n, op.h, op.f, true)
 }
 
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *meanHeadsGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return meanHeadsGradDo[float32](dst, op, vals[0]) },
 		func() (gorgonia.Value, error) { return meanHeadsGradDo[float64](dst, op, vals[0]) })

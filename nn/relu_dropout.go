@@ -26,32 +26,15 @@ func ReLUDropout(x *gorgonia.Node, p float64, seed uint64, mode *Mode) (*gorgoni
 	if p == 0 {
 		return ReLU(x)
 	}
-	return apply(&reluDropoutOp{p: p, seed: seed, mode: mode, shape: x.Shape().Clone()}, x)
+	return apply(&reluDropoutOp{maskOf(x, p, seed, mode)}, x)
 }
 
 // reluDropoutOp is ReLUDropout.
-type reluDropoutOp struct {
-	p     float64
-	seed  uint64
-	mode  *Mode
-	shape tensor.Shape
-}
+type reluDropoutOp struct{ dropMask }
 
 func (op *reluDropoutOp) Name() string { return fmt.Sprintf("relu_dropout(p=%g)", op.p) }
 
-func (op *reluDropoutOp) Key() string {
-	return fmt.Sprintf("p=%v,seed=%d,mode=%p,%v", op.p, op.seed, op.mode, op.shape)
-}
-
-func (op *reluDropoutOp) Shapes() ([]tensor.Shape, tensor.Shape) {
-	return []tensor.Shape{op.shape}, op.shape
-}
-
-func (op *reluDropoutOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
-
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *reluDropoutOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return reluDropoutDo[float32](dst, op, vals) },
 		func() (gorgonia.Value, error) { return reluDropoutDo[float64](dst, op, vals) })
@@ -85,11 +68,7 @@ func (op *reluDropoutGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{s, s}, s
 }
 
-func (op *reluDropoutGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
-
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *reluDropoutGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return reluDropoutGradDo[float32](dst, op.fwd, vals) },
 		func() (gorgonia.Value, error) { return reluDropoutGradDo[float64](dst, op.fwd, vals) })

@@ -83,10 +83,6 @@ func (op *degreeScaleOp) Name() string {
 
 func (op *degreeScaleOp) Key() string { return fmt.Sprintf("g=%d,%v", op.g.ID(), op.shape) }
 
-func (op *degreeScaleOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
-
 // degreeKey names the device copy of g's degree factors max(deg, 1)^power
 // of one side (in-degrees for dst, out-degrees otherwise) and dtype: the
 // ops that scale by degrees share it.
@@ -99,7 +95,7 @@ func degreeKey(g *graph.Graph, dst bool, power float64, dt tensor.Dtype) string 
 }
 
 // DeviceDo scales the rows by the degree factors (uploaded once per graph,
-// side, power and dtype, shared with NormalizedSum's), as Do.
+// side, power and dtype, shared with NormalizedSum's), as DoInto.
 func (op *degreeScaleOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, y, err := device.Prepare(b, vals, op.shape.Clone())
 	if err != nil {
@@ -123,7 +119,7 @@ func (op *degreeScaleOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorg
 	return y, b.ScaleRows(y, x, f, op.shape.TotalSize()/n)
 }
 
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *degreeScaleOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return unaryInto(dst, op, vals, degreeScaleDo[float32], degreeScaleDo[float64])
 }

@@ -96,9 +96,7 @@ func (op *normSumOp) Name() string {
 
 func (op *normSumOp) Key() string { return fmt.Sprintf("g=%d,%v", op.g.ID(), op.row) }
 
-func (op *normSumOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *normSumOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return unaryInto(dst, op, vals, normSumDo[float32], normSumDo[float64])
 }
@@ -125,7 +123,7 @@ func (op *normSumOp) deviceFactors(b device.Backend, dt tensor.Dtype, dst bool) 
 }
 
 // DeviceDo scales the source rows, sums them over in-edges and scales the
-// sums, as Do.
+// sums, as DoInto.
 func (op *normSumOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, err := device.Inputs(b, vals)
 	if err != nil {

@@ -109,16 +109,14 @@ func (op *sddmmOp) Name() string {
 
 func (op *sddmmOp) Key() string { return fmt.Sprintf("g=%d,l=%v,r=%v", op.g.ID(), op.lhs, op.rhs) }
 
-func (op *sddmmOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *sddmmOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return sddmmDo[float32](dst, op, vals) },
 		func() (gorgonia.Value, error) { return sddmmDo[float64](dst, op, vals) })
 }
 
 // DeviceDo runs the SDDMM with the backend's sparse kernel, on the same graph,
-// shapes and broadcasting plan as Do. It runs when an input is on the device
+// shapes and broadcasting plan as DoInto. It runs when an input is on the device
 // (see package internal/ops/device).
 func (op *sddmmOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, out, err := device.Prepare(b, vals, withRows(op.g.NumEdges(), op.outShape()))

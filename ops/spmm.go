@@ -121,16 +121,14 @@ func (op *spmmOp) Name() string {
 
 func (op *spmmOp) Key() string { return fmt.Sprintf("g=%d,u=%v,e=%v", op.g.ID(), op.lhs, op.rhs) }
 
-func (op *spmmOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *spmmOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return spmmDo[float32](dst, op, vals) },
 		func() (gorgonia.Value, error) { return spmmDo[float64](dst, op, vals) })
 }
 
 // DeviceDo runs the SpMM with the backend's sparse kernel, on the same graph,
-// shapes and broadcasting plan as Do. It runs when an input is on the device
+// shapes and broadcasting plan as DoInto. It runs when an input is on the device
 // (see package internal/ops/device).
 func (op *spmmOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, out, err := device.Prepare(b, vals, withRows(op.g.NumDst(), op.plan.Out))

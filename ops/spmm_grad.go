@@ -167,12 +167,8 @@ func (op *spmmArgGradOp) Name() string { return fmt.Sprintf("d%v/d%d", op.fwd.Na
 
 func (op *spmmArgGradOp) Key() string { return op.fwd.Key() }
 
-func (op *spmmArgGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
-
 // DeviceDo recomputes the winning edges of the Max or Min forward on the
-// device and routes the output gradient through them, as Do.
+// device and routes the output gradient through them, as DoInto.
 func (op *spmmArgGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	_, shape := op.Shapes()
 	in, d, err := device.Prepare(b, vals, shape)
@@ -190,7 +186,7 @@ func (op *spmmArgGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorg
 	return d, b.SpMMArgBackward(du, de, f.g, f.op, f.red, u, e, f.plan, in[len(in)-1])
 }
 
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *spmmArgGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return spmmArgGradDo[float32](dst, op, vals) },
 		func() (gorgonia.Value, error) { return spmmArgGradDo[float64](dst, op, vals) })

@@ -73,18 +73,16 @@ func (op *broadcastOp) Key() string {
 	return fmt.Sprintf("%v,rows=%d,wide=%v,narrow=%v", op.sum, op.rows, op.wide, op.narrow)
 }
 
-func (op *broadcastOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
-// DoInto is Do into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into).
 func (op *broadcastOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return broadcastDo[float32](dst, op, vals) },
 		func() (gorgonia.Value, error) { return broadcastDo[float64](dst, op, vals) })
 }
 
-// DeviceDo expands or sums rows on the device, as Do: the expansion
+// DeviceDo expands or sums rows on the device, as DoInto: the expansion
 // gathers the narrow element of every wide one (op.off, uploaded once per
 // pair of shapes); the sum adds, for every narrow element, the wide ones
-// that read it, in increasing order as Do does (their lists uploaded once).
+// that read it, in increasing order as DoInto does (their lists uploaded once).
 func (op *broadcastOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, y, err := device.Prepare(b, vals, op.out())
 	if err != nil {

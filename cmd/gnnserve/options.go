@@ -222,17 +222,9 @@ func (o *options) data() (*serve.Data, int, error) {
 	if o.Data != "" {
 		ds, err = serve.LoadDataset(o.Data)
 	} else {
-		cfg := dataset.DefaultPlantedConfig()
-		cfg.Nodes, cfg.Seed = o.Nodes, o.Seed
-		if o.Features > 0 {
-			cfg.Features = o.Features
-		}
-		if o.Classes > 0 {
-			cfg.Classes = o.Classes
-		}
-		if o.Degree > 0 {
-			cfg.MeanDegree = o.Degree
-		}
+		cfg := dataset.DefaultPlantedConfig().Override(dataset.PlantedConfig{Nodes: o.Nodes, Features: o.Features,
+			Classes: o.Classes, MeanDegree: o.Degree})
+		cfg.Seed = o.Seed // 0 included
 		ds, err = dataset.PlantedPartition(cfg)
 	}
 	if err != nil {

@@ -113,8 +113,6 @@ func (op *haloOp) Name() string { return "sar_halo" }
 
 func (op *haloOp) Key() string { return fmt.Sprintf("g=%d,tag=%d,%v", op.g.id, op.tag, op.row) }
 
-func (op *haloOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
 // DoInto computes the result into dst when it fits (opkit.Into).
 func (op *haloOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return haloDo[float32](op, vals[0], dst) },
@@ -137,8 +135,6 @@ func (op *haloGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 func (op *haloGradOp) Name() string { return "d" + op.fwd.Name() }
 
 func (op *haloGradOp) Key() string { return op.fwd.Key() }
-
-func (op *haloGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
 
 // DoInto computes the result into dst when it fits (opkit.Into).
 func (op *haloGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {

@@ -70,8 +70,6 @@ func (op *extremeOp) Name() string {
 
 func (op *extremeOp) Key() string { return fmt.Sprintf("g=%d,tag=%d,%v", op.g.id, op.tag, op.row) }
 
-func (op *extremeOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
 // DoInto computes the result into dst when it fits (opkit.Into).
 func (op *extremeOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return extremeDo[float32](op, vals[0], dst) },
@@ -142,10 +140,6 @@ func (op *extremeGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fwd
 func (op *extremeGradOp) Name() string { return "d" + op.fwd.Name() }
 
 func (op *extremeGradOp) Key() string { return op.fwd.Key() }
-
-func (op *extremeGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
 
 // DoInto computes the result into dst when it fits (opkit.Into).
 func (op *extremeGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {

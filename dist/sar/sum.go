@@ -87,8 +87,6 @@ func (op *sumOp) Name() string {
 
 func (op *sumOp) Key() string { return fmt.Sprintf("g=%d,tag=%d,%v", op.g.id, op.tag, op.row) }
 
-func (op *sumOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
 // DoInto computes the result into dst when it fits (opkit.Into).
 func (op *sumOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return sumDo[float32](op, false, vals[0], dst) },
@@ -109,8 +107,6 @@ func (op *sumGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fwd.Sha
 func (op *sumGradOp) Name() string { return "d" + op.fwd.Name() }
 
 func (op *sumGradOp) Key() string { return op.fwd.Key() }
-
-func (op *sumGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
 
 // DoInto computes the result into dst when it fits (opkit.Into).
 func (op *sumGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {

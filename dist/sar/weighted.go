@@ -89,8 +89,6 @@ func (op *weightedOp) Name() string {
 	return fmt.Sprintf("sar_weighted_sum(out^%g,in^%g)", op.src, op.dst)
 }
 
-func (op *weightedOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
 // DoInto computes the result into dst when it fits (opkit.Into).
 func (op *weightedOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return weightedDo[float32](op, false, vals[0], vals[1], dst) },
@@ -115,10 +113,6 @@ func (op *weightedGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fw
 func (op *weightedGradOp) Name() string { return "d" + op.fwd.Name() }
 
 func (op *weightedGradOp) Key() string { return op.fwd.Key() }
-
-func (op *weightedGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
 
 // DoInto computes the result into dst when it fits (opkit.Into).
 func (op *weightedGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {

@@ -139,20 +139,9 @@ func (o *options) load() (*dataset.Dataset, error) {
 	if o.Data != "" || o.Split != "" {
 		return o.LoadData() // -split without -data: its error
 	}
-	cfg := dataset.DefaultPlantedConfig()
-	cfg.Nodes, cfg.Seed = o.Nodes, o.Seed
-	if o.Classes > 0 {
-		cfg.Classes = o.Classes
-	}
-	if o.Features > 0 {
-		cfg.Features = o.Features
-	}
-	if o.Degree > 0 {
-		cfg.MeanDegree = o.Degree
-	}
-	if o.TrainPerClass > 0 {
-		cfg.TrainPerClass = o.TrainPerClass
-	}
+	cfg := dataset.DefaultPlantedConfig().Override(dataset.PlantedConfig{Nodes: o.Nodes, Classes: o.Classes,
+		Features: o.Features, MeanDegree: o.Degree, TrainPerClass: o.TrainPerClass})
+	cfg.Seed = o.Seed // 0 included
 	ds, err := dataset.PlantedPartition(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("-nodes, -features, -degree: %w", err)

@@ -1,6 +1,9 @@
 package sddmm
 
-import "github.com/gnngo/gnn/internal/num"
+import (
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/ops/internal/binop"
+)
 
 // The elementwise kernels below each handle one block of edges: row i of o
 // combines row la[i] of x with row ra[i] of y. The switch on op sits outside
@@ -85,29 +88,7 @@ func edgeRows[T num.Float](o, x, y []T, i, r, s, l int) (or, xr, yr []T) {
 func binaryOff[T num.Float](op Op, o, x []T, la []int, xl int, xoff []int, y []T, ra []int, yl int, yoff []int) {
 	l := len(xoff)
 	ra = ra[:len(la)]
-	yoff = yoff[:l]
 	for i, r := range la {
-		or := o[i*l : (i+1)*l]
-		xr := x[r*xl : (r+1)*xl]
-		yr := y[ra[i]*yl : (ra[i]+1)*yl]
-		xo, yo := xoff[:len(or)], yoff[:len(or)]
-		switch op {
-		case Add:
-			for k := range or {
-				or[k] = xr[xo[k]] + yr[yo[k]]
-			}
-		case Sub:
-			for k := range or {
-				or[k] = xr[xo[k]] - yr[yo[k]]
-			}
-		case Mul:
-			for k := range or {
-				or[k] = xr[xo[k]] * yr[yo[k]]
-			}
-		case Div:
-			for k := range or {
-				or[k] = xr[xo[k]] / yr[yo[k]]
-			}
-		}
+		binop.Gather(op, o[i*l:(i+1)*l], x[r*xl:(r+1)*xl], xoff, y[ra[i]*yl:(ra[i]+1)*yl], yoff)
 	}
 }

@@ -1,6 +1,9 @@
 package spmm
 
-import "github.com/gnngo/gnn/internal/num"
+import (
+	"github.com/gnngo/gnn/internal/num"
+	"github.com/gnngo/gnn/ops/internal/binop"
+)
 
 // message writes into msg (len outLen) the message of one edge whose source
 // row is l and edge row r; lo and ro are the offset tables of l and r from
@@ -33,25 +36,7 @@ func message[T num.Float](msg, l, r []T, op Op, lo, ro []int) {
 		binaryIdentity(msg, l[:len(msg)], r[:len(msg)], op)
 		return
 	}
-	lo, ro = lo[:len(msg)], ro[:len(msg)]
-	switch op {
-	case Add:
-		for k := range msg {
-			msg[k] = l[lo[k]] + r[ro[k]]
-		}
-	case Sub:
-		for k := range msg {
-			msg[k] = l[lo[k]] - r[ro[k]]
-		}
-	case Mul:
-		for k := range msg {
-			msg[k] = l[lo[k]] * r[ro[k]]
-		}
-	case Div:
-		for k := range msg {
-			msg[k] = l[lo[k]] / r[ro[k]]
-		}
-	}
+	binop.Gather(op, msg, l, lo, r, ro)
 }
 
 // binaryIdentity writes l OP r into msg, all three of one length.

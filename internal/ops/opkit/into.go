@@ -11,8 +11,8 @@ import (
 
 // Into is a Spec that can compute its output into a tensor it is given,
 // so that a machine that keeps buffers from one run to the next (nn/vm)
-// need not allocate the output again. The Spec's Do is then DoInto with a
-// nil dst.
+// need not allocate the output again. An Into need not have Do: the Op
+// runs DoInto with a nil dst for it.
 type Into interface {
 	Spec
 	// DoInto computes the output from the input values into dst and

@@ -22,6 +22,11 @@ import (
 // to op as graph inputs; an op that has to hand more than its output to
 // the ops after it (the extra gradients of a backward computed in one
 // sweep) does so through a Handover, the one supported way.
+//
+// A Spec computes its output with Do (a Doer) or, when it can write into a
+// given tensor, with DoInto alone (an Into): its Do is then DoInto with a
+// nil dst, which the Op supplies, so an Into need not write Do. Apply
+// refuses a Spec that has neither.
 type Spec interface {
 	// Name is the op's name in messages and graph dumps ("copy_u_sum").
 	Name() string
@@ -33,9 +38,23 @@ type Spec interface {
 	// Shapes returns the shapes of the inputs, in order, and of the output.
 	// A shape of rank 0 is a scalar.
 	Shapes() (in []tensor.Shape, out tensor.Shape)
+}
+
+// Doer is a Spec that computes its output into a fresh value.
+type Doer interface {
+	Spec
 	// Do computes the output from the input values into a fresh value; it
 	// never writes an input.
 	Do(vals []gorgonia.Value) (gorgonia.Value, error)
+}
+
+// computes reports whether s has a way to compute its output.
+func computes(s Spec) bool {
+	switch s.(type) {
+	case Doer, Into:
+		return true
+	}
+	return false
 }
 
 // Forward is a Spec with a gradient. Grad builds, from the gradient grad of
@@ -68,8 +87,11 @@ type Op struct {
 func New(pkg string, s Spec) *Op { return &Op{pkg: pkg, spec: s} }
 
 // Apply adds the op of s to the expression graph of its inputs; pkg
-// prefixes the errors.
+// prefixes the errors. s must be a Doer or an Into.
 func Apply(pkg string, s Spec, inputs ...*gorgonia.Node) (*gorgonia.Node, error) {
+	if !computes(s) {
+		return nil, fmt.Errorf("%s: %s has neither Do nor DoInto", pkg, s.Name())
+	}
 	n, err := gorgonia.ApplyOp(New(pkg, s), inputs...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", pkg, s.Name(), err)
@@ -106,9 +128,10 @@ func (o *Op) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
 	return out.Clone(), nil
 }
 
-// Do checks the number of values and runs the Spec's Do or, when a device
-// backend is registered (a gnncuda build with a device open) and an input
-// is on the device, its DeviceDo.
+// Do checks the number of values and runs the Spec's Do (its DoInto with
+// a nil dst when it is an Into without Do) or, when a device backend is
+// registered (a gnncuda build with a device open) and an input is on the
+// device, its DeviceDo.
 func (o *Op) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	if n := o.Arity(); len(vals) != n {
 		return nil, fmt.Errorf("%s: %s takes %d inputs, got %d", o.pkg, o.spec.Name(), n, len(vals))
@@ -116,7 +139,18 @@ func (o *Op) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	if b := device.Current(); b != nil && device.Any(vals) {
 		return o.deviceDo(b, vals)
 	}
-	return o.spec.Do(vals)
+	return o.hostDo(vals)
+}
+
+// hostDo runs the Spec's Do, or its DoInto into a fresh value.
+func (o *Op) hostDo(vals []gorgonia.Value) (gorgonia.Value, error) {
+	switch s := o.spec.(type) {
+	case Doer:
+		return s.Do(vals)
+	case Into:
+		return s.DoInto(nil, vals)
+	}
+	return nil, fmt.Errorf("%s: %s has neither Do nor DoInto", o.pkg, o.spec.Name())
 }
 
 // deviceDo runs the Spec's DeviceDo, or fails naming the op when it has
