@@ -71,8 +71,6 @@ func (op *attentionOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{withRows(op.g.NumSrc(), op.feat), withRows(op.g.NumDst(), op.feat)}, withRows(op.g.NumEdges(), op.feat)
 }
 
-func (op *attentionOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
 // DoInto is Do into dst (opkit.Into).
 func (op *attentionOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return attentionDo[float32](dst, op, vals, false) },
@@ -120,10 +118,6 @@ func (op *attentionGradOp) Key() string { return op.fwd.Key() }
 func (op *attentionGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	in, e := op.fwd.Shapes()
 	return append(in, e, e), e
-}
-
-func (op *attentionGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
 }
 
 // DoInto is Do into dst (opkit.Into).

@@ -110,8 +110,6 @@ func (op *attnSumOp) inShapes() []tensor.Shape {
 	return []tensor.Shape{op.zShape(), {op.g.NumSrc(), op.heads, 1}, {op.g.NumDst(), op.heads, 1}}
 }
 
-func (op *attnSumOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
 // DoInto is Do into dst (opkit.Into).
 func (op *attnSumOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return attnSumDo[float32](dst, op, vals) },
@@ -161,10 +159,6 @@ func (op *attnSumDstOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return append(in, out), in[2]
 }
 
-func (op *attnSumDstOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
-
 // DoInto is Do into dst (opkit.Into).
 func (op *attnSumDstOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return attnSumDstDo[float32](dst, op.fwd, vals) },
@@ -197,10 +191,6 @@ func (op *attnSumSrcOp) Key() string { return op.fwd.Key() }
 func (op *attnSumSrcOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	in, out := op.fwd.Shapes()
 	return append(in, out, in[2]), in[0]
-}
-
-func (op *attnSumSrcOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
 }
 
 // DoInto is Do into dst (opkit.Into).
@@ -240,10 +230,6 @@ func (op *attnSumElOp) Key() string { return op.fwd.Key() }
 func (op *attnSumElOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	in := op.fwd.inShapes()
 	return []tensor.Shape{in[0]}, in[1]
-}
-
-func (op *attnSumElOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
 }
 
 // DoInto is Do into dst (opkit.Into): the gradient is copied into dst.

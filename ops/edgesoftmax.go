@@ -53,10 +53,6 @@ func (op *edgeSoftmaxOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{op.shape}, op.shape
 }
 
-func (op *edgeSoftmaxOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
-
 // DoInto is Do into dst (opkit.Into).
 func (op *edgeSoftmaxOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return edgeSoftmaxDo[float32](dst, op, vals, false) },
@@ -89,10 +85,6 @@ func (op *edgeSoftmaxGradOp) Key() string { return op.fwd.Key() }
 func (op *edgeSoftmaxGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	s := op.fwd.shape
 	return []tensor.Shape{s, s}, s
-}
-
-func (op *edgeSoftmaxGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
 }
 
 // DoInto is Do into dst (opkit.Into).

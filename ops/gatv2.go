@@ -128,8 +128,6 @@ func (op *gatv2Op) Shapes() (in []tensor.Shape, out tensor.Shape) {
 	return in, tensor.Shape{op.g.NumEdges(), op.h, 1}
 }
 
-func (op *gatv2Op) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
 // DoInto is Do into dst (opkit.Into).
 func (op *gatv2Op) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](dst, op, -1, vals) },
@@ -192,10 +190,6 @@ func (op *gatv2AllGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return append(in, scores), tensor.Shape{op.fwd.parts()[5]}
 }
 
-func (op *gatv2AllGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
-
 // DoInto is Do into dst (opkit.Into).
 func (op *gatv2AllGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](dst, op.fwd, gatv2All, vals) },
@@ -216,10 +210,6 @@ func (op *gatv2PartOp) Key() string { return op.fwd.Key() }
 func (op *gatv2PartOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	in, _ := op.fwd.Shapes()
 	return []tensor.Shape{{op.fwd.parts()[5]}}, in[op.wrt].Clone()
-}
-
-func (op *gatv2PartOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
 }
 
 // DoInto is Do into dst (opkit.Into).
@@ -256,8 +246,6 @@ func (op *gatv2GradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	in, scores := op.fwd.Shapes()
 	return append(in, scores), in[op.wrt].Clone()
 }
-
-func (op *gatv2GradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
 
 // DoInto is Do into dst (opkit.Into).
 func (op *gatv2GradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {

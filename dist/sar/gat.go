@@ -189,8 +189,6 @@ func (op *gatOp) Key() string {
 	return fmt.Sprintf("g=%d,tag=%d,%d,%d", op.g.id, op.tag, op.heads, op.feat)
 }
 
-func (op *gatOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
 // DoInto computes the result into dst when it fits (opkit.Into).
 func (op *gatOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatDo[float32](op, false, dst, vals) },
@@ -233,8 +231,6 @@ func (op *gatGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fwd.sha
 func (op *gatGradOp) Name() string { return "d" + op.fwd.Name() }
 
 func (op *gatGradOp) Key() string { return op.fwd.Key() }
-
-func (op *gatGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
 
 // DoInto computes the gradient of z into dst when it fits (opkit.Into).
 func (op *gatGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {

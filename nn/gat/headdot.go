@@ -33,8 +33,6 @@ func (op *headDotOp) Key() string { return fmt.Sprintf("%d,%d,%d", op.n, op.h, o
 
 func (op *headDotOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.shapes(headFwd) }
 
-func (op *headDotOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
 // DoInto is Do into dst (opkit.Into).
 func (op *headDotOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return headDotDo[float32](dst, op, headFwd, vals) },
@@ -70,10 +68,6 @@ func (op *headDotGradOp) Name() string {
 func (op *headDotGradOp) Key() string { return op.fwd.Key() }
 
 func (op *headDotGradOp) Shapes() ([]tensor.Shape, tensor.Shape) { return op.fwd.shapes(op.mode) }
-
-func (op *headDotGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
-}
 
 // DoInto is Do into dst (opkit.Into).
 func (op *headDotGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
