@@ -30,20 +30,7 @@ import (
 // gradient of the scores before the LeakyReLU, summed onto el (over
 // out-edges) and er (over in-edges) by copy_e SpMMs.
 func GATAttention(g *graph.Graph, el, er *gorgonia.Node, slope float64) (*gorgonia.Node, error) {
-	if g == nil {
-		return nil, fmt.Errorf("ops: GATAttention on a nil graph")
-	}
-	if math.IsNaN(slope) || math.IsInf(slope, 0) {
-		return nil, fmt.Errorf("ops: GATAttention: slope %v is not finite", slope)
-	}
-	if g.NumEdges() == 0 {
-		return nil, emptyResult("GATAttention", "edges")
-	}
-	fl, err := checkOperand(g, el, U, "el")
-	if err != nil {
-		return nil, err
-	}
-	fr, err := checkOperand(g, er, V, "er")
+	fl, fr, err := checkScores("GATAttention", g, slope, el, "el", er, "er")
 	if err != nil {
 		return nil, err
 	}
@@ -54,6 +41,29 @@ func GATAttention(g *graph.Graph, el, er *gorgonia.Node, slope float64) (*gorgon
 		return nil, err
 	}
 	return apply(&attentionOp{g: g, slope: slope, feat: fl}, el, er)
+}
+
+// checkScores checks what the attention ops of name share: a graph with
+// edges, a finite LeakyReLU slope, a source operand l (one row per
+// source) and a destination operand r (one row per destination); it
+// returns their feature shapes.
+func checkScores(name string, g *graph.Graph, slope float64, l *gorgonia.Node, lname string, r *gorgonia.Node, rname string) (fl, fr []int, err error) {
+	if g == nil {
+		return nil, nil, fmt.Errorf("ops: %s on a nil graph", name)
+	}
+	if math.IsNaN(slope) || math.IsInf(slope, 0) {
+		return nil, nil, fmt.Errorf("ops: %s: slope %v is not finite", name, slope)
+	}
+	if g.NumEdges() == 0 {
+		return nil, nil, emptyResult(name, "edges")
+	}
+	if fl, err = checkOperand(g, l, U, lname); err != nil {
+		return nil, nil, err
+	}
+	if fr, err = checkOperand(g, r, V, rname); err != nil {
+		return nil, nil, err
+	}
+	return fl, fr, nil
 }
 
 // attentionOp is GATAttention's forward, taking (el, er).

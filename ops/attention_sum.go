@@ -2,7 +2,6 @@ package ops
 
 import (
 	"fmt"
-	"math"
 	"sync"
 
 	"gorgonia.org/gorgonia"
@@ -39,24 +38,11 @@ import (
 // differently), so the two are not interchangeable within one model's
 // golden trace. The results are bit-identical for any GOMAXPROCS.
 func GATAttentionSum(g *graph.Graph, z, el, er *gorgonia.Node, slope float64) (*gorgonia.Node, error) {
-	if g == nil {
-		return nil, fmt.Errorf("ops: GATAttentionSum on a nil graph")
-	}
-	if math.IsNaN(slope) || math.IsInf(slope, 0) {
-		return nil, fmt.Errorf("ops: GATAttentionSum: slope %v is not finite", slope)
-	}
-	if g.NumEdges() == 0 {
-		return nil, emptyResult("GATAttentionSum", "edges")
+	fl, fr, err := checkScores("GATAttentionSum", g, slope, el, "el", er, "er")
+	if err != nil {
+		return nil, err
 	}
 	fz, err := checkOperand(g, z, U, "z")
-	if err != nil {
-		return nil, err
-	}
-	fl, err := checkOperand(g, el, U, "el")
-	if err != nil {
-		return nil, err
-	}
-	fr, err := checkOperand(g, er, V, "er")
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package ops
 
 import (
 	"fmt"
-	"math"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -54,20 +53,7 @@ func GATv2EdgeScores(g *graph.Graph, zl, zr, a, ef, we *gorgonia.Node, slope flo
 }
 
 func gatv2Scores(g *graph.Graph, zl, zr, a, ef, we *gorgonia.Node, slope float64) (*gorgonia.Node, error) {
-	if g == nil {
-		return nil, fmt.Errorf("ops: GATv2Scores on a nil graph")
-	}
-	if math.IsNaN(slope) || math.IsInf(slope, 0) {
-		return nil, fmt.Errorf("ops: GATv2Scores: slope %v is not finite", slope)
-	}
-	if g.NumEdges() == 0 {
-		return nil, fmt.Errorf("ops: GATv2Scores on a graph with no edges (the result would be empty)")
-	}
-	fl, err := checkOperand(g, zl, U, "zl")
-	if err != nil {
-		return nil, err
-	}
-	fr, err := checkOperand(g, zr, V, "zr")
+	fl, fr, err := checkScores("GATv2Scores", g, slope, zl, "zl", zr, "zr")
 	if err != nil {
 		return nil, err
 	}
