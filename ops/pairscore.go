@@ -226,7 +226,9 @@ func (op *distMultGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return append(in, out), in[op.wrt].Clone()
 }
 
-func (op *distMultGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+func (op *distMultGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
+	return op.DoInto(nil, vals)
+}
 
 // DoInto is Do into dst (opkit.Into).
 func (op *distMultGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
