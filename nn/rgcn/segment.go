@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"sync"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -490,12 +489,12 @@ func setColumns[T num.Float](x, y []T, n, width, lo, w int) {
 var chunkRows = 16384
 
 // pool holds the scratch of past calls of every SegmentMatMul op, so a
-// model's layers share one set (ops run one at a time on a tape).
-var pool sync.Pool
+// model's layers share one set (ops run one at a time on a machine).
+var pool scratchPool
 
 // getBuffers returns scratch of past calls, or new scratch.
 func getBuffers[T num.Float]() *buffers[T] {
-	if b, ok := pool.Get().(*buffers[T]); ok {
+	if b, ok := pool.get(func(b any) bool { _, ok := b.(*buffers[T]); return ok }).(*buffers[T]); ok {
 		return b
 	}
 	return new(buffers[T])
