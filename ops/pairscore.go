@@ -120,9 +120,12 @@ func (op *cosOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{{op.g.NumSrc(), op.f}, {op.g.NumDst(), op.f}}, tensor.Shape{op.g.NumEdges(), 1}
 }
 
-func (op *cosOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return cosDo[float32](op, -1, vals) },
-		func() (gorgonia.Value, error) { return cosDo[float64](op, -1, vals) })
+func (op *cosOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *cosOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return cosDo[float32](dst, op, -1, vals) },
+		func() (gorgonia.Value, error) { return cosDo[float64](dst, op, -1, vals) })
 }
 
 // Grad gives a and b a backward op each over (a, b, scores, dscores): the
@@ -146,14 +149,18 @@ func (op *cosGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return append(in, out, out), in[op.wrt].Clone()
 }
 
-func (op *cosGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return cosDo[float32](op.fwd, op.wrt, vals) },
-		func() (gorgonia.Value, error) { return cosDo[float64](op.fwd, op.wrt, vals) })
+func (op *cosGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *cosGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return cosDo[float32](dst, op.fwd, op.wrt, vals) },
+		func() (gorgonia.Value, error) { return cosDo[float64](dst, op.fwd, op.wrt, vals) })
 }
 
 // cosDo computes the scores (wrt -1) or the gradient with respect to input
-// wrt, whose values end with the scores and their gradient.
-func cosDo[T num.Float](op *cosOp, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
+// wrt, whose values end with the scores and their gradient, into dst when
+// it fits (values.AllocInto), else into a new tensor.
+func cosDo[T num.Float](dst *tensor.Dense, op *cosOp, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, err := values.DataAll[T](vals)
 	if err != nil {
 		return nil, err
@@ -163,7 +170,7 @@ func cosDo[T num.Float](op *cosOp, wrt int, vals []gorgonia.Value) (gorgonia.Val
 	if wrt >= 0 {
 		shape = fin[wrt]
 	}
-	t, out := values.Alloc[T](shape)
+	t, out := values.AllocInto[T](dst, shape)
 	if wrt < 0 {
 		k.forward(out)
 	} else {
@@ -190,9 +197,12 @@ func (op *distMultOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{{op.g.NumSrc(), op.f}, {op.r, op.f}, {op.g.NumDst(), op.f}}, tensor.Shape{op.g.NumEdges(), 1}
 }
 
-func (op *distMultOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return distMultDo[float32](op, -1, vals) },
-		func() (gorgonia.Value, error) { return distMultDo[float64](op, -1, vals) })
+func (op *distMultOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *distMultOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return distMultDo[float32](dst, op, -1, vals) },
+		func() (gorgonia.Value, error) { return distMultDo[float64](dst, op, -1, vals) })
 }
 
 // Grad gives a, w and b a backward op each over (a, w, b, dscores).
@@ -217,13 +227,19 @@ func (op *distMultGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 }
 
 func (op *distMultGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return distMultDo[float32](op.fwd, op.wrt, vals) },
-		func() (gorgonia.Value, error) { return distMultDo[float64](op.fwd, op.wrt, vals) })
+	return op.DoInto(nil, vals)
+}
+
+// DoInto is Do into dst (opkit.Into).
+func (op *distMultGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return distMultDo[float32](dst, op.fwd, op.wrt, vals) },
+		func() (gorgonia.Value, error) { return distMultDo[float64](dst, op.fwd, op.wrt, vals) })
 }
 
 // distMultDo computes the scores (wrt -1) or the gradient with respect to
-// input wrt, whose values end with the gradient of the scores.
-func distMultDo[T num.Float](op *distMultOp, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
+// input wrt, whose values end with the gradient of the scores, into dst
+// when it fits (values.AllocInto), else into a new tensor.
+func distMultDo[T num.Float](dst *tensor.Dense, op *distMultOp, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
 	in, err := values.DataAll[T](vals)
 	if err != nil {
 		return nil, err
@@ -233,7 +249,7 @@ func distMultDo[T num.Float](op *distMultOp, wrt int, vals []gorgonia.Value) (go
 	if wrt >= 0 {
 		shape = fin[wrt]
 	}
-	t, out := values.Alloc[T](shape)
+	t, out := values.AllocInto[T](dst, shape)
 	switch wrt {
 	case -1:
 		k.forward(out)
@@ -266,7 +282,9 @@ func pairGrads(fwd opkit.Spec, inputs gorgonia.Nodes, grad *gorgonia.Node, back 
 
 var (
 	_ opkit.Forward = (*cosOp)(nil)
-	_ opkit.Spec    = (*cosGradOp)(nil)
 	_ opkit.Forward = (*distMultOp)(nil)
-	_ opkit.Spec    = (*distMultGradOp)(nil)
+	_ opkit.Into    = (*cosOp)(nil)
+	_ opkit.Into    = (*cosGradOp)(nil)
+	_ opkit.Into    = (*distMultOp)(nil)
+	_ opkit.Into    = (*distMultGradOp)(nil)
 )

@@ -13,6 +13,7 @@ import (
 	"github.com/gnngo/gnn/internal/testkit/gradcheck"
 	"github.com/gnngo/gnn/internal/testkit/testgraphs"
 	"github.com/gnngo/gnn/nn/rgcn"
+	"github.com/gnngo/gnn/nn/vm"
 )
 
 const benchNodes, benchEdges, benchRels, benchFeats = 50_000, 500_000, 8, 64
@@ -247,4 +248,48 @@ func BenchmarkSegmentMatMulBlocks(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkRelGraphConvVM is BenchmarkRelGraphConv/none run on an nn/vm
+// machine, which hands SegmentMatMul's ops the buffers of the previous
+// run: allocs/op and B/op show what a training step still allocates.
+func BenchmarkRelGraphConvVM(b *testing.B) {
+	g, et, norm, xv := benchGraph(b)
+	rel, err := rgcn.Group(g, et, benchRels, norm)
+	if err != nil {
+		b.Fatal(err)
+	}
+	eg := gorgonia.NewGraph()
+	l, err := rgcn.New(eg, benchFeats, benchFeats, benchRels)
+	if err != nil {
+		b.Fatal(err)
+	}
+	y, err := l.Forward(rel, benchInput(eg, xv))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cost, err := gorgonia.Sum(y)
+	if err != nil {
+		b.Fatal(err)
+	}
+	grads, err := gorgonia.Grad(cost, l.Learnables()...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := vm.New(append(gorgonia.Nodes{cost}, grads...))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	if err := m.RunAll(); err != nil { // fills the pool
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if err := m.RunAll(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(benchEdges)*float64(b.N)/b.Elapsed().Seconds(), "edges/s")
 }

@@ -5,7 +5,6 @@ import (
 	"iter"
 	"slices"
 	"sort"
-	"sync"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -169,9 +168,13 @@ func (op *segOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return in, tensor.Shape{op.rel.numDst, op.out}
 }
 
-func (op *segOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return segForward[float32](op, vals) },
-		func() (gorgonia.Value, error) { return segForward[float64](op, vals) })
+func (op *segOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into): a machine that keeps buffers from
+// one run to the next (nn/vm) gives the output's memory back to it.
+func (op *segOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return segForward[float32](dst, op, vals) },
+		func() (gorgonia.Value, error) { return segForward[float64](dst, op, vals) })
 }
 
 // Grad builds the gradients of x, w, and the self-loop weight and bias
@@ -255,14 +258,18 @@ func (op *segGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{dOut}, tensor.Shape{f.out}
 }
 
-func (op *segGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return segBackward[float32](op, vals) },
-		func() (gorgonia.Value, error) { return segBackward[float64](op, vals) })
+func (op *segGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
+
+// DoInto is Do into dst (opkit.Into).
+func (op *segGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return segBackward[float32](dst, op, vals) },
+		func() (gorgonia.Value, error) { return segBackward[float64](dst, op, vals) })
 }
 
 var (
 	_ opkit.Forward = (*segOp)(nil)
-	_ opkit.Spec    = (*segGradOp)(nil)
+	_ opkit.Into    = (*segOp)(nil)
+	_ opkit.Into    = (*segGradOp)(nil)
 )
 
 // productFirst reports whether relation rl is cheaper multiplied first
@@ -483,12 +490,12 @@ func setColumns[T num.Float](x, y []T, n, width, lo, w int) {
 var chunkRows = 16384
 
 // pool holds the scratch of past calls of every SegmentMatMul op, so a
-// model's layers share one set (ops run one at a time on a tape).
-var pool sync.Pool
+// model's layers share one set (ops run one at a time on a machine).
+var pool scratchPool
 
 // getBuffers returns scratch of past calls, or new scratch.
 func getBuffers[T num.Float]() *buffers[T] {
-	if b, ok := pool.Get().(*buffers[T]); ok {
+	if b, ok := pool.get(func(b any) bool { _, ok := b.(*buffers[T]); return ok }).(*buffers[T]); ok {
 		return b
 	}
 	return new(buffers[T])
@@ -501,13 +508,15 @@ type buffers[T num.Float] struct {
 	s           scratch[T]
 }
 
-func segForward[T num.Float](op *segOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+// segForward computes the output into dst when it fits (values.AllocInto:
+// zeroed first, as the relations add into it), else into a new tensor.
+func segForward[T num.Float](dst *tensor.Dense, op *segOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	x, w, loop, bias, err := segInputs[T](op, vals)
 	if err != nil {
 		return nil, err
 	}
 	rel := op.rel
-	t, out := values.Alloc[T](tensor.Shape{rel.numDst, op.out})
+	t, out := values.AllocInto[T](dst, tensor.Shape{rel.numDst, op.out})
 	bf := getBuffers[T]()
 	defer pool.Put(bf)
 	if loop != nil {
@@ -587,7 +596,9 @@ func segInputs[T num.Float](op *segOp, vals []gorgonia.Value) (x rows[T], w, loo
 	return x, w, loop, bias, nil
 }
 
-func segBackward[T num.Float](op *segGradOp, vals []gorgonia.Value) (gorgonia.Value, error) {
+// segBackward computes a gradient into dst when it fits (zeroed first:
+// the relations add into it), else into a new tensor.
+func segBackward[T num.Float](dst *tensor.Dense, op *segGradOp, vals []gorgonia.Value) (gorgonia.Value, error) {
 	data, err := values.DataAll[T](vals)
 	if err != nil {
 		return nil, err
@@ -595,7 +606,7 @@ func segBackward[T num.Float](op *segGradOp, vals []gorgonia.Value) (gorgonia.Va
 	f := op.fwd
 	rel := f.rel
 	_, shape := op.Shapes()
-	t, res := values.Alloc[T](shape)
+	t, res := values.AllocInto[T](dst, shape)
 	k := len(f.parts)
 	var x rows[T]
 	if op.which == segW || op.which == segLoop {

@@ -19,6 +19,15 @@ import (
 // graph holds more than one chunk of one layer. features is N x F; the
 // result holds the last layer's outputs, one row per node. The parameters
 // are s's; mode, if not nil, is switched to evaluation for the call.
+//
+// Memory: besides features and g, at most two layers' N x F outputs are
+// held at a time (the layer's input and the one it writes); a layer writes
+// into the memory of the output two layers back when it is large enough,
+// and the last layer's output, the result, is allocated to its size. Each
+// chunk's values are garbage once copied out; so that they do not grow
+// the heap to twice the live data before Go collects them, the heap is
+// collected whenever the garbage since the last collection passes
+// max(256 MiB, live/32) (see heapGuard).
 func Inference(m Stack, s *Shared, g *graph.Graph, features *tensor.Dense, chunk int, mode *nn.Mode) (*tensor.Dense, error) {
 	if g == nil || g.NumSrc() != g.NumDst() {
 		return nil, fmt.Errorf("train: Inference needs a homogeneous graph")
@@ -39,8 +48,11 @@ func Inference(m Stack, s *Shared, g *graph.Graph, features *tensor.Dense, chunk
 	}
 	h := features
 	n := g.NumDst()
-	var buf any // the chunks' source rows, one buffer for the whole call
-	for l := range m.NumLayers() {
+	var buf any   // the chunks' source rows, one buffer for the whole call
+	var spare any // the backing of the output two layers back, dead
+	guard := newHeapGuard()
+	layers := m.NumLayers()
+	for l := range layers {
 		var next *tensor.Dense
 		for lo := 0; lo < n; lo += chunk {
 			hi := min(lo+chunk, n)
@@ -58,15 +70,40 @@ func Inference(m Stack, s *Shared, g *graph.Graph, features *tensor.Dense, chunk
 				return nil, fmt.Errorf("train: layer %d, nodes %d to %d: %w", l, lo, hi-1, err)
 			}
 			if next == nil {
-				next = tensor.New(tensor.WithShape(n, out.Shape()[1]), tensor.Of(out.Dtype()))
+				if l == layers-1 {
+					spare = nil // the result gets memory of its own size
+				}
+				next = layerOutput(n, out.Shape()[1], out.Dtype(), spare)
+				spare = nil
 			}
 			if err := copyRows(next, out, lo); err != nil {
 				return nil, err
 			}
+			guard.check()
+		}
+		if h != features {
+			spare = h.Data() // layer l's input is dead: layer l+2 may write there
 		}
 		h = next
 	}
 	return h, nil
+}
+
+// layerOutput returns an n x f tensor of dt over spare's memory (a slice of
+// dt's type) when it has room, else a new one. Every row is written by the
+// chunks, so the memory is not cleared.
+func layerOutput(n, f int, dt tensor.Dtype, spare any) *tensor.Dense {
+	switch b := spare.(type) {
+	case []float32:
+		if dt == tensor.Float32 && cap(b) >= n*f {
+			return tensor.New(tensor.WithShape(n, f), tensor.WithBacking(b[:n*f]))
+		}
+	case []float64:
+		if dt == tensor.Float64 && cap(b) >= n*f {
+			return tensor.New(tensor.WithShape(n, f), tensor.WithBacking(b[:n*f]))
+		}
+	}
+	return tensor.New(tensor.WithShape(n, f), tensor.Of(dt))
 }
 
 // layerOn runs layer l of m with s's parameters on block b, reading the
