@@ -120,8 +120,6 @@ func (op *cosOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{{op.g.NumSrc(), op.f}, {op.g.NumDst(), op.f}}, tensor.Shape{op.g.NumEdges(), 1}
 }
 
-func (op *cosOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
 // DoInto is Do into dst (opkit.Into).
 func (op *cosOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return cosDo[float32](dst, op, -1, vals) },
@@ -148,8 +146,6 @@ func (op *cosGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	in, out := op.fwd.Shapes()
 	return append(in, out, out), in[op.wrt].Clone()
 }
-
-func (op *cosGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
 
 // DoInto is Do into dst (opkit.Into).
 func (op *cosGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
@@ -197,8 +193,6 @@ func (op *distMultOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{{op.g.NumSrc(), op.f}, {op.r, op.f}, {op.g.NumDst(), op.f}}, tensor.Shape{op.g.NumEdges(), 1}
 }
 
-func (op *distMultOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
 // DoInto is Do into dst (opkit.Into).
 func (op *distMultOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return values.Dispatch(vals, func() (gorgonia.Value, error) { return distMultDo[float32](dst, op, -1, vals) },
@@ -224,10 +218,6 @@ func (op *distMultGradOp) Key() string { return op.fwd.Key() }
 func (op *distMultGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	in, out := op.fwd.Shapes()
 	return append(in, out), in[op.wrt].Clone()
-}
-
-func (op *distMultGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) {
-	return op.DoInto(nil, vals)
 }
 
 // DoInto is Do into dst (opkit.Into).

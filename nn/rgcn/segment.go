@@ -168,8 +168,6 @@ func (op *segOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return in, tensor.Shape{op.rel.numDst, op.out}
 }
 
-func (op *segOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
-
 // DoInto is Do into dst (opkit.Into): a machine that keeps buffers from
 // one run to the next (nn/vm) gives the output's memory back to it.
 func (op *segOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
@@ -257,8 +255,6 @@ func (op *segGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	}
 	return []tensor.Shape{dOut}, tensor.Shape{f.out}
 }
-
-func (op *segGradOp) Do(vals []gorgonia.Value) (gorgonia.Value, error) { return op.DoInto(nil, vals) }
 
 // DoInto is Do into dst (opkit.Into).
 func (op *segGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
