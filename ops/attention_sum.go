@@ -103,7 +103,7 @@ func (op *attnSumOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.
 }
 
 func attnSumDo[T num.Float](dst *tensor.Dense, op *attnSumOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := floats[T](vals)
+	in, err := values.DataAll[T](vals)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func (op *attnSumDstOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgon
 }
 
 func attnSumDstDo[T num.Float](dst *tensor.Dense, op *attnSumOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := floats[T](vals)
+	in, err := values.DataAll[T](vals)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +186,7 @@ func (op *attnSumSrcOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgon
 }
 
 func attnSumSrcDo[T num.Float](dst *tensor.Dense, op *attnSumOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	in, err := floats[T](vals)
+	in, err := values.DataAll[T](vals)
 	if err != nil {
 		return nil, err
 	}
@@ -251,19 +251,6 @@ func scratch[T num.Float](pool *sync.Pool, n int) []T {
 
 // release puts b back into pool.
 func release[T num.Float](pool *sync.Pool, b []T) { pool.Put(&b) }
-
-// floats returns the data of vals as slices of T.
-func floats[T num.Float](vals []gorgonia.Value) ([][]T, error) {
-	in := make([][]T, len(vals))
-	for i, v := range vals {
-		x, err := values.Data[T](v)
-		if err != nil {
-			return nil, err
-		}
-		in[i] = x
-	}
-	return in, nil
-}
 
 var (
 	_ opkit.Forward = (*attnSumOp)(nil)
