@@ -2,7 +2,6 @@ package ops
 
 import (
 	"fmt"
-	"sync"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -10,6 +9,7 @@ import (
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/ops/opkit"
+	"github.com/gnngo/gnn/internal/parallel"
 	"github.com/gnngo/gnn/internal/values"
 	"github.com/gnngo/gnn/ops/edgesoftmax"
 )
@@ -157,7 +157,7 @@ func attnSumDstDo[T num.Float](dst *tensor.Dense, op *attnSumOp, vals []gorgonia
 		return nil, err
 	}
 	t, der := values.AllocInto[T](dst, op.inShapes()[2])
-	stats := scratch[T](&statsPool, edgesoftmax.StatsLen(op.g, op.heads))
+	stats := parallel.Scratch[T](edgesoftmax.StatsLen(op.g, op.heads))
 	edgesoftmax.AttentionSumBackwardDst(der, stats, op.g, in[0], in[1], in[2], op.slope, in[3], op.heads, op.feat)
 	if err := op.back.Put(t, 0, stats); err != nil {
 		return nil, fmt.Errorf("ops: %s: %w", op.Name(), err)
@@ -196,9 +196,9 @@ func attnSumSrcDo[T num.Float](dst *tensor.Dense, op *attnSumOp, vals []gorgonia
 	}
 	stats := s.([]T)
 	t, dz := values.AllocInto[T](dst, op.zShape())
-	del := scratch[T](&delPool, op.g.NumSrc()*op.heads)
+	del := parallel.Scratch[T](op.g.NumSrc() * op.heads)
 	edgesoftmax.AttentionSumBackwardSrc(dz, del, op.g, in[0], in[1], in[2], op.slope, in[3], stats, op.heads, op.feat)
-	release(&statsPool, stats)
+	parallel.PutScratch(stats)
 	if err := op.back.Put(t, 1, del); err != nil {
 		return nil, fmt.Errorf("ops: d%s/z: %w", op.Name(), err)
 	}
@@ -231,26 +231,9 @@ func attnSumElDo[T num.Float](dst *tensor.Dense, op *attnSumOp, vals []gorgonia.
 	}
 	t, del := values.AllocInto[T](dst, op.inShapes()[1])
 	copy(del, d.([]T))
-	release(&delPool, d.([]T))
+	parallel.PutScratch(d.([]T))
 	return t, nil
 }
-
-// statsPool and delPool hold the backward's per-node scratch between
-// runs (the statistics, and the gradient of el until attnSumElOp copies
-// it into its result), so that a training step allocates them only after
-// a garbage collection has emptied the pools.
-var statsPool, delPool sync.Pool
-
-// scratch returns a slice of n T from pool, or a new one.
-func scratch[T num.Float](pool *sync.Pool, n int) []T {
-	if p, ok := pool.Get().(*[]T); ok && cap(*p) >= n {
-		return (*p)[:n]
-	}
-	return make([]T, n)
-}
-
-// release puts b back into pool.
-func release[T num.Float](pool *sync.Pool, b []T) { pool.Put(&b) }
 
 var (
 	_ opkit.Forward = (*attnSumOp)(nil)
