@@ -7,6 +7,7 @@ import (
 
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/gpu/internal/cuda"
 	"github.com/gnngo/gnn/gpu/internal/dense"
 	"github.com/gnngo/gnn/internal/ops/device"
 )
@@ -57,6 +58,10 @@ func (b backend) Cached(key string, shape tensor.Shape, host func() any) (*tenso
 
 func (b backend) Recycle() error { return b.d.Recycle() }
 
+// scratch is device memory of the step, for the first pass of two-pass
+// sums (dense.Scratch).
+func (b backend) scratch(bytes int) (cuda.Ptr, error) { return b.d.alloc(bytes, false) }
+
 // dtype returns the kernel dtype of t, checking that the others share it.
 func dtype(ts ...*tensor.Dense) (dense.Dtype, error) {
 	dt := ts[0].Dtype()
@@ -96,7 +101,7 @@ func (b backend) MatMul(c, x, y *tensor.Dense, n, k, m int, mode device.MatMulMo
 			return err
 		}
 	}
-	return dense.MatMul(b.d.c, dt, ptr(c), ptr(x), ptr(y), n, k, m, int(mode))
+	return dense.MatMul(b.d.c, dt, ptr(c), ptr(x), ptr(y), n, k, m, int(mode), b.scratch)
 }
 
 func (b backend) AddRows(y, x, bias *tensor.Dense, n, w int) error {
@@ -115,7 +120,7 @@ func (b backend) SumRows(s, x *tensor.Dense, n, w int) error {
 	if err != nil {
 		return err
 	}
-	return dense.SumRows(b.d.c, dt, ptr(s), ptr(x), n, w)
+	return dense.SumRows(b.d.c, dt, ptr(s), ptr(x), n, w, b.scratch)
 }
 
 func (b backend) Add(y, x, z *tensor.Dense) error {

@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"fmt"
+	"os"
 	"sync"
 	"unsafe"
 
@@ -87,6 +88,10 @@ func (d *Device) Close() error {
 	if open == d {
 		open = nil
 		device.Register(nil)
+	}
+	if ks := d.c.Profile(); ks != nil {
+		fmt.Fprintf(os.Stderr, "gpu: where %s's time went (%s=1; every call waited for):\n", d.c.Name(), cuda.ProfileEnv)
+		cuda.WriteProfile(os.Stderr, ks)
 	}
 	return d.c.Close()
 }

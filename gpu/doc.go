@@ -28,6 +28,14 @@
 // compiled for the host with device memory that faults when host code
 // reads it, which is how the device path is tested without a GPU.
 //
+// # Where the time goes
+//
+// With GNN_CUDA_PROFILE=1 in the environment when a GPU is opened, every
+// launch and copy waits for the device, its wall time is summed per kernel
+// and per copy, and Close prints the table to standard error (the
+// emulator ignores it). Epochs run slower that way; the shares show which
+// kernels to work on without a profiler.
+//
 // # Design
 //
 // A device value is a *tensor.Dense whose storage is device memory and

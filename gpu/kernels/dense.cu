@@ -2,8 +2,9 @@
 // ops), for device-resident training: products, bias, activations,
 // dropout, cross-entropy, mean over heads, attention head scores. Each
 // exists for float (_f32) and double (_f64), from one template. Every sum
-// runs in one thread in a fixed order, so results do not depend on the
-// launch configuration (and carry no float atomics).
+// runs in one thread in a fixed order, or in two passes over fixed blocks
+// of rows (long column sums), so results do not depend on the launch
+// configuration (and carry no float atomics).
 #include "common.h"
 
 template <typename T> __device__ __forceinline__ T gnn_zero() { return (T)0; }
@@ -33,6 +34,65 @@ extern "C" __global__ void gnn_dense_matmul_f32(float *c, const float *a, const 
 }
 extern "C" __global__ void gnn_dense_matmul_f64(double *c, const double *a, const double *b, long long n, long long k, long long m, int mode) {
 	gnn_matmul<double>(c, a, b, n, k, m, mode);
+}
+
+// gnn_dense_matmul_ta_part: the first pass of a parallel aᵀ b (a n x k,
+// b n x m) over blocks of rows rows (the last one shorter):
+// part[q][i][j] = the sum, in row order, of a[r,i] b[r,j] over the rows r
+// of block q. gnn_dense_sum_parts then adds the blocks in order, so the
+// result depends on the sizes and rows alone, not on the launch.
+template <typename T>
+__device__ void gnn_matmul_ta_part(T *part, const T *a, const T *b, long long n, long long k, long long m, long long rows) {
+	long long km = k * m, blocks = (n + rows - 1) / rows;
+	GNN_FOR(idx, blocks * km) {
+		long long q = idx / km, rem = idx % km, i = rem / m, j = rem % m;
+		long long r0 = q * rows, r1 = r0 + rows < n ? r0 + rows : n;
+		T s = gnn_zero<T>();
+		for (long long r = r0; r < r1; r++) s += a[r * k + i] * b[r * m + j];
+		part[idx] = s;
+	}
+}
+extern "C" __global__ void gnn_dense_matmul_ta_part_f32(float *part, const float *a, const float *b, long long n, long long k, long long m, long long rows) {
+	gnn_matmul_ta_part<float>(part, a, b, n, k, m, rows);
+}
+extern "C" __global__ void gnn_dense_matmul_ta_part_f64(double *part, const double *a, const double *b, long long n, long long k, long long m, long long rows) {
+	gnn_matmul_ta_part<double>(part, a, b, n, k, m, rows);
+}
+
+// gnn_dense_sum_rows_part: the first pass of a parallel column sum of x
+// (n rows of w) over blocks of rows rows: part[q][j] = the sum, in row
+// order, of x[r,j] over the rows r of block q.
+template <typename T> __device__ void gnn_sum_rows_part(T *part, const T *x, long long n, long long w, long long rows) {
+	long long blocks = (n + rows - 1) / rows;
+	GNN_FOR(idx, blocks * w) {
+		long long q = idx / w, j = idx % w;
+		long long r0 = q * rows, r1 = r0 + rows < n ? r0 + rows : n;
+		T s = gnn_zero<T>();
+		for (long long r = r0; r < r1; r++) s += x[r * w + j];
+		part[idx] = s;
+	}
+}
+extern "C" __global__ void gnn_dense_sum_rows_part_f32(float *part, const float *x, long long n, long long w, long long rows) {
+	gnn_sum_rows_part<float>(part, x, n, w, rows);
+}
+extern "C" __global__ void gnn_dense_sum_rows_part_f64(double *part, const double *x, long long n, long long w, long long rows) {
+	gnn_sum_rows_part<double>(part, x, n, w, rows);
+}
+
+// gnn_dense_sum_parts: the second pass of both: out[i] = the sum over the
+// blocks q, in order, of part[q][i], for len outputs.
+template <typename T> __device__ void gnn_sum_parts(T *out, const T *part, long long blocks, long long len) {
+	GNN_FOR(i, len) {
+		T s = gnn_zero<T>();
+		for (long long q = 0; q < blocks; q++) s += part[q * len + i];
+		out[i] = s;
+	}
+}
+extern "C" __global__ void gnn_dense_sum_parts_f32(float *out, const float *part, long long blocks, long long len) {
+	gnn_sum_parts<float>(out, part, blocks, len);
+}
+extern "C" __global__ void gnn_dense_sum_parts_f64(double *out, const double *part, long long blocks, long long len) {
+	gnn_sum_parts<double>(out, part, blocks, len);
 }
 
 // gnn_dense_add_rows: y[r,j] = x[r,j] + b[j] over n rows of w.

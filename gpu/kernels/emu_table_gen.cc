@@ -8,6 +8,18 @@ extern "C" void gnn_emu_gnn_dense_matmul_f32(void **, const unsigned *, const un
 extern "C" const int gnn_emu_sizes_gnn_dense_matmul_f32[];
 extern "C" void gnn_emu_gnn_dense_matmul_f64(void **, const unsigned *, const unsigned *);
 extern "C" const int gnn_emu_sizes_gnn_dense_matmul_f64[];
+extern "C" void gnn_emu_gnn_dense_matmul_ta_part_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_matmul_ta_part_f32[];
+extern "C" void gnn_emu_gnn_dense_matmul_ta_part_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_matmul_ta_part_f64[];
+extern "C" void gnn_emu_gnn_dense_sum_rows_part_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_sum_rows_part_f32[];
+extern "C" void gnn_emu_gnn_dense_sum_rows_part_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_sum_rows_part_f64[];
+extern "C" void gnn_emu_gnn_dense_sum_parts_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_sum_parts_f32[];
+extern "C" void gnn_emu_gnn_dense_sum_parts_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_sum_parts_f64[];
 extern "C" void gnn_emu_gnn_dense_add_rows_f32(void **, const unsigned *, const unsigned *);
 extern "C" const int gnn_emu_sizes_gnn_dense_add_rows_f32[];
 extern "C" void gnn_emu_gnn_dense_add_rows_f64(void **, const unsigned *, const unsigned *);
@@ -124,6 +136,12 @@ extern "C" const int gnn_emu_sizes_gnn_spmm_grad_e_f64[];
 extern "C" const gnn_emu_entry gnn_emu_table[] = {
 	{"gnn_dense_matmul_f32", gnn_emu_gnn_dense_matmul_f32, gnn_emu_sizes_gnn_dense_matmul_f32},
 	{"gnn_dense_matmul_f64", gnn_emu_gnn_dense_matmul_f64, gnn_emu_sizes_gnn_dense_matmul_f64},
+	{"gnn_dense_matmul_ta_part_f32", gnn_emu_gnn_dense_matmul_ta_part_f32, gnn_emu_sizes_gnn_dense_matmul_ta_part_f32},
+	{"gnn_dense_matmul_ta_part_f64", gnn_emu_gnn_dense_matmul_ta_part_f64, gnn_emu_sizes_gnn_dense_matmul_ta_part_f64},
+	{"gnn_dense_sum_rows_part_f32", gnn_emu_gnn_dense_sum_rows_part_f32, gnn_emu_sizes_gnn_dense_sum_rows_part_f32},
+	{"gnn_dense_sum_rows_part_f64", gnn_emu_gnn_dense_sum_rows_part_f64, gnn_emu_sizes_gnn_dense_sum_rows_part_f64},
+	{"gnn_dense_sum_parts_f32", gnn_emu_gnn_dense_sum_parts_f32, gnn_emu_sizes_gnn_dense_sum_parts_f32},
+	{"gnn_dense_sum_parts_f64", gnn_emu_gnn_dense_sum_parts_f64, gnn_emu_sizes_gnn_dense_sum_parts_f64},
 	{"gnn_dense_add_rows_f32", gnn_emu_gnn_dense_add_rows_f32, gnn_emu_sizes_gnn_dense_add_rows_f32},
 	{"gnn_dense_add_rows_f64", gnn_emu_gnn_dense_add_rows_f64, gnn_emu_sizes_gnn_dense_add_rows_f64},
 	{"gnn_dense_sum_rows_f32", gnn_emu_gnn_dense_sum_rows_f32, gnn_emu_sizes_gnn_dense_sum_rows_f32},

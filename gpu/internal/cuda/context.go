@@ -41,6 +41,7 @@ type Context struct {
 
 	kernels map[string]kernels.Kernel // every kernel, with its parameter sizes
 	stats   Stats
+	prof    profiler // per-kernel times under ProfileEnv; nil otherwise
 }
 
 // Stats counts a context's traffic since it was opened or last reset.
@@ -85,7 +86,7 @@ func Open(ordinal int) (*Context, error) {
 	if ordinal < 0 || ordinal >= int(n) {
 		return nil, fmt.Errorf("cuda: device %d requested but the driver sees %d", ordinal, n)
 	}
-	c := &Context{funcs: map[string]C.uintptr_t{}, kernels: kernels.EmuKernels()}
+	c := &Context{funcs: map[string]C.uintptr_t{}, kernels: kernels.EmuKernels(), prof: profiling()}
 	var name [256]C.char
 	var major, minor, sms C.int
 	if r := C.gnn_cu_device(C.int(ordinal), &c.dev, &name[0], C.int(len(name)), &major, &minor, &sms); r != 0 {
@@ -196,11 +197,15 @@ func (c *Context) Stats() Stats {
 	return c.stats
 }
 
-// ResetStats sets the counters of Stats to zero.
+// ResetStats sets the counters of Stats, and the times of Profile, to
+// zero.
 func (c *Context) ResetStats() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.stats = Stats{}
+	if c.prof != nil {
+		c.prof = profiler{}
+	}
 }
 
 // usable returns an error when c is closed. The caller holds c.mu.

@@ -103,7 +103,9 @@ func (c *Context) Launch(name string, grid, block Dim3, args ...any) error {
 	if len(buf) > 0 {
 		bp = (*C.char)(unsafe.Pointer(&buf[0]))
 	}
-	r := C.gnn_cu_launch(c.ctx, fn, (*C.uint)(unsafe.Pointer(&g[0])), (*C.uint)(unsafe.Pointer(&b[0])), bp, (*C.int)(unsafe.Pointer(&offs[0])), C.int(len(args)))
+	r := c.timed(name, func() C.int {
+		return C.gnn_cu_launch(c.ctx, fn, (*C.uint)(unsafe.Pointer(&g[0])), (*C.uint)(unsafe.Pointer(&b[0])), bp, (*C.int)(unsafe.Pointer(&offs[0])), C.int(len(args)))
+	})
 	if r != 0 {
 		return fmt.Errorf("cuda: launching %s on grid %v, block %v: %w", name, grid, block, driverError(r))
 	}

@@ -136,7 +136,7 @@ func (c *Context) transfer(op, driverOp string, bytes int, count *int64, mem []a
 			}
 		}
 		emu()
-	} else if r := driver(); r != 0 {
+	} else if r := c.timed(driverOp, driver); r != 0 {
 		return fmt.Errorf("cuda: %s: %w", driverOp, driverError(r))
 	}
 	if count != nil {

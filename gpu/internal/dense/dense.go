@@ -46,8 +46,15 @@ const (
 	TransA  = 2 // c (k x m) = a (n x k)ᵀ b (n x m)
 )
 
-// MatMul computes the product of mode into c.
-func MatMul(c *cuda.Context, t Dtype, out, a, b cuda.Ptr, n, k, m int, mode int) error {
+// Scratch returns device memory of the given number of bytes for the
+// duration of a step (the first pass of a two-pass sum writes there).
+type Scratch func(bytes int) (cuda.Ptr, error)
+
+// MatMul computes the product of mode into c. TransA (a weight's
+// gradient: a sum over the n rows) runs in two passes over blocks of rows
+// when one thread per output element would leave the GPU idle; scratch
+// then holds the blocks' partial products.
+func MatMul(c *cuda.Context, t Dtype, out, a, b cuda.Ptr, n, k, m int, mode int, scratch Scratch) error {
 	if n < 0 || k < 0 || m < 0 || mode < 0 || mode > 2 {
 		return fmt.Errorf("dense: MatMul of sizes %d, %d, %d, mode %d", n, k, m, mode)
 	}
@@ -57,8 +64,47 @@ func MatMul(c *cuda.Context, t Dtype, out, a, b cuda.Ptr, n, k, m int, mode int)
 		cols = k
 	case TransA:
 		rows = k
+		if blocks, per := RowBlocks(n, k*m); blocks > 1 {
+			part, err := scratch(blocks * k * m * t.size())
+			if err != nil {
+				return err
+			}
+			if err := launch(c, "gnn_dense_matmul_ta_part", t, int64(blocks)*int64(k*m), part, a, b, int64(n), int64(k), int64(m), int64(per)); err != nil {
+				return err
+			}
+			return launch(c, "gnn_dense_sum_parts", t, int64(k*m), out, part, int64(blocks), int64(k*m))
+		}
 	}
 	return launch(c, "gnn_dense_matmul", t, int64(rows)*int64(cols), out, a, b, int64(n), int64(k), int64(m), int32(mode))
+}
+
+// sumThreads is about how many threads the first pass of a two-pass sum
+// should run: a few per slot of a large GPU (132 multiprocessors of 2048).
+const sumThreads = 1 << 19
+
+// RowBlocks returns how a sum over n rows into outputs values is split:
+// blocks of per rows (the last one shorter), enough blocks for about
+// sumThreads threads, each of at least 64 rows; 1 block means one pass.
+// It depends on n and outputs alone, so results are the same on every
+// GPU and for every launch.
+func RowBlocks(n, outputs int) (blocks, per int) {
+	if n <= 0 || outputs <= 0 {
+		return 1, max(n, 0)
+	}
+	want := min((sumThreads+outputs-1)/outputs, n/64)
+	if want <= 1 {
+		return 1, n
+	}
+	per = (n + want - 1) / want
+	return (n + per - 1) / per, per
+}
+
+// size returns the bytes of one element of t.
+func (t Dtype) size() int {
+	if t == F32 {
+		return 4
+	}
+	return 8
 }
 
 // AddRows sets y[r,:] = x[r,:] + b over n rows of w.
@@ -66,8 +112,20 @@ func AddRows(c *cuda.Context, t Dtype, y, x, b cuda.Ptr, n, w int) error {
 	return launch(c, "gnn_dense_add_rows", t, int64(n)*int64(w), y, x, b, int64(n), int64(w))
 }
 
-// SumRows sets s[j] to the sum over the n rows of x (width w) of x[r,j].
-func SumRows(c *cuda.Context, t Dtype, s, x cuda.Ptr, n, w int) error {
+// SumRows sets s[j] to the sum over the n rows of x (width w) of x[r,j],
+// in two passes over blocks of rows (RowBlocks) when there are many rows;
+// scratch then holds the blocks' sums.
+func SumRows(c *cuda.Context, t Dtype, s, x cuda.Ptr, n, w int, scratch Scratch) error {
+	if blocks, per := RowBlocks(n, w); blocks > 1 {
+		part, err := scratch(blocks * w * t.size())
+		if err != nil {
+			return err
+		}
+		if err := launch(c, "gnn_dense_sum_rows_part", t, int64(blocks)*int64(w), part, x, int64(n), int64(w), int64(per)); err != nil {
+			return err
+		}
+		return launch(c, "gnn_dense_sum_parts", t, int64(w), s, part, int64(blocks), int64(w))
+	}
 	return launch(c, "gnn_dense_sum_rows", t, int64(w), s, x, int64(n), int64(w))
 }
 

@@ -68,7 +68,7 @@ func eachGraph(t *testing.T, fn func(c *cuda.Context, f testgraphs.Fixture, g *G
 }
 
 // upload copies g to the device, freed when the test ends.
-func upload(t *testing.T, c *cuda.Context, g *graph.Graph) *Graph {
+func upload(t testing.TB, c *cuda.Context, g *graph.Graph) *Graph {
 	t.Helper()
 	d, err := Upload(c, g)
 	if err != nil {
@@ -79,7 +79,7 @@ func upload(t *testing.T, c *cuda.Context, g *graph.Graph) *Graph {
 }
 
 // toDevice copies x to new device memory, freed when the test ends.
-func toDevice[T num.Float | int64](t *testing.T, c *cuda.Context, x []T) Buf {
+func toDevice[T num.Float | int64](t testing.TB, c *cuda.Context, x []T) Buf {
 	t.Helper()
 	var z T
 	size := int(unsafe.Sizeof(z)) * len(x)
@@ -98,7 +98,7 @@ func toDevice[T num.Float | int64](t *testing.T, c *cuda.Context, x []T) Buf {
 
 // filled returns device memory of n elements holding a sentinel, so that
 // elements a kernel fails to write show.
-func filled[T num.Float | int64](t *testing.T, c *cuda.Context, n int) Buf {
+func filled[T num.Float | int64](t testing.TB, c *cuda.Context, n int) Buf {
 	x := make([]T, n)
 	for i := range x {
 		x[i] = 12345
@@ -106,7 +106,7 @@ func filled[T num.Float | int64](t *testing.T, c *cuda.Context, n int) Buf {
 	return toDevice(t, c, x)
 }
 
-func toHost[T num.Float | int64](t *testing.T, c *cuda.Context, b Buf) []T {
+func toHost[T num.Float | int64](t testing.TB, c *cuda.Context, b Buf) []T {
 	t.Helper()
 	x := make([]T, b.Len)
 	if b.Len > 0 {
@@ -161,7 +161,7 @@ func opCases(t *testing.T) []opCase {
 	return cs
 }
 
-func mustPlan(t *testing.T, lhs, rhs []int, dot bool) bcast.Plan {
+func mustPlan(t testing.TB, lhs, rhs []int, dot bool) bcast.Plan {
 	t.Helper()
 	p, err := bcast.New(lhs, rhs, dot)
 	if err != nil {
