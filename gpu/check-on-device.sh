@@ -95,7 +95,7 @@ if has scale; then
 	step scale 240 ./gnnbench -suite scale -scale-cases "${SCALE:-gat:2400000:62000000:100:8:8:47}" -paths fused -device "$DEV" -epochs "${EPOCHS:-5}" -mem-cap 100GiB -out "$OUT/scale.jsonl"
 fi
 if has profile; then
-	GNN_CUDA_PROFILE=1 step profile 120 ./gnnbench -suite synth -sweeps density -densities "${PROFILE_DENSITY:-0.0128}" -models gat -paths fused -device "$DEV" -epochs 2 ${SYNTH_FLAGS:-}
+	GNN_CUDA_PROFILE=1 step profile 120 ./gnnbench -v -suite synth -sweeps density -densities "${PROFILE_DENSITY:-0.0128}" -models gat -paths fused -device "$DEV" -epochs 2 ${SYNTH_FLAGS:-}
 fi
 nvidia-smi --query-gpu=name,temperature.gpu,clocks.sm,memory.used --format=csv 2>/dev/null || true
 SCRIPT

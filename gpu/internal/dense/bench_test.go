@@ -77,8 +77,11 @@ func BenchmarkMatMul(b *testing.B) {
 		{"op=sum_rows", float64(n * m), 4 * float64(n*m+m), func() error { return SumRows(c, F32, s, dy, n, m, scratch) }},
 	} {
 		b.Run(fmt.Sprintf("%s/n=%d/k=%d/m=%d/dtype=float32", c2.name, n, k, m), func(b *testing.B) {
+			// Sync inside the timed region: launches return before
+			// the kernels finish.
 			b.ReportAllocs()
-			for b.Loop() {
+			b.ResetTimer()
+			for range b.N {
 				if err := c2.run(); err != nil {
 					b.Fatal(err)
 				}

@@ -58,8 +58,7 @@ func BenchmarkSpMM(b *testing.B) {
 	issued := float64(4*(n+1) + 4*ne + 4*ne*f + 4*n*f)
 	unique := float64(4*(n+1) + 4*ne + 4*n*f + 4*n*f)
 	name := fmt.Sprintf("op=copy_u/red=sum/n=%d/e=%d/dtype=float32/dim=%d", n, ne, f)
-	report := func(b *testing.B, extra float64) {
-		s := b.Elapsed().Seconds() / float64(b.N)
+	report := func(b *testing.B, s, extra float64) {
 		b.ReportMetric((issued+extra)/s/1e9, "GB/s")
 		b.ReportMetric((unique+extra)/s/1e9, "unique-GB/s")
 		b.ReportMetric(float64(ne)/s/1e9, "Gedges/s")
@@ -73,17 +72,9 @@ func BenchmarkSpMM(b *testing.B) {
 		b.Run(name+"/impl="+impl.name, func(b *testing.B) {
 			vectorSums = impl.vec
 			defer func() { vectorSums = true }()
-			b.ReportAllocs()
 			ob, xb := Buf{out, n * f}, Buf{x, n * f}
-			for b.Loop() {
-				if err := CopyUSum[float32](g, ob, xb, f); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := c.Sync(); err != nil {
-				b.Fatal(err)
-			}
-			report(b, 0)
+			s := deviceLoop(b, c, func() error { return CopyUSum[float32](g, ob, xb, f) })
+			report(b, s, 0)
 		})
 	}
 	sp, err := cusparse.New(c)
@@ -98,16 +89,8 @@ func BenchmarkSpMM(b *testing.B) {
 		a    cusparse.Alg
 	}{{"cusparse-default", cusparse.AlgDefault}, {"cusparse-alg2", cusparse.CSRAlg2}} {
 		b.Run(name+"/impl="+alg.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := sp.SpMM(true, n, n, ne, ptr, idx, ones, x, out, f, alg.a); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := c.Sync(); err != nil {
-				b.Fatal(err)
-			}
-			report(b, float64(4*ne)) // cuSPARSE also reads a value per edge
+			s := deviceLoop(b, c, func() error { return sp.SpMM(true, n, n, ne, ptr, idx, ones, x, out, f, alg.a) })
+			report(b, s, float64(4*ne)) // cuSPARSE also reads a value per edge
 		})
 	}
 }
@@ -157,30 +140,16 @@ func BenchmarkCopy(b *testing.B) {
 			b.Fatal(err1, err2)
 		}
 		b.Run(fmt.Sprintf("impl=memcpy/bytes=%d", size), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := c.CopyDevice(dst, src, size); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := c.Sync(); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(2*float64(size)/(b.Elapsed().Seconds()/float64(b.N))/1e9, "GB/s")
+			s := deviceLoop(b, c, func() error { return c.CopyDevice(dst, src, size) })
+			b.ReportMetric(2*float64(size)/s/1e9, "GB/s")
 		})
 		b.Run(fmt.Sprintf("impl=kernel/bytes=%d", size), func(b *testing.B) {
-			b.ReportAllocs()
 			words := int64(size / 4)
 			grid := c.Grid(words, cuda.Threads)
-			for b.Loop() {
-				if err := c.Launch("gnn_copy_u32", grid, cuda.Dim3{X: cuda.Threads, Y: 1, Z: 1}, dst, src, words); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := c.Sync(); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(2*float64(size)/(b.Elapsed().Seconds()/float64(b.N))/1e9, "GB/s")
+			s := deviceLoop(b, c, func() error {
+				return c.Launch("gnn_copy_u32", grid, cuda.Dim3{X: cuda.Threads, Y: 1, Z: 1}, dst, src, words)
+			})
+			b.ReportMetric(2*float64(size)/s/1e9, "GB/s")
 		})
 		c.Free(src)
 		c.Free(dst)
