@@ -294,7 +294,7 @@ func (b backend) HeadDot(out, p, q *tensor.Dense, n, h, f int, mode device.HeadM
 	if err != nil {
 		return err
 	}
-	return dense.HeadDot(b.d.c, dt, ptr(out), ptr(p), ptr(q), n, h, f, int(mode))
+	return dense.HeadDot(b.d.c, dt, ptr(out), ptr(p), ptr(q), n, h, f, int(mode), b.scratch)
 }
 
 func (b backend) Accuracy(correct, logits, labels, nodes *tensor.Dense, c int) error {

@@ -17,7 +17,7 @@
 # tool: carry gpu/bin/check):
 #
 #   gpu/bin/check/run.sh                        # everything
-#   STEPS="tests bench" gpu/bin/check/run.sh    # some steps: tests bench cora synth scale profile
+#   STEPS="tests bench" gpu/bin/check/run.sh    # some steps: tests bench cora synth scale profile profile-scale dense
 #   DEV=emu SEEDS=1 gpu/bin/check/run.sh        # here, on the emulator: checks the script itself
 #
 # Binaries are stripped and gzipped to stay under the device tool's 64 MiB
@@ -96,6 +96,13 @@ if has scale; then
 fi
 if has profile; then
 	GNN_CUDA_PROFILE=1 step profile 120 ./gnnbench -v -suite synth -sweeps density -densities "${PROFILE_DENSITY:-0.0128}" -models gat -paths fused -device "$DEV" -epochs 2 ${SYNTH_FLAGS:-}
+fi
+if has profile-scale; then
+	GNN_CUDA_PROFILE=1 step profile-scale 180 ./gnnbench -v -suite scale -scale-cases "${SCALE:-gat:2400000:62000000:100:8:8:47}" -paths fused -device "$DEV" -epochs 1 -mem-cap 100GiB
+fi
+if has dense; then # the dense kernels alone: their tests and benchmarks
+	step dense 60 ./gpu_internal_dense.test -test.v -test.count=1
+	step bench-dense 90 ./gpu_internal_dense.test -test.run '^$' -test.bench . -test.benchtime "${BENCHTIME:-20x}" -test.count "${COUNT:-2}"
 fi
 nvidia-smi --query-gpu=name,temperature.gpu,clocks.sm,memory.used --format=csv 2>/dev/null || true
 SCRIPT

@@ -367,6 +367,42 @@ __device__ void gnn_head_dot(T *out, const T *p, const T *q, long long n, long l
 		}
 	}
 }
+// gnn_dense_head_dot_part: the first pass of mode 2 over blocks of rows
+// rows (see gnn_dense_matmul_ta_part): part[b][k][j] = the sum, in row
+// order, of q[r,k] p[r,k,j] over the rows r of block b; gnn_dense_sum_parts
+// adds the blocks.
+template <typename T>
+__device__ void gnn_head_dot_part(T *part, const T *p, const T *q, long long n, long long h, long long f, long long rows) {
+	long long hf = h * f, blocks = (n + rows - 1) / rows;
+	GNN_FOR(idx, blocks * hf) {
+		long long b = idx / hf, i = idx % hf, k = i / f, j = i % f;
+		long long r0 = b * rows, r1 = r0 + rows < n ? r0 + rows : n;
+		T s = gnn_zero<T>();
+		for (long long r = r0; r < r1; r++) s += q[r * h + k] * p[(r * h + k) * f + j];
+		part[idx] = s;
+	}
+}
+extern "C" __global__ void gnn_dense_head_dot_part_f32(float *part, const float *p, const float *q, long long n, long long h, long long f, long long rows) {
+	gnn_head_dot_part<float>(part, p, q, n, h, f, rows);
+}
+extern "C" __global__ void gnn_dense_head_dot_part_f64(double *part, const double *p, const double *q, long long n, long long h, long long f, long long rows) {
+	gnn_head_dot_part<double>(part, p, q, n, h, f, rows);
+}
+
+// gnn_dense_transpose: y (c x r) = xᵀ for x (r x c).
+template <typename T> __device__ void gnn_transpose(T *y, const T *x, long long r, long long c) {
+	GNN_FOR(i, r * c) {
+		long long row = i % r, col = i / r;
+		y[i] = x[row * c + col];
+	}
+}
+extern "C" __global__ void gnn_dense_transpose_f32(float *y, const float *x, long long r, long long c) {
+	gnn_transpose<float>(y, x, r, c);
+}
+extern "C" __global__ void gnn_dense_transpose_f64(double *y, const double *x, long long r, long long c) {
+	gnn_transpose<double>(y, x, r, c);
+}
+
 extern "C" __global__ void gnn_dense_head_dot_f32(float *out, const float *p, const float *q, long long n, long long h, long long f, int mode) {
 	gnn_head_dot<float>(out, p, q, n, h, f, mode);
 }

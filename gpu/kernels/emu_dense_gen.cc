@@ -807,6 +807,100 @@ extern "C" void gnn_emu_gnn_dense_mean_heads_f64(void **p, const unsigned *g, co
 
 extern "C" const int gnn_emu_sizes_gnn_dense_mean_heads_f64[] = {(int)sizeof(double *), (int)sizeof(double *), (int)sizeof(long long), (int)sizeof(long long), (int)sizeof(long long), (int)sizeof(int), -1};
 
+extern "C" void gnn_emu_gnn_dense_head_dot_part_f32(void **p, const unsigned *g, const unsigned *b) {
+	float * a0 = *(float * *)p[0];
+	const float * a1 = *(const float * *)p[1];
+	const float * a2 = *(const float * *)p[2];
+	long long a3 = *(long long *)p[3];
+	long long a4 = *(long long *)p[4];
+	long long a5 = *(long long *)p[5];
+	long long a6 = *(long long *)p[6];
+	gridDim = dim3{g[0], g[1], g[2]};
+	blockDim = dim3{b[0], b[1], b[2]};
+	for (unsigned bz = 0; bz < g[2]; bz++)
+	for (unsigned by = 0; by < g[1]; by++)
+	for (unsigned bx = 0; bx < g[0]; bx++) {
+		blockIdx = uint3{bx, by, bz};
+		for (unsigned tz = 0; tz < b[2]; tz++)
+		for (unsigned ty = 0; ty < b[1]; ty++)
+		for (unsigned tx = 0; tx < b[0]; tx++) {
+			threadIdx = uint3{tx, ty, tz};
+			gnn_dense_head_dot_part_f32(a0, a1, a2, a3, a4, a5, a6);
+		}
+	}
+}
+
+extern "C" const int gnn_emu_sizes_gnn_dense_head_dot_part_f32[] = {(int)sizeof(float *), (int)sizeof(const float *), (int)sizeof(const float *), (int)sizeof(long long), (int)sizeof(long long), (int)sizeof(long long), (int)sizeof(long long), -1};
+
+extern "C" void gnn_emu_gnn_dense_head_dot_part_f64(void **p, const unsigned *g, const unsigned *b) {
+	double * a0 = *(double * *)p[0];
+	const double * a1 = *(const double * *)p[1];
+	const double * a2 = *(const double * *)p[2];
+	long long a3 = *(long long *)p[3];
+	long long a4 = *(long long *)p[4];
+	long long a5 = *(long long *)p[5];
+	long long a6 = *(long long *)p[6];
+	gridDim = dim3{g[0], g[1], g[2]};
+	blockDim = dim3{b[0], b[1], b[2]};
+	for (unsigned bz = 0; bz < g[2]; bz++)
+	for (unsigned by = 0; by < g[1]; by++)
+	for (unsigned bx = 0; bx < g[0]; bx++) {
+		blockIdx = uint3{bx, by, bz};
+		for (unsigned tz = 0; tz < b[2]; tz++)
+		for (unsigned ty = 0; ty < b[1]; ty++)
+		for (unsigned tx = 0; tx < b[0]; tx++) {
+			threadIdx = uint3{tx, ty, tz};
+			gnn_dense_head_dot_part_f64(a0, a1, a2, a3, a4, a5, a6);
+		}
+	}
+}
+
+extern "C" const int gnn_emu_sizes_gnn_dense_head_dot_part_f64[] = {(int)sizeof(double *), (int)sizeof(const double *), (int)sizeof(const double *), (int)sizeof(long long), (int)sizeof(long long), (int)sizeof(long long), (int)sizeof(long long), -1};
+
+extern "C" void gnn_emu_gnn_dense_transpose_f32(void **p, const unsigned *g, const unsigned *b) {
+	float * a0 = *(float * *)p[0];
+	const float * a1 = *(const float * *)p[1];
+	long long a2 = *(long long *)p[2];
+	long long a3 = *(long long *)p[3];
+	gridDim = dim3{g[0], g[1], g[2]};
+	blockDim = dim3{b[0], b[1], b[2]};
+	for (unsigned bz = 0; bz < g[2]; bz++)
+	for (unsigned by = 0; by < g[1]; by++)
+	for (unsigned bx = 0; bx < g[0]; bx++) {
+		blockIdx = uint3{bx, by, bz};
+		for (unsigned tz = 0; tz < b[2]; tz++)
+		for (unsigned ty = 0; ty < b[1]; ty++)
+		for (unsigned tx = 0; tx < b[0]; tx++) {
+			threadIdx = uint3{tx, ty, tz};
+			gnn_dense_transpose_f32(a0, a1, a2, a3);
+		}
+	}
+}
+
+extern "C" const int gnn_emu_sizes_gnn_dense_transpose_f32[] = {(int)sizeof(float *), (int)sizeof(const float *), (int)sizeof(long long), (int)sizeof(long long), -1};
+
+extern "C" void gnn_emu_gnn_dense_transpose_f64(void **p, const unsigned *g, const unsigned *b) {
+	double * a0 = *(double * *)p[0];
+	const double * a1 = *(const double * *)p[1];
+	long long a2 = *(long long *)p[2];
+	long long a3 = *(long long *)p[3];
+	gridDim = dim3{g[0], g[1], g[2]};
+	blockDim = dim3{b[0], b[1], b[2]};
+	for (unsigned bz = 0; bz < g[2]; bz++)
+	for (unsigned by = 0; by < g[1]; by++)
+	for (unsigned bx = 0; bx < g[0]; bx++) {
+		blockIdx = uint3{bx, by, bz};
+		for (unsigned tz = 0; tz < b[2]; tz++)
+		for (unsigned ty = 0; ty < b[1]; ty++)
+		for (unsigned tx = 0; tx < b[0]; tx++) {
+			threadIdx = uint3{tx, ty, tz};
+			gnn_dense_transpose_f64(a0, a1, a2, a3);
+		}
+	}
+}
+
+extern "C" const int gnn_emu_sizes_gnn_dense_transpose_f64[] = {(int)sizeof(double *), (int)sizeof(const double *), (int)sizeof(long long), (int)sizeof(long long), -1};
+
 extern "C" void gnn_emu_gnn_dense_head_dot_f32(void **p, const unsigned *g, const unsigned *b) {
 	float * a0 = *(float * *)p[0];
 	const float * a1 = *(const float * *)p[1];

@@ -72,6 +72,14 @@ extern "C" void gnn_emu_gnn_dense_mean_heads_f32(void **, const unsigned *, cons
 extern "C" const int gnn_emu_sizes_gnn_dense_mean_heads_f32[];
 extern "C" void gnn_emu_gnn_dense_mean_heads_f64(void **, const unsigned *, const unsigned *);
 extern "C" const int gnn_emu_sizes_gnn_dense_mean_heads_f64[];
+extern "C" void gnn_emu_gnn_dense_head_dot_part_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_head_dot_part_f32[];
+extern "C" void gnn_emu_gnn_dense_head_dot_part_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_head_dot_part_f64[];
+extern "C" void gnn_emu_gnn_dense_transpose_f32(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_transpose_f32[];
+extern "C" void gnn_emu_gnn_dense_transpose_f64(void **, const unsigned *, const unsigned *);
+extern "C" const int gnn_emu_sizes_gnn_dense_transpose_f64[];
 extern "C" void gnn_emu_gnn_dense_head_dot_f32(void **, const unsigned *, const unsigned *);
 extern "C" const int gnn_emu_sizes_gnn_dense_head_dot_f32[];
 extern "C" void gnn_emu_gnn_dense_head_dot_f64(void **, const unsigned *, const unsigned *);
@@ -168,6 +176,10 @@ extern "C" const gnn_emu_entry gnn_emu_table[] = {
 	{"gnn_dense_sum_f64", gnn_emu_gnn_dense_sum_f64, gnn_emu_sizes_gnn_dense_sum_f64},
 	{"gnn_dense_mean_heads_f32", gnn_emu_gnn_dense_mean_heads_f32, gnn_emu_sizes_gnn_dense_mean_heads_f32},
 	{"gnn_dense_mean_heads_f64", gnn_emu_gnn_dense_mean_heads_f64, gnn_emu_sizes_gnn_dense_mean_heads_f64},
+	{"gnn_dense_head_dot_part_f32", gnn_emu_gnn_dense_head_dot_part_f32, gnn_emu_sizes_gnn_dense_head_dot_part_f32},
+	{"gnn_dense_head_dot_part_f64", gnn_emu_gnn_dense_head_dot_part_f64, gnn_emu_sizes_gnn_dense_head_dot_part_f64},
+	{"gnn_dense_transpose_f32", gnn_emu_gnn_dense_transpose_f32, gnn_emu_sizes_gnn_dense_transpose_f32},
+	{"gnn_dense_transpose_f64", gnn_emu_gnn_dense_transpose_f64, gnn_emu_sizes_gnn_dense_transpose_f64},
 	{"gnn_dense_head_dot_f32", gnn_emu_gnn_dense_head_dot_f32, gnn_emu_sizes_gnn_dense_head_dot_f32},
 	{"gnn_dense_head_dot_f64", gnn_emu_gnn_dense_head_dot_f64, gnn_emu_sizes_gnn_dense_head_dot_f64},
 	{"gnn_dense_accuracy_f32", gnn_emu_gnn_dense_accuracy_f32, gnn_emu_sizes_gnn_dense_accuracy_f32},

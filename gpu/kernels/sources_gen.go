@@ -8,7 +8,7 @@ const NVCCVersion = "Cuda compilation tools, release 11.8, V11.8.89"
 // PTXSources maps each .cu file to the SHA-256 of the sources its PTX
 // module was built from (the file and every header) and of the module.
 var PTXSources = map[string][2]string{
-	"dense.cu":   {"aea030719ec1767ff8a792c37353b65924b7ebc36af61c80f12dae394879542d", "12d49f741e9db1f2ec0ebfdccc13b4245e1a42e9b9ab25eb82a00d45997ecdbd"},
+	"dense.cu":   {"1013d6baed1968e3bb6f58458ed82bb2a43a232ce565df9607c32ff167e245bd", "4351a2387d1cca589fae52f28fce2c0dbcc3e5621389bb519c63bd8623642776"},
 	"sddmm.cu":   {"81a39536011d90cc413572f7e468327452d16e400ed8cd3a32ab776008d80992", "8aaefe7851a6d153e7ed56720762e0f2d324bd910f89852e829ed43055b095e7"},
 	"smoke.cu":   {"819885842359416b6dd6206b8b41f6b187be339fb80d5b6106d15215c852e40c", "53594831f7190310f239e8647ce3efbb32f67ac60e60fcb933346c6780d0d436"},
 	"softmax.cu": {"467b2465eac3dab711433c3a5afe5da6336360f736c8a8b18a687f15fc875bba", "7a6d86f8a116fc28300939f03341e763989c31b401fada0c71958a02506e61dc"},

@@ -61,6 +61,19 @@ func MatMul(c *cuda.Context, t Dtype, out, a, b cuda.Ptr, n, k, m int, mode int,
 	rows, cols := n, m
 	switch mode {
 	case TransB:
+		// As a product with bᵀ, transposed first (k·m elements): the
+		// kernel then reads b's rows along the warp, not down columns,
+		// and sums the same products in the same order.
+		if n > 0 && k > 0 && m > 0 {
+			bt, err := scratch(k * m * t.size())
+			if err != nil {
+				return err
+			}
+			if err := launch(c, "gnn_dense_transpose", t, int64(k)*int64(m), bt, b, int64(k), int64(m)); err != nil {
+				return err
+			}
+			return launch(c, "gnn_dense_matmul", t, int64(n)*int64(k), out, a, bt, int64(n), int64(m), int64(k), int32(Product))
+		}
 		cols = k
 	case TransA:
 		rows = k
@@ -229,11 +242,23 @@ const (
 	HeadDA  = 2 // out (h, f) = Σn q (n, h) p (n, h, f)
 )
 
-// HeadDot computes the attention head scores of mode.
-func HeadDot(c *cuda.Context, t Dtype, out, p, q cuda.Ptr, n, h, f int, mode int) error {
+// HeadDot computes the attention head scores of mode. HeadDA (a sum over
+// the n nodes) runs in two passes over blocks of rows when there are many
+// nodes (RowBlocks); scratch then holds the blocks' sums.
+func HeadDot(c *cuda.Context, t Dtype, out, p, q cuda.Ptr, n, h, f int, mode int, scratch Scratch) error {
 	items := []int64{int64(n) * int64(h), int64(n) * int64(h) * int64(f), int64(h) * int64(f)}
 	if mode < 0 || mode > 2 {
 		return fmt.Errorf("dense: HeadDot mode %d", mode)
+	}
+	if blocks, per := RowBlocks(n, h*f); mode == HeadDA && blocks > 1 {
+		part, err := scratch(blocks * h * f * t.size())
+		if err != nil {
+			return err
+		}
+		if err := launch(c, "gnn_dense_head_dot_part", t, int64(blocks)*int64(h*f), part, p, q, int64(n), int64(h), int64(f), int64(per)); err != nil {
+			return err
+		}
+		return launch(c, "gnn_dense_sum_parts", t, int64(h*f), out, part, int64(blocks), int64(h*f))
 	}
 	return launch(c, "gnn_dense_head_dot", t, items[mode], out, p, q, int64(n), int64(h), int64(f), int32(mode))
 }

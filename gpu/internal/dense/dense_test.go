@@ -47,7 +47,8 @@ func TestMatMulAndSumRows(t *testing.T) {
 	t.Run("float64", testMatMulAndSumRows[float64])
 }
 
-// testMatMulAndSumRows checks every MatMul mode and SumRows against loops
+// testMatMulAndSumRows checks every MatMul mode, SumRows and every HeadDot
+// mode against loops
 // in float64 on the host, with row counts of one pass and of two.
 func testMatMulAndSumRows[T float32 | float64](t *testing.T) {
 	var z T
@@ -141,6 +142,33 @@ func testMatMulAndSumRows[T float32 | float64](t *testing.T) {
 					t.Fatal(err)
 				}
 				check("column sums", out, sums)
+
+				// Head scores: z (n, h, f), av (h, f), ds (n, h).
+				const h, f = 3, 4
+				z, av, ds := rnd(n*h*f), rnd(h*f), rnd(n*h)
+				pz, pav, pds := dev(z), dev(av), dev(ds)
+				scores, dz, da := make([]float64, n*h), make([]float64, n*h*f), make([]float64, h*f)
+				for r := range n {
+					for hk := range h {
+						for j := range f {
+							scores[r*h+hk] += float64(z[(r*h+hk)*f+j]) * float64(av[hk*f+j])
+							dz[(r*h+hk)*f+j] = float64(ds[r*h+hk]) * float64(av[hk*f+j])
+							da[hk*f+j] += float64(ds[r*h+hk]) * float64(z[(r*h+hk)*f+j])
+						}
+					}
+				}
+				for _, hc := range []struct {
+					what string
+					mode int
+					p, q cuda.Ptr
+					want []float64
+				}{{"head scores", HeadFwd, pz, pav, scores}, {"head dz", HeadDZ, pav, pds, dz}, {"head da", HeadDA, pz, pds, da}} {
+					out = poison(len(hc.want))
+					if err := HeadDot(c, dt, out, hc.p, hc.q, n, h, f, hc.mode, scratch); err != nil {
+						t.Fatal(err)
+					}
+					check(hc.what, out, hc.want)
+				}
 			})
 		}
 	}
