@@ -94,15 +94,15 @@ func New(c *cuda.Context) (*Handle, error) {
 	if err := c.SetCurrent(); err != nil {
 		return nil, err
 	}
-	h := &Handle{c: c, lib: lib}
-	if s := C.gnn_bl_create(&h.h); s != 0 {
+	var hh C.uintptr_t
+	if s := C.gnn_bl_create(&hh); s != 0 {
 		return nil, fmt.Errorf("cublas: cublasCreate_v2 (%s): %s", lib, status(s))
 	}
-	if s := C.gnn_bl_set_math_mode(h.h, pedanticMath); s != 0 {
-		C.gnn_bl_destroy(h.h)
+	if s := C.gnn_bl_set_math_mode(hh, pedanticMath); s != 0 {
+		C.gnn_bl_destroy(hh)
 		return nil, fmt.Errorf("cublas: cublasSetMathMode(CUBLAS_PEDANTIC_MATH) (%s): %s", lib, status(s))
 	}
-	return h, nil
+	return &Handle{c: c, lib: lib, h: hh}, nil
 }
 
 // Library returns the soname of the cuBLAS library the handle uses.
@@ -205,6 +205,11 @@ func (h *Handle) MatMul(single bool, out, a, b cuda.Ptr, n, k, m int, mode int) 
 	if err != nil {
 		return err
 	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return fmt.Errorf("cublas: MatMul on a closed handle")
+	}
 	if g.m == 0 || g.n == 0 {
 		return nil
 	}
@@ -214,11 +219,6 @@ func (h *Handle) MatMul(single bool, out, a, b cuda.Ptr, n, k, m int, mode int) 
 	}
 	if g.k == 0 {
 		return h.c.Zero(out, g.m*g.n*size)
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed {
-		return fmt.Errorf("cublas: MatMul on a closed handle")
 	}
 	return h.c.Timed(name, func() error {
 		runtime.LockOSThread()

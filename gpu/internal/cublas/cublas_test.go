@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -21,6 +22,12 @@ func TestLoad(t *testing.T) {
 		t.Skipf("no cuBLAS library: %v", err)
 	}
 	t.Logf("loaded %s", name)
+	// CUBLAS_STATUS_NOT_INITIALIZED is 1 in every cuBLAS.
+	if msg := status(1); !strings.Contains(msg, "1") {
+		t.Errorf("status(1) = %q: no status number", msg)
+	} else {
+		t.Logf("status 1 reads %q", msg)
+	}
 }
 
 func TestEmulatorHasNoCuBLAS(t *testing.T) {
