@@ -78,6 +78,7 @@ fi
 if has bench; then
 	step bench-sparse 150 ./gpu_internal_sparse.test -test.run '^$' -test.bench . -test.benchtime "${BENCHTIME:-20x}" -test.count "${COUNT:-2}"
 	step bench-dense 90 ./gpu_internal_dense.test -test.run '^$' -test.bench . -test.benchtime "${BENCHTIME:-20x}" -test.count "${COUNT:-2}"
+	step bench-cublas 90 ./gpu_internal_cublas.test -test.run '^$' -test.bench . -test.benchtime "${BENCHTIME:-20x}" -test.count "${COUNT:-2}"
 fi
 if has cora; then
 	for model in gcn gat; do

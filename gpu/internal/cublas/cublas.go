@@ -54,6 +54,7 @@ func Load() (string, error) {
 const (
 	opN          = 0 // CUBLAS_OP_N
 	opT          = 1 // CUBLAS_OP_T
+	defaultMath  = 0 // CUBLAS_DEFAULT_MATH
 	pedanticMath = 2 // CUBLAS_PEDANTIC_MATH: no TF32, no reduced precision
 )
 
@@ -98,11 +99,21 @@ func New(c *cuda.Context) (*Handle, error) {
 	if s := C.gnn_bl_create(&hh); s != 0 {
 		return nil, fmt.Errorf("cublas: cublasCreate_v2 (%s): %s", lib, status(s))
 	}
-	if s := C.gnn_bl_set_math_mode(hh, pedanticMath); s != 0 {
+	h := &Handle{c: c, lib: lib, h: hh}
+	if err := h.setMathMode(pedanticMath); err != nil {
 		C.gnn_bl_destroy(hh)
-		return nil, fmt.Errorf("cublas: cublasSetMathMode(CUBLAS_PEDANTIC_MATH) (%s): %s", lib, status(s))
+		return nil, err
 	}
-	return &Handle{c: c, lib: lib, h: hh}, nil
+	return h, nil
+}
+
+// setMathMode sets the handle's cublasMath_t; the caller has the context
+// current on its locked thread.
+func (h *Handle) setMathMode(mode int) error {
+	if s := C.gnn_bl_set_math_mode(h.h, C.int(mode)); s != 0 {
+		return fmt.Errorf("cublas: cublasSetMathMode(%d) (%s): %s", mode, h.lib, status(s))
+	}
+	return nil
 }
 
 // Library returns the soname of the cuBLAS library the handle uses.
