@@ -101,6 +101,9 @@ func (b backend) MatMul(c, x, y *tensor.Dense, n, k, m int, mode device.MatMulMo
 			return err
 		}
 	}
+	if h := b.d.blas; h != nil {
+		return h.MatMul(dt == dense.F32, ptr(c), ptr(x), ptr(y), n, k, m, int(mode))
+	}
 	return dense.MatMul(b.d.c, dt, ptr(c), ptr(x), ptr(y), n, k, m, int(mode), b.scratch)
 }
 

@@ -3,10 +3,10 @@
 # an NVIDIA driver but no Go toolchain, and writes one script that runs it
 # all there, each step under its own time limit, logging under $OUT:
 #
-#   - the gnncuda tests of gpu/... (10M-edge checks and cuSPARSE included),
+#   - the gnncuda tests of gpu/... (10M-edge checks, cuSPARSE and cuBLAS included),
 #     and the device tests of nn and nn/train (Cora GCN and GAT epochs);
 #   - the device benchmarks: SpMM (ours and cuSPARSE), device copies,
-#     SDDMM, edge softmax, GAT attention, dense products;
+#     SDDMM, edge softmax, GAT attention, dense products (ours and cuBLAS);
 #   - Cora GCN and GAT, 200 epochs, seeds 1..SEEDS, -device gpu;
 #   - gnnbench's synth density sweep and the products-sized GAT on the GPU,
 #     and one GAT epoch with GNN_CUDA_PROFILE=1 (time per kernel).
@@ -28,7 +28,7 @@ cd "$(dirname "$0")/.."
 out=${1:-gpu/bin/check}
 rm -rf "$out"
 mkdir -p "$out/cora"
-for p in gpu/internal/cuda gpu/internal/cusparse gpu/internal/dense gpu/internal/sparse gpu nn nn/train; do
+for p in gpu/internal/cuda gpu/internal/cusparse gpu/internal/cublas gpu/internal/dense gpu/internal/sparse gpu nn nn/train; do
 	go test -c -tags gnncuda -ldflags=-s -o "$out/$(echo "$p" | tr / _).test" "./$p"
 done
 for cmd in examples/gcn examples/gat cmd/gnnbench; do
@@ -68,6 +68,7 @@ has() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 if has tests; then
 	step cuda 60 ./gpu_internal_cuda.test -test.v -test.count=1
 	step cusparse 60 ./gpu_internal_cusparse.test -test.v -test.count=1
+	step cublas 90 ./gpu_internal_cublas.test -test.v -test.count=1
 	step dense 60 ./gpu_internal_dense.test -test.v -test.count=1
 	step sparse 240 ./gpu_internal_sparse.test -test.v -test.count=1 -test.run 'TenMillion|CuSPARSE|SpMM|SDDMM|Softmax|Attention|Finite|Vector'
 	step gpu 120 ./gpu.test -test.v -test.count=1
@@ -77,6 +78,7 @@ fi
 if has bench; then
 	step bench-sparse 150 ./gpu_internal_sparse.test -test.run '^$' -test.bench . -test.benchtime "${BENCHTIME:-20x}" -test.count "${COUNT:-2}"
 	step bench-dense 90 ./gpu_internal_dense.test -test.run '^$' -test.bench . -test.benchtime "${BENCHTIME:-20x}" -test.count "${COUNT:-2}"
+	step bench-cublas 90 ./gpu_internal_cublas.test -test.run '^$' -test.bench . -test.benchtime "${BENCHTIME:-20x}" -test.count "${COUNT:-2}"
 fi
 if has cora; then
 	for model in gcn gat; do

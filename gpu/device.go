@@ -5,12 +5,14 @@ package gpu
 import (
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"unsafe"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gnngo/gnn/gpu/internal/cublas"
 	"github.com/gnngo/gnn/gpu/internal/cuda"
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/ops/device"
@@ -20,6 +22,11 @@ import (
 // open. One device may be open at a time.
 type Device struct {
 	c *cuda.Context
+
+	// blas computes dense products on a GPU where a cuBLAS library
+	// loads; nil means dense's kernels do, for the reason in noBLAS.
+	blas   *cublas.Handle
+	noBLAS string
 
 	mu     sync.Mutex
 	free   map[int][]cuda.Ptr // recycled memory, by size in bytes
@@ -65,6 +72,7 @@ func openWith(f func() (*cuda.Context, error)) (*Device, error) {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
 	d := &Device{c: c, free: map[int][]cuda.Ptr{}, cache: map[string]*tensor.Dense{}, graphs: map[uint64]*placedGraph{}}
+	d.blas, d.noBLAS = openBLAS(c)
 	open = d
 	device.Register(backend{d})
 	return d, nil
@@ -93,7 +101,41 @@ func (d *Device) Close() error {
 		fmt.Fprintf(os.Stderr, "gpu: where %s's time went (%s=1; every call waited for):\n", d.c.Name(), cuda.ProfileEnv)
 		cuda.WriteProfile(os.Stderr, ks)
 	}
-	return d.c.Close()
+	var blasErr error
+	if d.blas != nil {
+		blasErr = d.blas.Close()
+	}
+	if err := d.c.Close(); err != nil {
+		return err
+	}
+	return blasErr
+}
+
+// blasEnv is the environment variable that, set to 0, keeps dense
+// products on gnn's kernels where cuBLAS would compute them.
+const blasEnv = "GNN_CUBLAS"
+
+// openBLAS returns a cuBLAS handle on c, or nil and why there is none:
+// the emulator, blasEnv=0, no library, or cuBLAS failing to start.
+func openBLAS(c *cuda.Context) (*cublas.Handle, string) {
+	if os.Getenv(blasEnv) == "0" {
+		return nil, blasEnv + "=0"
+	}
+	h, err := cublas.New(c)
+	if err != nil {
+		return nil, strings.TrimPrefix(err.Error(), "cublas: ")
+	}
+	return h, ""
+}
+
+// BLAS says what computes d's dense products (the matrix products of
+// layers and their gradients): "cuBLAS (libcublas.so.12)" on a GPU where
+// the library loads, else "kernels (no cuBLAS: ...)" with the reason.
+func (d *Device) BLAS() string {
+	if d.blas != nil {
+		return "cuBLAS (" + d.blas.Library() + ")"
+	}
+	return "kernels (no cuBLAS: " + d.noBLAS + ")"
 }
 
 // Name returns the GPU's name, or "emulator".

@@ -36,6 +36,19 @@
 // emulator ignores it). Epochs run slower that way; the shares show which
 // kernels to work on without a profiler.
 //
+// # Dense products
+//
+// On a GPU, the matrix products of layers and their gradients run through
+// cuBLAS's gemm where a cuBLAS library loads (libcublas.so.13, .12 or .11,
+// opened at run time like the driver; in pedantic math mode, so float32
+// products use no TF32), and through gnn's own kernels otherwise or with
+// GNN_CUBLAS=0 in the environment when the device is opened. Device.BLAS
+// says which, and why not cuBLAS. cuBLAS sums in its own order, so
+// results differ from the kernels' in the last bits, and are reproducible
+// from run to run on one GPU model and library version. The emulator
+// always runs the kernels. Under GNN_CUDA_PROFILE, gemm calls are timed
+// as cublasSgemm and cublasDgemm.
+//
 // # Design
 //
 // A device value is a *tensor.Dense whose storage is device memory and

@@ -30,6 +30,9 @@ func (d *Device) Close() error { return ErrNotBuilt }
 // Name returns "none".
 func (d *Device) Name() string { return "none" }
 
+// BLAS returns "none".
+func (d *Device) BLAS() string { return "none" }
+
 // Emulated reports false.
 func (d *Device) Emulated() bool { return false }
 

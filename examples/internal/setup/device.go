@@ -125,6 +125,7 @@ func (t *traffic) report(w io.Writer) {
 	if len(t.epochs) == 0 {
 		return
 	}
+	fmt.Fprintf(w, "device %s: dense products by %s\n", t.dev.Name(), t.dev.BLAS())
 	fmt.Fprintf(w, "device %s: epoch 1: %v\n", t.dev.Name(), t.epochs[0])
 	if n := len(t.epochs) - 1; n > 0 {
 		var sum gpu.Stats

@@ -53,14 +53,52 @@ func (c *Context) timed(name string, f func() C.int) C.int {
 	if r == 0 {
 		r = C.gnn_cu_sync(c.ctx)
 	}
-	k := c.prof[name]
+	c.prof.add(name, time.Since(start))
+	return r
+}
+
+// add counts one call of name that took d.
+func (p profiler) add(name string, d time.Duration) {
+	k := p[name]
 	if k == nil {
 		k = &KernelTime{Name: name}
-		c.prof[name] = k
+		p[name] = k
 	}
 	k.Calls++
-	k.Total += time.Since(start)
-	return r
+	k.Total += d
+}
+
+// Timed runs f, a call into a library such as cuBLAS that queues work on
+// the device's stream in the context's own way, and under ProfileEnv
+// then waits for the device and adds the time to name, as for a launch.
+// Without profiling, or on the emulator, it only runs f. c.mu is not held
+// while f runs (f makes the context current itself, with SetCurrent), so
+// f may call c's methods; it is taken to wait and record. An error of f
+// is returned as it is and nothing is recorded.
+func (c *Context) Timed(name string, f func() error) error {
+	c.mu.Lock()
+	on := c.prof != nil && c.emu == nil
+	c.mu.Unlock()
+	if !on {
+		return f()
+	}
+	start := time.Now()
+	if err := f(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.usable(); err != nil {
+		return err
+	}
+	r := C.gnn_cu_sync(c.ctx)
+	if c.prof != nil {
+		c.prof.add(name, time.Since(start))
+	}
+	if r != 0 {
+		return fmt.Errorf("cuda: cuCtxSynchronize after %s: %w", name, driverError(r))
+	}
+	return nil
 }
 
 // Profile returns the kernels and copies timed under ProfileEnv since the
