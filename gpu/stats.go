@@ -7,7 +7,7 @@ type Stats struct {
 	HostToDevice   int64 // bytes copied from the host
 	DeviceToHost   int64 // bytes copied to the host
 	DeviceToDevice int64 // bytes copied within the device
-	Launches       int64 // kernels launched
+	Launches       int64 // kernels launched (a library call, such as a cuBLAS product, counts as one)
 }
 
 // Sub returns s - t, the traffic between two readings.

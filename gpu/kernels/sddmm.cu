@@ -6,6 +6,34 @@
 // null array).
 #include "common.h"
 
+// gnn_dot returns the sum, in order, of l[j] r[j] for j < n.
+template <typename T> __device__ __forceinline__ T gnn_dot(const T *__restrict__ l, const T *__restrict__ r, int n) {
+	T v = 0;
+	for (int j = 0; j < n; j++) v += l[j] * r[j];
+	return v;
+}
+
+// gnn_dot for float reads both rows 16 bytes at a time where they are
+// 16-byte aligned: a quarter of the load instructions, and in a warp whose
+// threads each read another row, a quarter of the cache-line requests. The
+// products are added in the same order, so the sum is the same.
+template <> __device__ __forceinline__ float gnn_dot<float>(const float *__restrict__ l, const float *__restrict__ r, int n) {
+	float v = 0;
+	int j = 0;
+	if ((((unsigned long long)l | (unsigned long long)r) & 15) == 0) {
+		const float4 *l4 = (const float4 *)l, *r4 = (const float4 *)r;
+		for (; j + 4 <= n; j += 4) {
+			float4 a = l4[j >> 2], b = r4[j >> 2];
+			v += a.x * b.x;
+			v += a.y * b.y;
+			v += a.z * b.z;
+			v += a.w * b.w;
+		}
+	}
+	for (; j < n; j++) v += l[j] * r[j];
+	return v;
+}
+
 // sddmm_fwd writes out[e, k] = lhs[lrow(e), lo(k)] OP rhs[rrow(e), ro(k)],
 // one (edge, element) per thread; Dot sums b.reduce products in order.
 template <typename T>
@@ -25,9 +53,7 @@ __device__ void sddmm_fwd(T *__restrict__ out, const int *__restrict__ lrow, con
 		case OP_SUB: v = *l - *r; break;
 		case OP_MUL: v = *l * *r; break;
 		case OP_DIV: v = *l / *r; break;
-		default:
-			v = 0;
-			for (int j = 0; j < b.reduce; j++) v += l[j] * r[j];
+		default: v = gnn_dot(l, r, b.reduce);
 		}
 		out[t] = v;
 	}

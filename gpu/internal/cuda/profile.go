@@ -69,19 +69,16 @@ func (p profiler) add(name string, d time.Duration) {
 }
 
 // Timed runs f, a call into a library such as cuBLAS that queues work on
-// the device's stream in the context's own way, and under ProfileEnv
-// then waits for the device and adds the time to name, as for a launch.
-// Without profiling, or on the emulator, it only runs f. c.mu is not held
-// while f runs (f makes the context current itself, with SetCurrent), so
-// f may call c's methods; it is taken to wait and record. An error of f
-// is returned as it is and nothing is recorded.
+// the device's stream in the context's own way, counts it as one launch
+// in Stats, and under ProfileEnv then waits for the device and adds the
+// time to name, as for a launch. On the emulator it only runs f. c.mu is
+// not held while f runs (f makes the context current itself, with
+// SetCurrent), so f may call c's methods; it is taken to count, wait and
+// record. An error of f is returned as it is and nothing is recorded.
 func (c *Context) Timed(name string, f func() error) error {
 	c.mu.Lock()
 	on := c.prof != nil && c.emu == nil
 	c.mu.Unlock()
-	if !on {
-		return f()
-	}
 	start := time.Now()
 	if err := f(); err != nil {
 		return err
@@ -90,6 +87,12 @@ func (c *Context) Timed(name string, f func() error) error {
 	defer c.mu.Unlock()
 	if err := c.usable(); err != nil {
 		return err
+	}
+	if c.emu == nil {
+		c.stats.Launches++
+	}
+	if !on {
+		return nil
 	}
 	r := C.gnn_cu_sync(c.ctx)
 	if c.prof != nil {
