@@ -44,7 +44,7 @@ cp ../shared/data/planetoid/cora/* "$out/cora/"
 if [ "${PLANETOID:-0}" = 1 ]; then # CiteSeer and PubMed too, for the planetoid step
 	mkdir -p "$out/planetoid"
 	cp -r ../shared/data/planetoid/citeseer ../shared/data/planetoid/pubmed "$out/planetoid/"
-	ln -s ../cora "$out/planetoid/cora"
+	cp -r ../shared/data/planetoid/cora "$out/planetoid/"
 fi
 cat >"$out/run.sh" <<'SCRIPT'
 #!/usr/bin/env bash
