@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"strings"
 	"sync"
 	"unsafe"
 
@@ -23,31 +22,25 @@ import (
 // Libraries are the cuBLAS sonames Load tries, in order.
 var Libraries = []string{"libcublas.so.13", "libcublas.so.12", "libcublas.so.11"}
 
-var (
-	loadOnce sync.Once
-	loaded   string
-	loadErr  error
-)
+// library is the cuBLAS library of the process, opened by Load.
+var library = cuda.NewLibrary("cuBLAS", Libraries, func(name string) string {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	if msg := C.gnn_bl_load(cname); msg != nil {
+		return C.GoString(msg)
+	}
+	return ""
+})
 
 // Load opens the first cuBLAS library of Libraries that has the functions
 // MatMul needs, once per process, and returns its name; its error names
 // why each one failed.
 func Load() (string, error) {
-	loadOnce.Do(func() {
-		var why []string
-		for _, name := range Libraries {
-			cname := C.CString(name)
-			msg := C.gnn_bl_load(cname)
-			C.free(unsafe.Pointer(cname))
-			if msg == nil {
-				loaded = name
-				return
-			}
-			why = append(why, C.GoString(msg))
-		}
-		loadErr = fmt.Errorf("cublas: no usable cuBLAS library: %s", strings.Join(why, "; "))
-	})
-	return loaded, loadErr
+	name, err := library.Load()
+	if err != nil {
+		return "", fmt.Errorf("cublas: %w", err)
+	}
+	return name, nil
 }
 
 // The values of cublas_api.h's enums that the package passes.

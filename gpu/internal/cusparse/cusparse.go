@@ -12,8 +12,6 @@ import "C"
 import (
 	"fmt"
 	"runtime"
-	"strings"
-	"sync"
 	"unsafe"
 
 	"github.com/gnngo/gnn/gpu/internal/cuda"
@@ -22,30 +20,24 @@ import (
 // Libraries are the cuSPARSE sonames Load tries, in order.
 var Libraries = []string{"libcusparse.so.12", "libcusparse.so.13", "libcusparse.so.11"}
 
-var (
-	loadOnce sync.Once
-	loaded   string
-	loadErr  error
-)
+// library is the cuSPARSE library of the process, opened by Load.
+var library = cuda.NewLibrary("cuSPARSE", Libraries, func(name string) string {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	if msg := C.gnn_sp_load(cname); msg != nil {
+		return C.GoString(msg)
+	}
+	return ""
+})
 
 // Load opens the first cuSPARSE library of Libraries that has the
 // functions SpMM needs, once per process, and returns its name.
 func Load() (string, error) {
-	loadOnce.Do(func() {
-		var why []string
-		for _, name := range Libraries {
-			cname := C.CString(name)
-			msg := C.gnn_sp_load(cname)
-			C.free(unsafe.Pointer(cname))
-			if msg == nil {
-				loaded = name
-				return
-			}
-			why = append(why, C.GoString(msg))
-		}
-		loadErr = fmt.Errorf("cusparse: no usable cuSPARSE library: %s", strings.Join(why, "; "))
-	})
-	return loaded, loadErr
+	name, err := library.Load()
+	if err != nil {
+		return "", fmt.Errorf("cusparse: %w", err)
+	}
+	return name, nil
 }
 
 // Handle is a cuSPARSE handle on one device context, with a workspace that

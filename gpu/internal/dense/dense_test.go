@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/gnngo/gnn/gpu/internal/cuda"
+	"github.com/gnngo/gnn/gpu/internal/cudatest"
 )
 
 func TestRowBlocks(t *testing.T) {
@@ -27,21 +28,6 @@ func TestRowBlocks(t *testing.T) {
 	}
 }
 
-// contexts returns the emulator and, where there is one, the first GPU.
-func contexts(t *testing.T) []*cuda.Context {
-	e, err := cuda.OpenEmulator()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	cs := []*cuda.Context{e}
-	if g, err := cuda.Open(0); err == nil {
-		t.Cleanup(func() { g.Close() })
-		cs = append(cs, g)
-	}
-	return cs
-}
-
 func TestMatMulAndSumRows(t *testing.T) {
 	t.Run("float32", testMatMulAndSumRows[float32])
 	t.Run("float64", testMatMulAndSumRows[float64])
@@ -56,7 +42,7 @@ func testMatMulAndSumRows[T float32 | float64](t *testing.T) {
 	if unsafe.Sizeof(z) == 4 {
 		dt, tol = F32, 2e-5
 	}
-	for _, c := range contexts(t) {
+	for _, c := range cudatest.Contexts(t) {
 		for _, n := range []int{3, 70, 5000} {
 			const k, m = 5, 7
 			r := rand.New(rand.NewPCG(uint64(n), 1))

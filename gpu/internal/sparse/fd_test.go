@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gnngo/gnn/gpu/internal/cudatest"
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/testkit/kerneltest"
 	"github.com/gnngo/gnn/ops/edgesoftmax"
@@ -49,7 +50,7 @@ func fdCheck(t *testing.T, name string, x []float64, outLen int, fwd func(x []fl
 // (u_dot_v, e_div_v), edge softmax by source, and GAT attention with
 // respect to el (its gradient: dScore summed over each node's out-edges).
 func TestFiniteDifferences(t *testing.T) {
-	c := contexts(t)[0]
+	c := cudatest.Emulator(t)
 	h := fixtures(t)[4].G // random: self-loops and parallel edges
 	g := upload(t, c, h)
 	rng := rand.New(rand.NewPCG(22, 22))

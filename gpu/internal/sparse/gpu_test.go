@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gnngo/gnn/gpu/internal/cuda"
+	"github.com/gnngo/gnn/gpu/internal/cudatest"
 	"github.com/gnngo/gnn/gpu/internal/cusparse"
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/graph/generate"
@@ -59,7 +60,7 @@ func TestTenMillionEdges(t *testing.T) {
 // emulator with 50K edges, so that they are known to work before a GPU
 // runs them.
 func TestLargeOnEmulator(t *testing.T) {
-	c := contexts(t)[0]
+	c := cudatest.Emulator(t)
 	h, err := generate.Uniform(2000, 50_000, 15)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/gnngo/gnn/gpu/internal/cuda"
+	"github.com/gnngo/gnn/gpu/internal/cudatest"
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
@@ -16,23 +17,6 @@ import (
 	"github.com/gnngo/gnn/internal/testkit/testgraphs"
 	"github.com/gnngo/gnn/ops/spmm"
 )
-
-// contexts returns the emulator and, when the machine has one, the first
-// GPU.
-func contexts(t *testing.T) []*cuda.Context {
-	t.Helper()
-	e, err := cuda.OpenEmulator()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	cs := []*cuda.Context{e}
-	if g, err := cuda.Open(0); err == nil {
-		t.Cleanup(func() { g.Close() })
-		cs = append(cs, g)
-	}
-	return cs
-}
 
 // fixtures returns the kernel packages' test graphs plus the cases the
 // device adds: a skewed graph whose last nodes have no in-edges, with
@@ -60,7 +44,7 @@ func fixtures(t *testing.T) []testgraphs.Fixture {
 // eachGraph calls fn for every context and fixture, with the fixture's
 // graph uploaded to the context as g.
 func eachGraph(t *testing.T, fn func(c *cuda.Context, f testgraphs.Fixture, g *Graph)) {
-	for _, c := range contexts(t) {
+	for _, c := range cudatest.Contexts(t) {
 		for _, f := range fixtures(t) {
 			fn(c, f, upload(t, c, f.G))
 		}

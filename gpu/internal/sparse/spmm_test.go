@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gnngo/gnn/gpu/internal/cuda"
+	"github.com/gnngo/gnn/gpu/internal/cudatest"
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/bcast"
 	"github.com/gnngo/gnn/internal/num"
@@ -213,7 +214,7 @@ func TestSpMMScaledAndSugar(t *testing.T) {
 }
 
 func TestSpMMErrors(t *testing.T) {
-	c := contexts(t)[0]
+	c := cudatest.Emulator(t)
 	h := fixtures(t)[2].G // small
 	g := upload(t, c, h)
 	p := bcast.Same([]int{4})
@@ -244,7 +245,7 @@ func TestSpMMErrors(t *testing.T) {
 // thread gives the bits of the one-element kernel (sum, mean, scaled), and
 // that unaligned buffers take the one-element kernel.
 func TestVectorSums(t *testing.T) {
-	c := contexts(t)[0]
+	c := cudatest.Emulator(t)
 	r := rand.New(rand.NewPCG(8, 8))
 	for _, f := range fixtures(t) {
 		h := f.G
