@@ -28,7 +28,9 @@
 //     through internal/ops/opkit (IntoDoer), and Gorgonia's element-wise and
 //     matrix-product ops (gorgonia.UsePreallocDoer; other Gorgonia ops'
 //     UsePreallocDo does not always overwrite its buffer). Buffers come
-//     from a Pool keyed by dtype and number of elements.
+//     from a Pool keyed by dtype and number of elements; a value with no
+//     free buffer of its size takes a view of the smallest free one of up
+//     to four times its size.
 //   - Liveness: a value goes back to the pool after the last step that
 //     reads it, unless it is a root or kept (WithKeep). A value that lies
 //     in an input's memory (a reshape, a slice, the input itself) shares

@@ -261,6 +261,7 @@ func (m *Machine) release() {
 			continue
 		}
 		if m.leafOverlaps(e.t) {
+			m.pool.forget(e.t)
 			e.t = nil
 			continue
 		}
