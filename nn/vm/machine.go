@@ -30,9 +30,11 @@ type Machine struct {
 	bufs   []entry          // this run's buffer entries
 	kept   []int            // entries of kept values, released at the next run
 	pool   *Pool
+	slots  slots            // the buffer plan (plan.go)
+	live   int64            // bytes of this run's values in buffers now
 	args   []gorgonia.Value // scratch for an op's inputs
 	grads  map[*gorgonia.Node]*tensor.Dense
-	peak   int64    // the most pool bytes in use seen during this machine's steps
+	peak   int64    // the most bytes of values in buffers seen during this machine's steps
 	held   []Holder // what held this machine's buffers then
 	stats  Stats
 	closed bool
@@ -162,6 +164,7 @@ func New(roots gorgonia.Nodes, opts ...Option) (*Machine, error) {
 	if err := m.plan(ops); err != nil {
 		return nil, err
 	}
+	m.planSlots()
 	m.vals = make([]gorgonia.Value, len(m.nodes))
 	m.owner = make([]int, len(m.nodes))
 	m.warm()
@@ -235,11 +238,17 @@ func (m *Machine) RunAll() error {
 		m.owner[i] = -1
 	}
 	m.release()
+	// Every value of the previous run is dead now (those of a run that
+	// failed half-way too).
+	clear(m.slots.out)
+	clear(m.slots.live)
+	m.live = 0
+	m.borrow()
 	for i := len(m.leaves); i < len(m.owner); i++ {
 		m.owner[i] = -1 // not computed in this run yet
 	}
 	for si := range m.steps {
-		if err := m.exec(&m.steps[si]); err != nil {
+		if err := m.exec(si); err != nil {
 			return err
 		}
 	}
@@ -248,6 +257,7 @@ func (m *Machine) RunAll() error {
 			m.kept = append(m.kept, o)
 		}
 	}
+	m.giveBack()
 	return nil
 }
 
@@ -261,7 +271,9 @@ func (m *Machine) release() {
 			continue
 		}
 		if m.leafOverlaps(e.t) {
-			m.pool.forget(e.t)
+			if !m.forgetSlot(e.t) {
+				m.pool.forget(e.t)
+			}
 			e.t = nil
 			continue
 		}
@@ -282,9 +294,11 @@ func (m *Machine) leafOverlaps(t *tensor.Dense) bool {
 	return false
 }
 
-// exec runs one step: into a pooled buffer when the op can, else into
-// what the op allocates; then frees the values read for the last time.
-func (m *Machine) exec(s *step) error {
+// exec runs step si: into its slot's buffer (or a pooled one) when the op
+// can, else into what the op allocates; then frees the values read for the
+// last time.
+func (m *Machine) exec(si int) error {
+	s := &m.steps[si]
 	args := m.args[:0]
 	for _, i := range s.in {
 		args = append(args, m.vals[i])
@@ -294,7 +308,10 @@ func (m *Machine) exec(s *step) error {
 	var err error
 	var buf *tensor.Dense
 	if s.into != nil {
-		buf = m.get(s.key, s.dims)
+		if buf = m.slotView(si, s.dims); buf == nil {
+			buf = m.pool.get(s.key, s.dims)
+		}
+		m.live += s.key.bytes()
 		if s.add && addInto(buf, args) {
 			v = buf
 		} else if v, err = s.into(buf, args...); err != nil {
@@ -338,8 +355,8 @@ func (m *Machine) exec(s *step) error {
 		return fmt.Errorf("vm: %v: %w", s.n, err)
 	}
 	m.vals[s.out], m.owner[s.out] = v, o
-	if in := m.pool.stats.InUse; in > m.peak {
-		m.peak = in
+	if m.live > m.peak {
+		m.peak = m.live
 		m.recordPeak()
 	}
 	for _, i := range s.free {
@@ -360,9 +377,14 @@ func (m *Machine) drop(i int) {
 	}
 }
 
-func (m *Machine) get(k key, s tensor.Shape) *tensor.Dense { return m.pool.get(k, s) }
-
-func (m *Machine) put(t *tensor.Dense) { m.pool.put(t) }
+// put ends the life of buffer t's value: a slot's view frees its slot for
+// the plan's next value, any other buffer goes back to the pool.
+func (m *Machine) put(t *tensor.Dense) {
+	m.live -= key{t.Dtype(), t.Shape().TotalSize()}.bytes()
+	if !m.putSlot(t) {
+		m.pool.put(t)
+	}
+}
 
 // Holder is a value holding a pooled buffer, and the buffer's size.
 type Holder struct {

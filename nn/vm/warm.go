@@ -2,43 +2,27 @@ package vm
 
 import "gorgonia.org/tensor"
 
-// warm takes from the pool, and gives back, the buffers a run of m takes,
-// in the order a run takes and frees them, and writes a zero into every
-// page of the new ones (the operating system maps a page when it is first
-// written): the pool then holds what a run needs, mapped, so that the
-// first run, like the runs after it, allocates no buffer and takes no
-// page fault. On PROTEINS (graphclass) the first training step took 3-10
-// times a steady one with its buffers allocated in it, most of it
-// waiting on page faults and on the garbage collections of a heap growing
-// from 11 to 127 MB. The work is the same, done when the machine is
-// built; the pages touched are those the first run writes anyway.
+// warm takes from the pool, and gives back, the buffers of the machine's
+// slots (plan.go), and writes a zero into every page of the new ones (the
+// operating system maps a page when it is first written): the pool then
+// holds what a run needs, mapped, so that the first run, like the runs
+// after it, allocates no buffer and takes no page fault. On PROTEINS
+// (graphclass) the first training step took 3-10 times a steady one with
+// its buffers allocated in it, most of it waiting on page faults and on
+// the garbage collections of a heap growing from 11 to 127 MB. The work is
+// the same, done when the machine is built; the pages touched are those
+// the first run writes anyway.
 func (m *Machine) warm() {
-	held := make([]*tensor.Dense, len(m.nodes))
-	var fresh []*tensor.Dense
 	before := m.pool.stats.Buffers
-	for si := range m.steps {
-		s := &m.steps[si]
-		if s.into != nil {
-			t := m.pool.get(s.key, s.dims)
-			if m.pool.stats.Buffers > before {
-				before = m.pool.stats.Buffers
-				fresh = append(fresh, t)
-			}
-			held[s.out] = t
-		}
-		for _, i := range s.free {
-			if t := held[i]; t != nil {
-				m.pool.put(t)
-				held[i] = nil
-			}
+	var fresh []*tensor.Dense
+	for sl, k := range m.slots.keys {
+		m.slots.buf[sl] = m.pool.get(k, tensor.Shape{k.n})
+		if m.pool.stats.Buffers > before {
+			before = m.pool.stats.Buffers
+			fresh = append(fresh, m.slots.buf[sl])
 		}
 	}
-	for i, t := range held {
-		if t != nil {
-			m.pool.put(t)
-			held[i] = nil
-		}
-	}
+	m.giveBack()
 	for _, t := range fresh {
 		touch(t)
 	}
