@@ -392,13 +392,13 @@ type Holder struct {
 	Bytes int64
 }
 
-// PeakHolders returns the values that held pooled buffers when the pool's
-// bytes in use were highest during this machine's steps, largest first
+// PeakHolders returns the values that held buffers when the bytes of this
+// machine's values in buffers were highest during its steps, largest first
 // (a value sharing its buffer with an earlier one, a view, is left out):
 // what a run's peak is made of, by node.
 func (m *Machine) PeakHolders() []Holder { return slices.Clone(m.held) }
 
-// recordPeak notes what holds the pool's buffers now.
+// recordPeak notes what holds the machine's buffers now.
 func (m *Machine) recordPeak() {
 	m.held = m.held[:0]
 	seen := map[int]bool{}
