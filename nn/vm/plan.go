@@ -177,13 +177,11 @@ func (m *Machine) putSlot(t *tensor.Dense) bool {
 // a kept value to an input): the slot borrows another buffer next run.
 func (m *Machine) forgetSlot(t *tensor.Dense) bool {
 	sl, ok := m.slots.out[t]
-	if !ok {
-		return false
+	if ok {
+		m.putSlot(t)
+		m.slots.buf[sl] = nil
 	}
-	delete(m.slots.out, t)
-	m.slots.live[sl]--
-	m.slots.buf[sl] = nil
-	return true
+	return ok
 }
 
 // mayView reports whether op is one of Gorgonia's ops whose output may
