@@ -65,35 +65,7 @@ func testDot24Accel(t *testing.T, rng *rand.Rand, g *graph.Graph, targets [][2]T
 					rhs[rng.IntN(len(rhs))] = specials[rng.IntN(len(specials))]
 				}
 				name := fmt.Sprintf("%v_dot_%v/%dx%d/scale %g", lt, rt, s.heads, s.d, scale)
-				want, _ := reference(g, Dot, lhs, c.l, lt, rhs, c.r, rt)
-				mag, _ := reference(g, Dot, absAll(lhs), c.l, lt, absAll(rhs), c.r, rt)
-				got := make([]float32, g.NumEdges()*p.OutLen)
-				Forward(got, g, Dot, lhs, lt, rhs, rt, p)
-				goPath := make([]float32, len(got))
-				useAVX2 = false
-				Forward(goPath, g, Dot, lhs, lt, rhs, rt, p)
-				useAVX2 = true
-				for i, w := range want {
-					a, b := got[i], goPath[i]
-					if math.IsNaN(w) {
-						if a == a || b == b {
-							t.Fatalf("%s: element %d is %v with AVX2, %v in Go, want NaN", name, i, a, b)
-						}
-						continue
-					}
-					if math.Float32bits(a) != math.Float32bits(b) {
-						t.Fatalf("%s: element %d is %v with AVX2, %v in Go", name, i, a, b)
-					}
-					if math.IsInf(w, 0) || math.IsInf(mag[i], 0) {
-						if float64(a) != w && !math.IsInf(mag[i], 0) {
-							t.Fatalf("%s: element %d is %v, want %v", name, i, a, w)
-						}
-						continue
-					}
-					if !(math.Abs(float64(a)-w) <= 1e-6*mag[i]+1e-44) {
-						t.Fatalf("%s: element %d is %v, want %v", name, i, a, w)
-					}
-				}
+				checkDotAccel(t, name, g, c, p, lhs, lt, rhs, rt)
 			}
 		}
 	}
