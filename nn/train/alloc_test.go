@@ -41,16 +41,7 @@ func epochAllocation(t *testing.T, task *train.Task, epochs int) (perEpoch, live
 // step and evaluation) allocates little next to the live heap: values are
 // reused from one epoch to the next.
 func TestEpochAllocation(t *testing.T) {
-	cfg := dataset.DefaultPlantedConfig()
-	cfg.Nodes, cfg.Features = 2000, 64
-	ds, err := dataset.PlantedPartition(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := ds.Graph.AddSelfLoops()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, g := plantedSelfLoops(t, 2000, 64)
 	for _, kind := range []string{"gcn", "gat"} {
 		per, live := epochAllocation(t, goldenTask(t, ds, g, kind, tensor.Float32), 12)
 		t.Logf("%s: %d bytes allocated per epoch, live heap %d bytes (%.1f%%)", kind, per, live, 100*float64(per)/float64(live))

@@ -156,16 +156,7 @@ func traceConfig(t *testing.T, task *train.Task, cfg train.Config) []string {
 // -update): changes to how the expression graph is run (machines, buffer
 // reuse, solvers) must not change a result.
 func TestLossTraceGolden(t *testing.T) {
-	cfg := dataset.DefaultPlantedConfig()
-	cfg.Nodes, cfg.Features = 500, 24
-	ds, err := dataset.PlantedPartition(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := ds.Graph.AddSelfLoops()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, g := plantedSelfLoops(t, 500, 24)
 	// The kernels split work by size, never by the number of threads: the
 	// trace is the same for any GOMAXPROCS.
 	for _, procs := range []int{1, 3} {

@@ -10,7 +10,6 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/nn/train"
 )
 
@@ -75,16 +74,7 @@ func withoutValLoss(lines []string) []string {
 // data-parallel job (Config.Sync): losses, accuracies and weights are
 // those of the committed trace to the bit, at GOMAXPROCS 1 and 3.
 func TestSyncLossTraceGolden(t *testing.T) {
-	cfg := dataset.DefaultPlantedConfig()
-	cfg.Nodes, cfg.Features = 500, 24
-	ds, err := dataset.PlantedPartition(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := ds.Graph.AddSelfLoops()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, g := plantedSelfLoops(t, 500, 24)
 	want := readGolden(t, filepath.Join("testdata", "losses.golden"))
 	for _, procs := range []int{1, 3} {
 		t.Run(fmt.Sprintf("GOMAXPROCS=%d", procs), func(t *testing.T) {
@@ -113,16 +103,7 @@ func TestSyncLossTraceGolden(t *testing.T) {
 // parameters' gradients is what the optimiser steps with: a Sync that
 // doubles them trains as one process does on twice the loss, to the bit.
 func TestSyncGradientsReachSolver(t *testing.T) {
-	cfg := dataset.DefaultPlantedConfig()
-	cfg.Nodes, cfg.Features = 300, 16
-	ds, err := dataset.PlantedPartition(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := ds.Graph.AddSelfLoops()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, g := plantedSelfLoops(t, 300, 16)
 	for _, m := range goldenModels {
 		task := goldenTask(t, ds, g, m.model, m.dt)
 		got := withoutValLoss(traceConfig(t, task, train.Config{Epochs: 6, LearningRate: 0.01, Sync: &scaleSync{scale: 2}}))
@@ -148,6 +129,7 @@ func TestSyncGradientsReachSolver(t *testing.T) {
 		if m.dt == tensor.Float32 {
 			two = gorgonia.NewConstant(float32(2))
 		}
+		var err error
 		if ref.Loss, err = gorgonia.Mul(ref.Loss, two); err != nil {
 			t.Fatal(err)
 		}

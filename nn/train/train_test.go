@@ -10,16 +10,18 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/dataset"
+	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/nn"
 	"github.com/gnngo/gnn/nn/gcn"
 	"github.com/gnngo/gnn/nn/train"
 )
 
-// gcnTask builds a two-layer GCN on a small planted-partition graph.
-func gcnTask(t *testing.T) *train.Task {
+// plantedSelfLoops returns a planted-partition data set of the given nodes
+// and features and its graph with self-loops.
+func plantedSelfLoops(t *testing.T, nodes, features int) (*dataset.Dataset, *graph.Graph) {
 	t.Helper()
 	cfg := dataset.DefaultPlantedConfig()
-	cfg.Nodes, cfg.Features = 700, 32
+	cfg.Nodes, cfg.Features = nodes, features
 	ds, err := dataset.PlantedPartition(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -28,6 +30,13 @@ func gcnTask(t *testing.T) *train.Task {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ds, g
+}
+
+// gcnTask builds a two-layer GCN on a small planted-partition graph.
+func gcnTask(t *testing.T) *train.Task {
+	t.Helper()
+	ds, g := plantedSelfLoops(t, 700, 32)
 	eg := gorgonia.NewGraph()
 	f := ds.Features
 	x := gorgonia.NewMatrix(eg, tensor.Float32, gorgonia.WithShape(f.Rows, f.Cols), gorgonia.WithName("x"),
