@@ -37,7 +37,7 @@ func TestMatMul(t *testing.T) {
 				if err := vm.RunAll(); err != nil {
 					t.Fatal(err)
 				}
-				g, wt := floats(got.Value()), floats(want.Value())
+				g, wt := gradcheck.Floats(got.Value()), gradcheck.Floats(want.Value())
 				tol := 1e-12
 				if dt == tensor.Float32 {
 					tol = 1e-5
@@ -54,21 +54,6 @@ func TestMatMul(t *testing.T) {
 			})
 		}
 	}
-}
-
-// floats returns a tensor's data as float64.
-func floats(v gorgonia.Value) []float64 {
-	switch d := v.Data().(type) {
-	case []float32:
-		out := make([]float64, len(d))
-		for i, x := range d {
-			out[i] = float64(x)
-		}
-		return out
-	case []float64:
-		return d
-	}
-	return nil
 }
 
 // TestMatMulErrors checks the shape and dtype checks.

@@ -83,7 +83,7 @@ func TestPairScoreInto(t *testing.T) {
 				if got != gorgonia.Value(dst) {
 					t.Errorf("%s: %v did not write into the buffer it was given", name, n)
 				}
-				gv, wv := values64(got), values64(want)
+				gv, wv := gradcheck.Floats(got), gradcheck.Floats(want)
 				for i := range wv {
 					if math.Float64bits(gv[i]) != math.Float64bits(wv[i]) {
 						t.Fatalf("%s: %v element %d is %v into a buffer, %v by Do", name, n, i, gv[i], wv[i])
@@ -92,19 +92,4 @@ func TestPairScoreInto(t *testing.T) {
 			}
 		}
 	}
-}
-
-// values64 returns a tensor's elements as float64.
-func values64(v gorgonia.Value) []float64 {
-	switch d := v.Data().(type) {
-	case []float32:
-		out := make([]float64, len(d))
-		for i, x := range d {
-			out[i] = float64(x)
-		}
-		return out
-	case []float64:
-		return d
-	}
-	return nil
 }
