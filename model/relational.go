@@ -106,6 +106,9 @@ func (m *Model) relational(e env, h *hetero.Graph, x map[string]*gorgonia.Node) 
 	if err != nil {
 		return fail(err)
 	}
+	if e.dt == tensor.Float32 {
+		rel = rel.Float32() // the layers read float32 norms only
+	}
 	last := rel
 	if target >= 0 {
 		off := hom.NodeOffsets[target]

@@ -39,9 +39,45 @@ type relation struct {
 	// IDs, whose rows SegmentMatMul reads or writes in place.
 	srcRun, dstRun bool
 	g              *graph.Graph // len(src) -> len(dst), the relation's edges in edge-ID order
-	norm           []float64    // per edge of g; nil without norms
-	norm32         []float32    // norm in float32, made on first use
-	once           sync.Once
+	norm           *edgeNorms   // per edge of g; nil without norms
+}
+
+// edgeNorms holds a relation's norms, one per edge of its graph, in
+// float64 with a float32 copy made on first use, or in float32 only
+// (Relations.Float32). Relations that share a relation's edges (DstRange of
+// a range that holds all of them) share its norms too.
+type edgeNorms struct {
+	f64            []float64
+	f32            []float32
+	only32         bool // made with f32 only; f64 is then a widened copy made on first use
+	once32, once64 sync.Once
+}
+
+// float32s returns the norms in float32, rounding the float64 ones once.
+func (n *edgeNorms) float32s() []float32 {
+	n.once32.Do(func() {
+		if n.f32 == nil {
+			n.f32 = make([]float32, len(n.f64))
+			for k, v := range n.f64 {
+				n.f32[k] = float32(v)
+			}
+		}
+	})
+	return n.f32
+}
+
+// float64s returns the norms in float64: as given, or the float32 ones
+// widened once when only those are kept.
+func (n *edgeNorms) float64s() []float64 {
+	n.once64.Do(func() {
+		if n.f64 == nil {
+			n.f64 = make([]float64, len(n.f32))
+			for k, v := range n.f32 {
+				n.f64[k] = float64(v)
+			}
+		}
+	})
+	return n.f64
 }
 
 var relationsID atomic.Uint64
@@ -62,14 +98,14 @@ func Group(g *graph.Graph, etypes []int32, numRels int, norm []float64) (*Relati
 	for r := range numRels {
 		es := order[starts[r]:starts[r+1]]
 		s, d := make([]int32, len(es)), make([]int32, len(es))
-		var nr []float64
+		var nr *edgeNorms
 		if norm != nil {
-			nr = make([]float64, len(es))
+			nr = &edgeNorms{f64: make([]float64, len(es))}
 		}
 		for k, e := range es {
 			s[k], d[k] = src[e], dst[e]
 			if nr != nil {
-				nr[k] = norm[e]
+				nr.f64[k] = norm[e]
 			}
 		}
 		if err := b.add(rel, r, s, d, nr); err != nil {
@@ -148,8 +184,8 @@ func newBuilder(numSrc, numDst int) *builder {
 }
 
 // add stores relation r of rel from its edges src[k] -> dst[k] (node IDs)
-// with norms norm (nil for none); it takes over src and dst.
-func (b *builder) add(rel *Relations, r int, src, dst []int32, norm []float64) error {
+// with norms norm (nil for none); it takes over src, dst and norm.
+func (b *builder) add(rel *Relations, r int, src, dst []int32, norm *edgeNorms) error {
 	us, ud := compactIDs(src, b.srcMap), compactIDs(dst, b.dstMap)
 	for k := range src {
 		src[k], dst[k] = b.srcMap[src[k]], b.dstMap[dst[k]]
@@ -219,10 +255,26 @@ func (r *Relations) DstRange(lo, hi int) (*Relations, error) {
 				n++
 			}
 		}
+		if n > 0 && n == len(cd) {
+			// Every edge is in the range (a relation into the range's
+			// node type): the compact form is the same but for the
+			// destinations' numbering, so the range shares the edges,
+			// their graph's indexes and the norms instead of copying
+			// them (on ogbn-mag, the last layer's relations).
+			out.rels[i] = rl.shifted(lo)
+			out.numEdges += n
+			continue
+		}
 		s, d := make([]int32, 0, n), make([]int32, 0, n)
-		var nr []float64
-		if r.hasNorm {
-			nr = make([]float64, 0, n)
+		var nr *edgeNorms
+		if rl.norm != nil {
+			// The range keeps the precision rl keeps.
+			nr = &edgeNorms{}
+			if rl.norm.only32 {
+				nr.f32, nr.only32 = make([]float32, 0, n), true
+			} else {
+				nr.f64 = make([]float64, 0, n)
+			}
 		}
 		for k := range cs {
 			v := int(rl.dst[cd[k]])
@@ -230,8 +282,12 @@ func (r *Relations) DstRange(lo, hi int) (*Relations, error) {
 				continue
 			}
 			s, d = append(s, rl.src[cs[k]]), append(d, int32(v-lo))
-			if rl.norm != nil {
-				nr = append(nr, rl.norm[k])
+			switch {
+			case nr == nil:
+			case nr.only32:
+				nr.f32 = append(nr.f32, rl.norm.f32[k])
+			default:
+				nr.f64 = append(nr.f64, rl.norm.f64[k])
 			}
 		}
 		if err := b.add(out, i, s, d, nr); err != nil {
@@ -239,6 +295,39 @@ func (r *Relations) DstRange(lo, hi int) (*Relations, error) {
 		}
 	}
 	return out, nil
+}
+
+// shifted returns rl with its destinations renumbered from lo, sharing
+// everything else.
+func (rl *relation) shifted(lo int) relation {
+	d := make([]int32, len(rl.dst))
+	for k, v := range rl.dst {
+		d[k] = v - int32(lo)
+	}
+	c := *rl
+	c.dst = d
+	return c
+}
+
+// Float32 returns r with its norms kept in float32 only, as a float32
+// layer reads them (the same bits: each norm rounded once), sharing r's
+// graphs; r's float64 norms can then be dropped with r. A float64 layer
+// over the result reads the float32 norms widened. Without norms it
+// returns r.
+func (r *Relations) Float32() *Relations {
+	if !r.hasNorm {
+		return r
+	}
+	out := newRelations(r.numSrc, r.numDst, r.dstOff, len(r.rels), true)
+	out.numEdges = r.numEdges
+	for i := range r.rels {
+		rl := r.rels[i]
+		if rl.norm != nil {
+			rl.norm = &edgeNorms{f32: rl.norm.float32s(), only32: true}
+		}
+		out.rels[i] = rl
+	}
+	return out
 }
 
 // RightNorm returns DGL's usual R-GCN norm for each edge of g: 1 over the
@@ -328,14 +417,9 @@ func norms[T num.Float](rl *relation) []T {
 	if rl.norm == nil {
 		return nil
 	}
-	if n, ok := any(rl.norm).([]T); ok {
-		return n
+	var zero T
+	if _, ok := any(zero).(float32); ok {
+		return any(rl.norm.float32s()).([]T)
 	}
-	rl.once.Do(func() {
-		rl.norm32 = make([]float32, len(rl.norm))
-		for k, v := range rl.norm {
-			rl.norm32[k] = float32(v)
-		}
-	})
-	return any(rl.norm32).([]T)
+	return any(rl.norm.float64s()).([]T)
 }

@@ -21,15 +21,20 @@ type segCase struct {
 	blocks     int  // 1: full weights
 	norm       bool // edge norms
 	loop, bias bool
-	lo, hi     int // destination range; hi 0 for all
+	lo, hi     int  // destination range; hi 0 for all
+	narrow     bool // norms kept in float32 only (Relations.Float32)
 }
 
 var segCases = []segCase{
-	{"full", 1, true, true, true, 0, 0},
-	{"full-nonorm", 1, false, false, false, 0, 0},
-	{"bdd2", 2, true, true, true, 0, 0},
-	{"range", 1, true, true, true, 2, 6},
-	{"bdd2-range-nobias", 2, true, true, false, 3, 9},
+	{"full", 1, true, true, true, 0, 0, false},
+	{"full-nonorm", 1, false, false, false, 0, 0, false},
+	{"bdd2", 2, true, true, true, 0, 0, false},
+	{"range", 1, true, true, true, 2, 6, false},
+	{"bdd2-range-nobias", 2, true, true, false, 3, 9, false},
+	// Relation 2 lies wholly in [0, 5): the range shares its edges.
+	{"range-whole", 1, true, false, true, 0, 5, false},
+	{"range-whole-f32norms", 2, true, true, true, 0, 5, true},
+	{"full-f32norms", 1, true, true, false, 0, 0, true},
 }
 
 const segNodes, segEdges, segRels = 9, 30, 3
@@ -62,6 +67,13 @@ func segRelations(t testing.TB, c segCase) (*rgcn.Relations, []int32, []int32, [
 	rel, err := rgcn.Group(g, et, segRels, nr)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if c.narrow {
+		rel = rel.Float32()
+		nr = make([]float64, len(norm)) // what the layers read: each norm rounded to float32
+		for e, v := range norm {
+			nr[e] = float64(float32(v))
+		}
 	}
 	if c.hi > 0 {
 		if rel, err = rel.DstRange(c.lo, c.hi); err != nil {
