@@ -52,6 +52,9 @@ func CrossEntropy(logits *gorgonia.Node, labels []int32, nodes []int32) (*gorgon
 		seen[v] = true
 	}
 	op := &xentOp{labels: append([]int32{}, labels...), nodes: append([]int32{}, nodes...), n: n, c: c, unique: unique, id: xentIDs.Add(1)}
+	if unique {
+		op.listed = seen
+	}
 	return apply(op, logits)
 }
 
@@ -63,7 +66,8 @@ var xentIDs atomic.Uint64
 type xentOp struct {
 	labels, nodes []int32
 	n, c          int
-	unique        bool // no node listed twice: gradient rows are disjoint
+	unique        bool   // no node listed twice: gradient rows are disjoint
+	listed        []bool // with unique: whether each row is listed
 	id            uint64
 }
 
@@ -135,9 +139,20 @@ func (op *xentGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 	return []tensor.Shape{s, tensor.ScalarShape()}, s
 }
 
-// DoInto computes the output into dst (opkit.Into).
+// DoInto computes the output into dst (opkit.Into), which may be the
+// logits' own tensor (Overwrites).
 func (op *xentGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
 	return xentDo(dst, op.fwd, vals, true)
+}
+
+// Overwrites reports that the gradient may be written over the logits
+// (opkit.Overwrite) when no node is listed twice: each listed row's
+// gradient is made from that row alone, and the other rows are zeroed.
+func (op *xentGradOp) Overwrites() int {
+	if op.fwd.unique {
+		return 0
+	}
+	return -1
 }
 
 // DeviceDo computes the loss gradient on the device. It runs when an input is on the device
@@ -183,6 +198,18 @@ func xentDo(dst *tensor.Dense, op *xentOp, vals []gorgonia.Value, grad bool) (go
 			scale = d[0]
 		}
 	}
+	if grad && dst != nil && dst.Uintptr() == t.Uintptr() {
+		if !op.unique || dst.Dtype() != t.Dtype() || !dst.Shape().Eq(t.Shape()) {
+			return nil, fmt.Errorf("nn: cross-entropy gradient: cannot write over the logits")
+		}
+		switch x := t.Data().(type) {
+		case []float32:
+			xentOver(x, op, scale)
+		case []float64:
+			xentOver(x, op, scale)
+		}
+		return dst, nil
+	}
 	switch x := t.Data().(type) {
 	case []float32:
 		if grad {
@@ -227,6 +254,20 @@ func xent[T float32 | float64](x []T, op *xentOp, scale float64, g []T) float64 
 	return loss
 }
 
+// xentOver writes the gradient over the logits x: the listed rows (no
+// node listed twice) as xent does, each from its own row, and zeros in the
+// others.
+func xentOver[T float32 | float64](x []T, op *xentOp, scale float64) {
+	parallel.For(op.n, xentChunk, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			if !op.listed[v] {
+				clear(x[v*op.c : (v+1)*op.c])
+			}
+		}
+	})
+	xent(x, op, scale, x)
+}
+
 // xentNodes sets terms[i] to the term of nodes[i] in the loss (to be
 // subtracted) or, when g is not nil (the backward op), adds the node's
 // gradient row to g instead.
@@ -258,6 +299,9 @@ func xentNodes[T float32 | float64](terms []float64, x, g []T, op *xentOp, nodes
 			continue
 		}
 		gr, r := g[int(v)*op.c:int(v+1)*op.c], inv*scale/s
+		if len(gr) > 0 && &gr[0] == &row[0] {
+			clear(gr) // written over the logits (xentOver): the row is read
+		}
 		for k, ek := range e {
 			p := ek * r
 			if k == label {

@@ -51,6 +51,7 @@ type step struct {
 	key  key                                                                        // the output's dtype and size, when pd is set
 	dims tensor.Shape                                                               // the output's shape, when pd is set
 	free []int                                                                      // values whose last reader this step is
+	over int                                                                        // the input position written over (Overwriter, planned), or -1
 }
 
 // key is what a pooled buffer can serve: a dtype and a number of elements.
@@ -80,6 +81,17 @@ type Stats struct {
 // for it before gorgonia.UsePreallocDoer.
 type IntoDoer interface {
 	DoInto(dst gorgonia.Value, inputs ...gorgonia.Value) (gorgonia.Value, error)
+}
+
+// Overwriter is an IntoDoer that can write its output over one of its
+// inputs: Overwrites returns that input's position (-1 for none), whose
+// own tensor DoInto may then be given as dst when the input has the
+// output's shape and dtype and no later step reads it. The Machine does so
+// when its plan finds the input dead after the step, and then needs no
+// buffer for the output (a loss gradient over the logits, say).
+type Overwriter interface {
+	IntoDoer
+	Overwrites() int
 }
 
 // Option configures New.
@@ -180,7 +192,7 @@ func (m *Machine) plan(ops []*gorgonia.Node) error {
 		last[i] = -1
 	}
 	for si, n := range ops {
-		s := step{n: n, op: n.Op(), out: m.index[n]}
+		s := step{n: n, op: n.Op(), out: m.index[n], over: -1}
 		for kids := eg.From(n.ID()); kids.Next(); {
 			k := kids.Node().(*gorgonia.Node)
 			ki, ok := m.index[k]
@@ -307,6 +319,24 @@ func (m *Machine) exec(si int) error {
 	var v gorgonia.Value
 	var err error
 	var buf *tensor.Dense
+	if s.over >= 0 {
+		if t := m.overwritable(s, args); t != nil {
+			if v, err = s.into(t, args...); err != nil {
+				return fmt.Errorf("vm: %v: %w", s.n, err)
+			}
+			if sameMemory(v, t) {
+				// The output lives in the input's buffer, which the
+				// input's drop below leaves to it.
+				o := m.owner[s.in[s.over]]
+				m.bufs[o].refs++
+				return m.bindOut(s, v, o)
+			}
+			// The op wrote elsewhere: its result is its own.
+			m.stats.Fallbacks++
+			m.bufs = append(m.bufs, entry{refs: 1})
+			return m.bindOut(s, v, len(m.bufs)-1)
+		}
+	}
 	if s.into != nil {
 		if buf = m.slotView(si, s.dims); buf == nil {
 			buf = m.pool.get(s.key, s.dims)
@@ -351,6 +381,12 @@ func (m *Machine) exec(si int) error {
 	if buf != nil {
 		m.put(buf)
 	}
+	return m.bindOut(s, v, o)
+}
+
+// bindOut binds step s's output v, living in entry o (-1: in a leaf's
+// memory), and frees the values s read for the last time.
+func (m *Machine) bindOut(s *step, v gorgonia.Value, o int) error {
 	if err := bind(s.n, v); err != nil {
 		return fmt.Errorf("vm: %v: %w", s.n, err)
 	}
@@ -363,6 +399,19 @@ func (m *Machine) exec(si int) error {
 		m.drop(i)
 	}
 	return nil
+}
+
+// overwritable returns the input tensor step s may write its output over,
+// or nil when it may not this run: the input is not alone in a buffer of
+// this run's (a leaf's memory, or a buffer a live view shares), or not a
+// dense tensor of the output's dtype and shape.
+func (m *Machine) overwritable(s *step, args []gorgonia.Value) *tensor.Dense {
+	o := m.owner[s.in[s.over]]
+	t, ok := args[s.over].(*tensor.Dense)
+	if o < 0 || m.bufs[o].refs != 1 || !ok || t.Dtype() != s.key.dt || !t.Shape().Eq(s.dims) || t.IsView() {
+		return nil
+	}
+	return t
 }
 
 // drop ends the life of value i in this run.
@@ -415,9 +464,18 @@ func (m *Machine) recordPeak() {
 	slices.SortStableFunc(m.held, func(a, b Holder) int { return cmp.Compare(b.Bytes, a.Bytes) })
 }
 
-// Reset does nothing: every run starts afresh. It is there for
-// gorgonia.VM.
-func (m *Machine) Reset() {}
+// Reset ends the last run: the buffers of the values it kept (the roots)
+// go back to the pool, where machines sharing it take them (an evaluation
+// machine's logits, once read, need not stay beside the training step's
+// buffers). The nodes' values must not be read after Reset, nor a kept
+// value bound to an input be reset; the next run starts afresh either way.
+func (m *Machine) Reset() {
+	if m.closed {
+		return
+	}
+	m.release()
+	m.giveBack()
+}
 
 // Close drops the machine's buffers; the values the nodes hold stay
 // readable.

@@ -73,8 +73,9 @@ func (m *Machine) planSlots() {
 			freedAt[i] = max(freedAt[i], freedAt[s.out])
 		}
 	}
+	m.planOverwrites(freedAt)
 	for si := range m.steps {
-		if m.steps[si].into != nil {
+		if m.steps[si].into != nil && m.steps[si].over < 0 {
 			life[si] = interval{si, freedAt[m.steps[si].out]}
 			order = append(order, si)
 		}
@@ -112,6 +113,33 @@ func (m *Machine) planSlots() {
 	p.buf = make([]*tensor.Dense, len(p.keys))
 	p.live = make([]int, len(p.keys))
 	m.slots = p
+}
+
+// planOverwrites marks the steps that will write their output over an
+// input (Overwriter) and extends that input's life to the output's: the
+// input must be the output of a step with a buffer (or itself written
+// over one), of the output's dtype and size, read once by the step and by
+// no later one, and not kept. Such a step has no slot of its own. From the
+// last step back, so that chains carry through.
+func (m *Machine) planOverwrites(freedAt []int) {
+	for si := len(m.steps) - 1; si >= 0; si-- {
+		s := &m.steps[si]
+		ow, ok := s.op.(Overwriter)
+		if s.into == nil || !ok {
+			continue
+		}
+		k := ow.Overwrites()
+		if k < 0 || k >= len(s.in) {
+			continue
+		}
+		i := s.in[k]
+		pi := i - len(m.leaves)
+		if pi < 0 || m.steps[pi].into == nil || m.steps[pi].key != s.key || freedAt[i] != si || slices.Index(s.in, i) != k || slices.Index(s.in[k+1:], i) >= 0 {
+			continue
+		}
+		s.over = k
+		freedAt[i] = freedAt[s.out]
+	}
 }
 
 // borrow takes from the pool the buffers of the slots not held.

@@ -17,9 +17,29 @@ type Into interface {
 	Spec
 	// DoInto computes the output from the input values into dst and
 	// returns it. dst, when not nil, has the output's shape and the
-	// inputs' dtype, holds anything and is no input's memory; an op that
-	// cannot use it (values.AllocInto checks) returns a fresh value.
+	// inputs' dtype, holds anything and is no input's memory (but for an
+	// Overwrite's); an op that cannot use it (values.AllocInto checks)
+	// returns a fresh value.
 	DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error)
+}
+
+// Overwrite is an Into whose DoInto may be handed as dst the very tensor
+// of one of its inputs, of the output's shape, and then writes its output
+// over it: Overwrites returns that input's position, or -1 when this op
+// cannot (it may depend on the op's configuration). nn/vm hands it so when
+// no later op reads the input, and the output then needs no buffer.
+type Overwrite interface {
+	Into
+	Overwrites() int
+}
+
+// Overwrites returns the input position the Spec's DoInto may write its
+// output over (Overwrite), or -1.
+func (o *Op) Overwrites() int {
+	if s, ok := o.spec.(Overwrite); ok {
+		return s.Overwrites()
+	}
+	return -1
 }
 
 // DoInto runs the Spec's DoInto into dst when the Spec is an Into, dst a
