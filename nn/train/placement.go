@@ -100,6 +100,9 @@ func (h *hostRun) step() error {
 			return fmt.Errorf("optimiser: %w", err)
 		}
 	}
+	// The gradients are spent: their buffers go back to the pool, where
+	// the evaluation machine finds them.
+	h.vm.Reset()
 	return nil
 }
 
@@ -174,6 +177,7 @@ func (r *syncRun) step() error {
 		}
 		off += len(g.Params)
 	}
+	r.vm.Reset() // as hostRun.step
 	return nil
 }
 

@@ -42,3 +42,40 @@ func TestPlanSharesSlots(t *testing.T) {
 		}
 	}
 }
+
+// TestResetGivesBack checks that Reset hands the buffers of a run's kept
+// values back to a shared pool: a second machine then runs in them
+// instead of allocating its own.
+func TestResetGivesBack(t *testing.T) {
+	eg := gorgonia.NewGraph()
+	x := gorgonia.NewMatrix(eg, tensor.Float64, gorgonia.WithShape(10, 10), gorgonia.WithName("x"), gorgonia.WithInit(gorgonia.Ones()))
+	a := gorgonia.Must(gorgonia.Add(x, x))
+	b := gorgonia.Must(gorgonia.HadamardProd(x, x))
+	pool := vm.NewPool()
+	ma, err := vm.New(gorgonia.Nodes{a}, vm.WithPool(pool))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ma.Close()
+	mb, err := vm.New(gorgonia.Nodes{b}, vm.WithPool(pool))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mb.Close()
+	for range 3 {
+		if err := ma.RunAll(); err != nil {
+			t.Fatal(err)
+		}
+		if v := a.Value().Data().([]float64)[0]; v != 2 {
+			t.Fatalf("a = %v, want 2", v)
+		}
+		ma.Reset()
+		if err := mb.RunAll(); err != nil {
+			t.Fatal(err)
+		}
+		mb.Reset()
+	}
+	if s := pool.Stats(); s.Buffers != 1 {
+		t.Errorf("pool %+v: want the one buffer both machines run in", s)
+	}
+}
