@@ -57,10 +57,7 @@ type edgeNorms struct {
 func (n *edgeNorms) float32s() []float32 {
 	n.once32.Do(func() {
 		if n.f32 == nil {
-			n.f32 = make([]float32, len(n.f64))
-			for k, v := range n.f64 {
-				n.f32[k] = float32(v)
-			}
+			n.f32 = convert[float32](n.f64)
 		}
 	})
 	return n.f32
@@ -71,13 +68,19 @@ func (n *edgeNorms) float32s() []float32 {
 func (n *edgeNorms) float64s() []float64 {
 	n.once64.Do(func() {
 		if n.f64 == nil {
-			n.f64 = make([]float64, len(n.f32))
-			for k, v := range n.f32 {
-				n.f64[k] = float64(v)
-			}
+			n.f64 = convert[float64](n.f32)
 		}
 	})
 	return n.f64
+}
+
+// convert returns xs converted to D.
+func convert[D, S num.Float](xs []S) []D {
+	out := make([]D, len(xs))
+	for k, v := range xs {
+		out[k] = D(v)
+	}
+	return out
 }
 
 var relationsID atomic.Uint64

@@ -50,6 +50,14 @@
 //     steady-state run allocates no tensors. Machines that run in turn (a
 //     training step and an evaluation) can share a pool (WithPool) and
 //     hold the larger of their needs.
+//   - An op that can write its output over an input (Overwriter, gnn's
+//     ops through opkit.Overwrite: the cross-entropy gradient over the
+//     logits) is handed that input's tensor when no later step reads it,
+//     and its output then takes no buffer of its own.
+//   - Reset ends a run: the buffers of its kept values (the roots) go
+//     back to the pool, so that a machine sharing it runs in them (nn/train
+//     resets the training step after the optimiser has read the gradients,
+//     and the evaluation after the metrics).
 //   - New takes and gives back the slots' buffers once and maps their
 //     pages, so the first run does not allocate either: a first training
 //     step costs about what the next ones do.
