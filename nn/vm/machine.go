@@ -402,13 +402,14 @@ func (m *Machine) bindOut(s *step, v gorgonia.Value, o int) error {
 }
 
 // overwritable returns the input tensor step s may write its output over,
-// or nil when it may not this run: the input is not alone in a buffer of
-// this run's (a leaf's memory, or a buffer a live view shares), or not a
-// dense tensor of the output's dtype and shape.
+// or nil when it may not this run: the input is not alone in one of the
+// machine's buffers (it lies in a leaf's memory, or in memory its op
+// allocated and may hold on to, or a live view shares its buffer), or is
+// not a dense tensor of the output's dtype and shape.
 func (m *Machine) overwritable(s *step, args []gorgonia.Value) *tensor.Dense {
 	o := m.owner[s.in[s.over]]
 	t, ok := args[s.over].(*tensor.Dense)
-	if o < 0 || m.bufs[o].refs != 1 || !ok || t.Dtype() != s.key.dt || !t.Shape().Eq(s.dims) || t.IsView() {
+	if o < 0 || m.bufs[o].t == nil || m.bufs[o].refs != 1 || !ok || t.Dtype() != s.key.dt || !t.Shape().Eq(s.dims) || t.IsView() {
 		return nil
 	}
 	return t
