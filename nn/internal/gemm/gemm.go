@@ -40,6 +40,14 @@ func Mul[T num.Float](c, a, b []T, n, k, m int) {
 // (k x m): the gradient of Mul with respect to a.
 func MulTransB[T num.Float](c, a, b []T, n, k, m int) {
 	check("MulTransB", c, n*k, a, n*m, b, k*m)
+	if padded[T](k, m) != 0 {
+		if ok, nt := stripPlan(any(c).([]float32), n, m, k); ok {
+			bp := packStripT(any(b).([]float32), m, k)
+			defer parallel.PutScratch(bp)
+			stripRows(any(c).([]float32), any(a).([]float32), bp, n, m, k, nt)
+			return
+		}
+	}
 	bt := parallel.Scratch[T](m * k)
 	defer parallel.PutScratch(bt)
 	for j := range k {

@@ -1,0 +1,179 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// The forward kernel for a short shared dimension and a wide output, such
+// as the input gradient of a first layer (n x h times h x F, h 8 to 64, F
+// in the hundreds or thousands): a strip of 6 rows of c is swept from its
+// first block of 16 columns to its last in one call, each block a register
+// tile of 6 rows by 16 columns over the whole shared dimension, stored
+// once. Every output element is one chain of fused multiply-adds over the
+// shared dimension in order, as in tile_amd64.s.
+
+// SROW2 adds the broadcast float at addr times Y12:Y13 to lo:hi, through
+// the scratch register t.
+#define SROW2(addr, t, lo, hi) \
+	VBROADCASTSS addr, t \
+	VFMADD231PS  Y12, t, lo \
+	VFMADD231PS  Y13, t, hi
+
+// SSTEP is one step of the shared dimension: b's row of the block at
+// bo(R14), a's six rows at ao(AX) and ao(BX), row stride R12. Over the
+// steps of a block, R13 prefetches the next strip's rows of a, 6 rows of
+// lda floats in 48 bytes a pair of steps.
+#define SSTEP(bo, ao) \
+	VMOVUPS bo(R14), Y12 \
+	VMOVUPS bo+32(R14), Y13 \
+	SROW2(ao(AX), Y14, Y0, Y1) \
+	SROW2(ao(AX)(R12*1), Y15, Y2, Y3) \
+	SROW2(ao(AX)(R12*2), Y14, Y4, Y5) \
+	SROW2(ao(BX), Y15, Y6, Y7) \
+	SROW2(ao(BX)(R12*1), Y14, Y8, Y9) \
+	SROW2(ao(BX)(R12*2), Y15, Y10, Y11)
+
+// SSTORE stores the tile to the rows at (R9), R10 bytes apart (R11 three
+// rows), with the store instruction op, through AX.
+#define SSTORE(op) \
+	LEAQ (R9)(R11*1), AX \
+	op   Y0, (R9) \
+	op   Y1, 32(R9) \
+	op   Y2, (R9)(R10*1) \
+	op   Y3, 32(R9)(R10*1) \
+	op   Y4, (R9)(R10*2) \
+	op   Y5, 32(R9)(R10*2) \
+	op   Y6, (AX) \
+	op   Y7, 32(AX) \
+	op   Y8, (AX)(R10*1) \
+	op   Y9, 32(AX)(R10*1) \
+	op   Y10, (AX)(R10*2) \
+	op   Y11, 32(AX)(R10*2)
+
+// SNT2 and SNT4 write the tile to the rows at (R9) as SSTORE does, with 16-byte
+// non-temporal stores, each half of a vector apart.
+#define SNT2(y, x, addr, addr16) \
+	VMOVNTPS     x, addr \
+	VEXTRACTF128 $1, y, x \
+	VMOVNTPS     x, addr16
+
+#define SNT4 \
+	LEAQ (R9)(R11*1), AX \
+	SNT2(Y0, X0, (R9), 16(R9)) \
+	SNT2(Y1, X1, 32(R9), 48(R9)) \
+	SNT2(Y2, X2, (R9)(R10*1), 16(R9)(R10*1)) \
+	SNT2(Y3, X3, 32(R9)(R10*1), 48(R9)(R10*1)) \
+	SNT2(Y4, X4, (R9)(R10*2), 16(R9)(R10*2)) \
+	SNT2(Y5, X5, 32(R9)(R10*2), 48(R9)(R10*2)) \
+	SNT2(Y6, X6, (AX), 16(AX)) \
+	SNT2(Y7, X7, 32(AX), 48(AX)) \
+	SNT2(Y8, X8, (AX)(R10*1), 16(AX)(R10*1)) \
+	SNT2(Y9, X9, 32(AX)(R10*1), 48(AX)(R10*1)) \
+	SNT2(Y10, X10, (AX)(R10*2), 16(AX)(R10*2)) \
+	SNT2(Y11, X11, 32(AX)(R10*2), 48(AX)(R10*2))
+
+// func strip16F32(c, a, b *float32, n, k, lda, ldc, nb, last, nt int)
+//
+// c (n x m, rows ldc floats apart) = a (n x k, rows lda apart) times b
+// packed in nb blocks of 16 columns, each its k rows of 16 floats one
+// after another: the blocks of columns 0, 16, ..., then a last block of
+// columns last to last+15, with last = m-16, which may overlap the one
+// before it (the overlapped columns are computed again, to the same
+// bits). n a positive multiple of 6, k and nb positive. With nt = 1 the
+// tiles are written with 32-byte non-temporal stores, which need c, ldc*4
+// and last*4 multiples of 32 bytes; with nt = 2 with 16-byte ones, which
+// need them multiples of 16 bytes.
+TEXT ·strip16F32(SB), NOSPLIT, $0-80
+	MOVQ c+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+24(FP), R8
+	MOVQ lda+40(FP), R12
+	SHLQ $2, R12
+	MOVQ ldc+48(FP), R10
+	SHLQ $2, R10
+	LEAQ (R10)(R10*2), R11
+
+strip:
+	CMPQ R8, $6
+	JLT  done
+	MOVQ b+16(FP), R14
+	MOVQ nb+56(FP), DX
+	MOVQ DI, R9
+
+blk:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	MOVQ   SI, AX
+	LEAQ   (SI)(R12*2), BX
+	ADDQ   R12, BX
+	LEAQ   (BX)(R12*2), R13
+	ADDQ   R12, R13
+	ADDQ   R12, R13 // the next strip's rows of a
+	MOVQ   k+32(FP), CX
+	TESTQ  $1, CX
+	JZ     k2
+	SSTEP(0, 0)
+	ADDQ   $64, R14
+	ADDQ   $4, AX
+	ADDQ   $4, BX
+	DECQ   CX
+	JZ     kend
+
+k2:
+	PREFETCHT0 (R13)
+	SSTEP(0, 0)
+	SSTEP(64, 4)
+	ADDQ       $128, R14
+	ADDQ       $8, AX
+	ADDQ       $8, BX
+	ADDQ       $48, R13
+	SUBQ       $2, CX
+	JNZ        k2
+
+kend:
+	CMPQ nt+72(FP), $1
+	JE   ntstore
+	JG   ntstore4
+	SSTORE(VMOVUPS)
+	JMP  next
+
+ntstore:
+	SSTORE(VMOVNTPS)
+	JMP next
+
+ntstore4:
+	SNT4
+
+next:
+	DECQ DX
+	JZ   nextstrip
+	ADDQ $64, R9
+	CMPQ DX, $1
+	JNE  blk
+	MOVQ last+64(FP), R9
+	LEAQ (DI)(R9*4), R9
+	JMP  blk
+
+nextstrip:
+	LEAQ (DI)(R11*2), DI
+	LEAQ (SI)(R12*4), SI
+	LEAQ (SI)(R12*2), SI
+	SUBQ $6, R8
+	JMP  strip
+
+done:
+	CMPQ nt+72(FP), $0
+	JZ   ret
+	SFENCE
+
+ret:
+	VZEROUPPER
+	RET
