@@ -7,7 +7,7 @@ import (
 )
 
 // mulStrip is mulAccel for a short shared dimension and a wide output
-// (useStrip), the input gradient of a first layer: c (n x m) = a (n x k)
+// (stripPlan), the input gradient of a first layer: c (n x m) = a (n x k)
 // times b (k x m), m at least 16. b is packed once in blocks of 16
 // columns (packStrip), the last of them the last 16 columns of b;
 // strip16F32 sweeps strips of 6 rows across all the blocks in one call,
@@ -15,7 +15,8 @@ import (
 // of 16 the last block overlaps the one before it, and writes its columns
 // again with the same bits. The rows go to goroutines in strips; the last
 // rows, fewer than 6, are computed from a copy padded with zero rows.
-// When nt, c is written with non-temporal stores (useNT).
+// With nt 1 or 2, c is written with 32- or 16-byte non-temporal stores
+// (stripPlan).
 func mulStrip(c, a, b []float32, n, k, m, nt int) {
 	bp := packStrip(b, k, m)
 	defer parallel.PutScratch(bp)
