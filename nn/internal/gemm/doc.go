@@ -12,8 +12,8 @@
 // output in strips of 6 rows, each swept in one call across all its
 // blocks of 16 columns, b packed once with its last block overlapping the
 // one before it so that every tile is written straight into c, with
-// non-temporal stores when c is over 16 MiB and its rows start on 16- or
-// 32-byte boundaries; the weight gradient over
+// non-temporal stores when c is over 16 MiB and its rows start on 32-byte
+// boundaries; the weight gradient over
 // fixed chunks of rows summed in chunk order, in tiles of 6 features by 16
 // columns (or 12 by 8) up to 128 wide, a chunk's features split in blocks
 // among the goroutines and swept 12 rows at a time, and, wider,

@@ -15,8 +15,7 @@ import (
 // of 16 the last block overlaps the one before it, and writes its columns
 // again with the same bits. The rows go to goroutines in strips; the last
 // rows, fewer than 6, are computed from a copy padded with zero rows.
-// With nt 1 or 2, c is written with 32- or 16-byte non-temporal stores
-// (stripPlan).
+// With nt = 1, c is written with non-temporal stores (stripPlan).
 func mulStrip(c, a, b []float32, n, k, m, nt int) {
 	bp := packStrip(b, k, m)
 	defer parallel.PutScratch(bp)
@@ -85,28 +84,26 @@ func packStripT(b []float32, k, m int) []float32 {
 
 // stripPlan reports whether Mul's product c (n x m) = a (n x k) times b
 // goes to mulStrip, and with which stores, for a shared dimension of at
-// most stripMaxK. Non-temporal stores need an output of at least ntBytes,
-// which would not stay in the caches anyway, and rows on 32-byte
-// boundaries (nt = 1) or on 16-byte ones (nt = 2); with them mulStrip
-// takes outputs from 64 wide. Without them it takes outputs at least
-// stripWide wide, but not those a multiple of 64 wide, where mulAccel's
-// blocks of rows were faster. In cpu-GFLOPS, k = 16, old blocks against
-// strips: 3327 x 3703 39-41 against 51-52; 19717 x 500 27-29 against
-// 39-41 (46 with 16-byte non-temporal stores); 20000 x 1000 (k = 8) 30-32
-// against 48 with non-temporal stores; 100000 x 64 and x 128 44-47
-// against 59-61 with them, 34-38 without; 20000 x 256 43-44 against 37
-// without them, 43-44 with.
+// most stripMaxK. Non-temporal stores (nt = 1) need an output of at least
+// ntBytes, which would not stay in the caches anyway, and rows on 32-byte
+// boundaries; with them mulStrip takes outputs from 64 wide. Without them
+// it takes outputs at least stripWide wide, but not those a multiple of
+// 64 wide, where mulBlocks was faster. In cpu-GFLOPS, k = 16, mulBlocks
+// against mulStrip: 3327 x 3703 39-41 against 51-52; 19717 x 500 27-29
+// against 38-41 (27 with 16-byte non-temporal stores on its rows, 16-byte
+// aligned: not kept); 20000 x 1000 (k = 8) 30-32 against 48 with
+// non-temporal stores; 100000 x 64 and x 128 44-47 against 59-61 with
+// them, 34-38 without; 20000 x 256 43-44 against 37 without them, 43-44
+// with. Non-temporal stores of only the blocks of the rows on 32-byte
+// boundaries, the first and last block of a row with ordinary ones, were
+// slower (3327 x 3703 34-39 against 44-49), and so was b read in place of
+// packed (20000 x 1000 by 8 37-44 against 45-48).
 func stripPlan(c []float32, n, k, m int) (ok bool, nt int) {
 	if k > stripMaxK || m < 64 || n == 0 {
 		return false, 0
 	}
-	if n*m*4 >= ntBytes {
-		switch p := uintptr(unsafe.Pointer(&c[0])); {
-		case m%8 == 0 && p%32 == 0:
-			nt = 1
-		case m%4 == 0 && p%16 == 0:
-			nt = 2
-		}
+	if n*m*4 >= ntBytes && m%8 == 0 && uintptr(unsafe.Pointer(&c[0]))%32 == 0 {
+		nt = 1
 	}
 	if nt != 0 && m < stripWide {
 		return true, nt

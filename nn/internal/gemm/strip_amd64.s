@@ -48,28 +48,6 @@
 	op   Y10, (AX)(R10*2) \
 	op   Y11, 32(AX)(R10*2)
 
-// SNT2 and SNT4 write the tile to the rows at (R9) as SSTORE does, with 16-byte
-// non-temporal stores, each half of a vector apart.
-#define SNT2(y, x, addr, addr16) \
-	VMOVNTPS     x, addr \
-	VEXTRACTF128 $1, y, x \
-	VMOVNTPS     x, addr16
-
-#define SNT4 \
-	LEAQ (R9)(R11*1), AX \
-	SNT2(Y0, X0, (R9), 16(R9)) \
-	SNT2(Y1, X1, 32(R9), 48(R9)) \
-	SNT2(Y2, X2, (R9)(R10*1), 16(R9)(R10*1)) \
-	SNT2(Y3, X3, 32(R9)(R10*1), 48(R9)(R10*1)) \
-	SNT2(Y4, X4, (R9)(R10*2), 16(R9)(R10*2)) \
-	SNT2(Y5, X5, 32(R9)(R10*2), 48(R9)(R10*2)) \
-	SNT2(Y6, X6, (AX), 16(AX)) \
-	SNT2(Y7, X7, 32(AX), 48(AX)) \
-	SNT2(Y8, X8, (AX)(R10*1), 16(AX)(R10*1)) \
-	SNT2(Y9, X9, 32(AX)(R10*1), 48(AX)(R10*1)) \
-	SNT2(Y10, X10, (AX)(R10*2), 16(AX)(R10*2)) \
-	SNT2(Y11, X11, 32(AX)(R10*2), 48(AX)(R10*2))
-
 // func strip16F32(c, a, b *float32, n, k, lda, ldc, nb, last, nt int)
 //
 // c (n x m, rows ldc floats apart) = a (n x k, rows lda apart) times b
@@ -77,10 +55,9 @@
 // after another: the blocks of columns 0, 16, ..., then a last block of
 // columns last to last+15, with last = m-16, which may overlap the one
 // before it (the overlapped columns are computed again, to the same
-// bits). n a positive multiple of 6, k and nb positive. With nt = 1 the
-// tiles are written with 32-byte non-temporal stores, which need c, ldc*4
-// and last*4 multiples of 32 bytes; with nt = 2 with 16-byte ones, which
-// need them multiples of 16 bytes.
+// bits). n a positive multiple of 6, k and nb positive. With nt != 0 the
+// tiles are written with non-temporal stores, which need c, ldc*4 and
+// last*4 multiples of 32 bytes.
 TEXT ·strip16F32(SB), NOSPLIT, $0-80
 	MOVQ c+0(FP), DI
 	MOVQ a+8(FP), SI
@@ -139,18 +116,13 @@ k2:
 	JNZ        k2
 
 kend:
-	CMPQ nt+72(FP), $1
-	JE   ntstore
-	JG   ntstore4
+	CMPQ nt+72(FP), $0
+	JNE  ntstore
 	SSTORE(VMOVUPS)
 	JMP  next
 
 ntstore:
 	SSTORE(VMOVNTPS)
-	JMP next
-
-ntstore4:
-	SNT4
 
 next:
 	DECQ DX

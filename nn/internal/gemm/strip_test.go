@@ -14,8 +14,9 @@ import (
 // mulAccel's blocks (the same chains of fused multiply-adds), at
 // GOMAXPROCS 1 and 2: rows not a multiple of 6 (the padded last strip)
 // and fewer than 6, widths not a multiple of 16 or 8 (the last block
-// overlapping the one before it), 16-byte aligned rows (m a multiple of 4
-// but not 8), odd shared dimensions and the longest one taken.
+// overlapping the one before it), rows that do not start on 32-byte
+// boundaries (no non-temporal stores), odd shared dimensions and the
+// longest one taken.
 func TestStrip(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2 and FMA")
