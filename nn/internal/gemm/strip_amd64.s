@@ -119,6 +119,18 @@ kend:
 	CMPQ nt+72(FP), $0
 	JNE  ntstore
 	SSTORE(VMOVUPS)
+
+	// Prefetch c's lines 4 blocks ahead, which ordinary stores would
+	// otherwise read on demand: short rows (PubMed's 500 columns) are
+	// streams too short for the hardware to follow. Over 256 bytes
+	// rather than 128 or 512, 19717 x 500 over 16 ran at 36-40
+	// cpu-GFLOPS without, 39-48 with.
+	PREFETCHT0 256(R9)
+	PREFETCHT0 256(R9)(R10*1)
+	PREFETCHT0 256(R9)(R10*2)
+	PREFETCHT0 256(AX)
+	PREFETCHT0 256(AX)(R10*1)
+	PREFETCHT0 256(AX)(R10*2)
 	JMP  next
 
 ntstore:
