@@ -39,13 +39,9 @@ const (
 	scratchRows = 5 * tileRows
 
 	// tmulBytes bounds the rows of b (r x h) that one call of the
-	// weight-gradient kernel broadcasts from, held in the L1 and L2
-	// caches while the tiles of a's columns go by: more rows a call keep
-	// each tile of p in registers longer. At 64 KiB rather than 16, 64
-	// rows rather than 16 for h = 256: 100,000 x 100 by 256 ran at 46-52
-	// cpu-GFLOPS (median of 5 alternating runs 49.9) with 16 KiB, 50-55
-	// (51.5) with 64.
-	tmulBytes = 64 << 10
+	// weight-gradient kernel broadcasts from, held in the L1 cache while
+	// the tiles of a's columns go by.
+	tmulBytes = 16 << 10
 
 	// tmulRows is the most rows of a that one call of the weight-gradient
 	// kernel takes: its tiles of p stay in registers over them, and the
