@@ -108,8 +108,8 @@ func padded[T num.Float](m, k int) int {
 // (mulBlocks). Products over a short shared dimension into a wide c go to
 // mulStrip instead (stripPlan).
 func mulAccel(c, a, b []float32, n, k, m, w int) {
-	if ok, nt := stripPlan(c, n, k, m); ok {
-		mulStrip(c, a, b, n, k, m, nt)
+	if ok, nt := stripPlan(n, k, m); ok {
+		mulStrip(c, a, b, n, k, m, nt, false)
 		return
 	}
 	mulBlocks(c, a, b, n, k, m, w)

@@ -49,12 +49,11 @@ func outer16F32(p, a, b *float32, n, k, lda, w int)
 //go:noescape
 func mulRowsF32(c, a, b *float32, n, k, m int)
 
-// strip16F32 sets c (n x m, rows ldc floats apart) to a (n x k, rows lda
-// apart) times b packed in nb blocks of 16 columns (packStrip), the last
-// at column last = m-16, in strips of 6 rows swept across all the blocks;
-// n a positive multiple of 6, k and nb positive; nt != 0 writes c with
-// non-temporal stores, for c, ldc*4 and last*4 multiples of 32 bytes
-// (strip_amd64.s).
+// stripF32 sets c (n x m, rows ldc floats apart) to a (n x k, rows lda
+// apart) times b over the blocks of 16 columns that blocks lists
+// (stripClasses), b packed in their order (packBlocks), in strips of 6
+// rows swept across all the blocks; n a positive multiple of 6, k
+// positive (strip_amd64.s).
 //
 //go:noescape
-func strip16F32(c, a, b *float32, n, k, lda, ldc, nb, last, nt int)
+func stripF32(c, a, b *float32, n, k, lda, ldc int, blocks *int32)

@@ -25,6 +25,6 @@ func outer16F32(p, a, b *float32, n, k, lda, w int) { panic("gemm: no AVX2 kerne
 
 func mulRowsF32(c, a, b *float32, n, k, m int) { panic("gemm: no AVX2 kernels in this build") }
 
-func strip16F32(c, a, b *float32, n, k, lda, ldc, nb, last, nt int) {
+func stripF32(c, a, b *float32, n, k, lda, ldc int, blocks *int32) {
 	panic("gemm: no AVX2 kernels in this build")
 }

@@ -41,10 +41,8 @@ func Mul[T num.Float](c, a, b []T, n, k, m int) {
 func MulTransB[T num.Float](c, a, b []T, n, k, m int) {
 	check("MulTransB", c, n*k, a, n*m, b, k*m)
 	if padded[T](k, m) != 0 {
-		if ok, nt := stripPlan(any(c).([]float32), n, m, k); ok {
-			bp := packStripT(any(b).([]float32), m, k)
-			defer parallel.PutScratch(bp)
-			stripRows(any(c).([]float32), any(a).([]float32), bp, n, m, k, nt)
+		if ok, nt := stripPlan(n, m, k); ok {
+			mulStrip(any(c).([]float32), any(a).([]float32), any(b).([]float32), n, m, k, nt, true)
 			return
 		}
 	}

@@ -48,17 +48,19 @@
 	op   Y10, (AX)(R10*2) \
 	op   Y11, 32(AX)(R10*2)
 
-// func strip16F32(c, a, b *float32, n, k, lda, ldc, nb, last, nt int)
+// func stripF32(c, a, b *float32, n, k, lda, ldc int, blocks *int32)
 //
-// c (n x m, rows ldc floats apart) = a (n x k, rows lda apart) times b
-// packed in nb blocks of 16 columns, each its k rows of 16 floats one
-// after another: the blocks of columns 0, 16, ..., then a last block of
-// columns last to last+15, with last = m-16, which may overlap the one
-// before it (the overlapped columns are computed again, to the same
-// bits). n a positive multiple of 6, k and nb positive. With nt != 0 the
-// tiles are written with non-temporal stores, which need c, ldc*4 and
-// last*4 multiples of 32 bytes.
-TEXT ·strip16F32(SB), NOSPLIT, $0-80
+// c (n x m, rows ldc floats apart) = a (n x k, rows lda apart) times b,
+// n a positive multiple of 6 and k positive, over the blocks of 16 columns
+// that blocks lists, ended by a negative entry: 4j+f for the block of
+// columns j to j+15, b packed in the same order, each block its k rows of
+// 16 floats one after another. Flag f is 1 for non-temporal stores, whose
+// rows of c must start on 32-byte boundaries; 2 for ordinary stores
+// followed by a prefetch of c's lines 4 blocks ahead; 0 for ordinary
+// stores alone, beside non-temporal ones, whose lines must not be read
+// into the caches. Blocks may overlap: the columns they share are
+// computed again, to the same bits.
+TEXT ·stripF32(SB), NOSPLIT, $0-64
 	MOVQ c+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+24(FP), R8
@@ -72,37 +74,40 @@ strip:
 	CMPQ R8, $6
 	JLT  done
 	MOVQ b+16(FP), R14
-	MOVQ nb+56(FP), DX
-	MOVQ DI, R9
+	MOVQ blocks+56(FP), DX
 
 blk:
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
-	MOVQ   SI, AX
-	LEAQ   (SI)(R12*2), BX
-	ADDQ   R12, BX
-	LEAQ   (BX)(R12*2), R13
-	ADDQ   R12, R13
-	ADDQ   R12, R13 // the next strip's rows of a
-	MOVQ   k+32(FP), CX
-	TESTQ  $1, CX
-	JZ     k2
+	MOVLQSX (DX), CX
+	TESTQ   CX, CX
+	JS      nextstrip
+	SHRQ    $2, CX
+	LEAQ    (DI)(CX*4), R9
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
+	VXORPS  Y8, Y8, Y8
+	VXORPS  Y9, Y9, Y9
+	VXORPS  Y10, Y10, Y10
+	VXORPS  Y11, Y11, Y11
+	MOVQ    SI, AX
+	LEAQ    (SI)(R12*2), BX
+	ADDQ    R12, BX
+	LEAQ    (BX)(R12*2), R13
+	ADDQ    R12, R13          // the next strip's rows of a
+	MOVQ    k+32(FP), CX
+	TESTQ   $1, CX
+	JZ      k2
 	SSTEP(0, 0)
-	ADDQ   $64, R14
-	ADDQ   $4, AX
-	ADDQ   $4, BX
-	DECQ   CX
-	JZ     kend
+	ADDQ    $64, R14
+	ADDQ    $4, AX
+	ADDQ    $4, BX
+	DECQ    CX
+	JZ      kend
 
 k2:
 	PREFETCHT0 (R13)
@@ -116,9 +121,13 @@ k2:
 	JNZ        k2
 
 kend:
-	CMPQ nt+72(FP), $0
-	JNE  ntstore
+	MOVL  (DX), CX
+	ADDQ  $4, DX
+	TESTL $1, CX
+	JNZ   ntstore
 	SSTORE(VMOVUPS)
+	TESTL $2, CX
+	JZ    blk
 
 	// Prefetch c's lines 4 blocks ahead, which ordinary stores would
 	// otherwise read on demand: short rows (PubMed's 500 columns) are
@@ -131,20 +140,11 @@ kend:
 	PREFETCHT0 256(AX)
 	PREFETCHT0 256(AX)(R10*1)
 	PREFETCHT0 256(AX)(R10*2)
-	JMP  next
+	JMP        blk
 
 ntstore:
 	SSTORE(VMOVNTPS)
-
-next:
-	DECQ DX
-	JZ   nextstrip
-	ADDQ $64, R9
-	CMPQ DX, $1
-	JNE  blk
-	MOVQ last+64(FP), R9
-	LEAQ (DI)(R9*4), R9
-	JMP  blk
+	JMP blk
 
 nextstrip:
 	LEAQ (DI)(R11*2), DI
@@ -154,10 +154,6 @@ nextstrip:
 	JMP  strip
 
 done:
-	CMPQ nt+72(FP), $0
-	JZ   ret
 	SFENCE
-
-ret:
 	VZEROUPPER
 	RET
