@@ -4,11 +4,12 @@
 
 // The forward kernel for a short shared dimension and a wide output, such
 // as the input gradient of a first layer (n x h times h x F, h 8 to 64, F
-// in the hundreds or thousands): a strip of 6 rows of c is swept from its
-// first block of 16 columns to its last in one call, each block a register
-// tile of 6 rows by 16 columns over the whole shared dimension, stored
-// once. Every output element is one chain of fused multiply-adds over the
-// shared dimension in order, as in tile_amd64.s.
+// in the hundreds or thousands): a strip of 6 rows of c is swept across
+// the blocks of 16 columns that a table lists in one call, each block a
+// register tile of 6 rows by 16 columns over the whole shared dimension,
+// stored straight into c with ordinary or non-temporal stores. Every
+// output element is one chain of fused multiply-adds over the shared
+// dimension in order, as in tile_amd64.s.
 
 // SROW2 adds the broadcast float at addr times Y12:Y13 to lo:hi, through
 // the scratch register t.
