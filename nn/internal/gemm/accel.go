@@ -104,8 +104,20 @@ func padded[T num.Float](m, k int) int {
 // columns are computed independently, so the padding changes nothing
 // else. The rows go to goroutines in units of tileRows; each task takes
 // blocks of its rows, and for each panel of the shared dimension (all of
-// it when b fits panelBytes) runs the column blocks of b over the block.
+// it when b fits panelBytes) runs the column blocks of b over the block
+// (mulBlocks). Products over a short shared dimension into a wide c go to
+// mulStrip instead (stripPlan).
 func mulAccel(c, a, b []float32, n, k, m, w int) {
+	if ok, nt := stripPlan(n, k, m); ok {
+		mulStrip(c, a, b, n, k, m, nt, false)
+		return
+	}
+	mulBlocks(c, a, b, n, k, m, w)
+}
+
+// mulBlocks is mulAccel in blocks of rows of c, for the products that
+// mulStrip does not take.
+func mulBlocks(c, a, b []float32, n, k, m, w int) {
 	if k < shortK {
 		mulShort(c, a, b, n, k, m, w)
 		return

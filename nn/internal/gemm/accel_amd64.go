@@ -48,3 +48,12 @@ func outer16F32(p, a, b *float32, n, k, lda, w int)
 //
 //go:noescape
 func mulRowsF32(c, a, b *float32, n, k, m int)
+
+// stripF32 sets c (n x m, rows ldc floats apart) to a (n x k, rows lda
+// apart) times b over the blocks of 16 columns that blocks lists
+// (stripClasses), b packed in their order (packBlocks), in strips of 6
+// rows swept across all the blocks; n a positive multiple of 6, k
+// positive (strip_amd64.s).
+//
+//go:noescape
+func stripF32(c, a, b *float32, n, k, lda, ldc int, blocks *int32)

@@ -24,3 +24,7 @@ func outerRowsF32(p, a, b *float32, n, k, lda, w int) { panic("gemm: no AVX2 ker
 func outer16F32(p, a, b *float32, n, k, lda, w int) { panic("gemm: no AVX2 kernels in this build") }
 
 func mulRowsF32(c, a, b *float32, n, k, m int) { panic("gemm: no AVX2 kernels in this build") }
+
+func stripF32(c, a, b *float32, n, k, lda, ldc int, blocks *int32) {
+	panic("gemm: no AVX2 kernels in this build")
+}

@@ -7,7 +7,14 @@
 // to 512 wide). On amd64 with AVX2 and FMA, float32 products run in
 // assembly: the forward product in register tiles of 6 rows by 16 columns
 // (12 by 8 for a last block of 8) over b packed in column blocks, its rows
-// streamed once and prefetched a tile ahead; the weight gradient over
+// streamed once and prefetched a tile ahead; products over a short shared
+// dimension (at most 64, as the input gradient's hidden width) into a wide
+// output in strips of 6 rows, each swept in one call across all its
+// blocks of 16 columns, b packed once (per class of rows) with its last
+// block overlapping the one before it so that every tile is written straight into c, and c over
+// 16 MiB written with non-temporal stores, on rows of a width that is a
+// multiple of 4 in classes by their offset from a cache line so that no
+// line takes both kinds of stores; the weight gradient over
 // fixed chunks of rows summed in chunk order, in tiles of 6 features by 16
 // columns (or 12 by 8) up to 128 wide, a chunk's features split in blocks
 // among the goroutines and swept 12 rows at a time, and, wider,

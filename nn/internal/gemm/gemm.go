@@ -40,6 +40,12 @@ func Mul[T num.Float](c, a, b []T, n, k, m int) {
 // (k x m): the gradient of Mul with respect to a.
 func MulTransB[T num.Float](c, a, b []T, n, k, m int) {
 	check("MulTransB", c, n*k, a, n*m, b, k*m)
+	if padded[T](k, m) != 0 {
+		if ok, nt := stripPlan(n, m, k); ok {
+			mulStrip(any(c).([]float32), any(a).([]float32), any(b).([]float32), n, m, k, nt, true)
+			return
+		}
+	}
 	bt := parallel.Scratch[T](m * k)
 	defer parallel.PutScratch(bt)
 	for j := range k {
