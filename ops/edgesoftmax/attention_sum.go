@@ -290,17 +290,7 @@ func dotHeads[T num.Float](d, a, b []T, feat int) {
 	if feat == 8 { // GAT's usual 8 features a head, without bounds checks
 		a, b = a[:len(d)*8], b[:len(d)*8]
 		for h := range d {
-			x, y := (*[8]T)(a[h*8:]), (*[8]T)(b[h*8:])
-			var t T
-			t += x[0] * y[0]
-			t += x[1] * y[1]
-			t += x[2] * y[2]
-			t += x[3] * y[3]
-			t += x[4] * y[4]
-			t += x[5] * y[5]
-			t += x[6] * y[6]
-			t += x[7] * y[7]
-			d[h] = t
+			d[h] = num.Dot8((*[8]T)(a[h*8:]), (*[8]T)(b[h*8:]))
 		}
 		return
 	}
