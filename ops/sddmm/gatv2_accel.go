@@ -83,6 +83,16 @@ func (k *GATv2[T]) f32() (*GATv2[float32], bool) {
 	return kf, ok
 }
 
+// accel returns k's float32 view and an argument block for it (args), or
+// false when the AVX2 kernel does not apply (f32).
+func (k *GATv2[T]) accel() (*GATv2[float32], *gatv2Args, bool) {
+	kf, ok := k.f32()
+	if !ok {
+		return nil, nil, false
+	}
+	return kf, k.args(kf), true
+}
+
 // args returns the argument block of k with its constant fields set and
 // scratch for one goroutine.
 func (k *GATv2[T]) args(kf *GATv2[float32]) *gatv2Args {
@@ -137,12 +147,11 @@ func (k *GATv2[T]) scoresAccel(out []T, c *graph.Compressed) bool {
 
 // dstAccel is dstRows with the AVX2 kernel, and reports whether it applied.
 func (k *GATv2[T]) dstAccel(dzr, pa, def, pwe, ds, rec []T, c *graph.Compressed, lo, hi int) bool {
-	kf, ok := k.f32()
+	kf, a, ok := k.accel()
 	if !ok {
 		return false
 	}
 	w := k.Heads * k.Feat
-	a := k.args(kf)
 	a.table, a.ds = &kf.ZL[0], &any(ds).([]float32)[0]
 	a.da, a.def, a.dwe = ptr(pa), ptr(def), ptr(pwe)
 	if rec != nil {
@@ -157,12 +166,7 @@ func (k *GATv2[T]) dstAccel(dzr, pa, def, pwe, ds, rec []T, c *graph.Compressed,
 		if dzr != nil {
 			row = any(dzr).([]float32)[v*w : (v+1)*w]
 		}
-		clear(row)
-		if p, q := c.Indptr[v], c.Indptr[v+1]; p < q {
-			a.group(c, p, q, &kf.ZR[v*w])
-			a.acc = &row[0]
-			gatv2BwdF32(a)
-		}
+		a.backward(c, v, row, kf.ZR)
 	}
 	return true
 }
@@ -170,24 +174,29 @@ func (k *GATv2[T]) dstAccel(dzr, pa, def, pwe, ds, rec []T, c *graph.Compressed,
 // srcAccel is GradZL over the sources [lo, hi) with the AVX2 kernel, and
 // reports whether it applied.
 func (k *GATv2[T]) srcAccel(out, ds []T, c *graph.Compressed, lo, hi int) bool {
-	kf, ok := k.f32()
+	kf, a, ok := k.accel()
 	if !ok {
 		return false
 	}
 	w := k.Heads * k.Feat
 	o := any(out).([]float32)
-	a := k.args(kf)
 	a.table, a.ds = &kf.ZR[0], &any(ds).([]float32)[0]
 	for u := lo; u < hi; u++ {
-		row := o[u*w : (u+1)*w]
-		clear(row)
-		if p, q := c.Indptr[u], c.Indptr[u+1]; p < q {
-			a.group(c, p, q, &kf.ZL[u*w])
-			a.acc = &row[0]
-			gatv2BwdF32(a)
-		}
+		a.backward(c, u, o[u*w:(u+1)*w], kf.ZL)
 	}
 	return true
+}
+
+// backward runs the backward kernel over the group of node v of c, whose
+// own row is that of v in rows, accumulating into row (len(row) wide,
+// cleared first; left 0 when the group has no edges).
+func (a *gatv2Args) backward(c *graph.Compressed, v int, row, rows []float32) {
+	clear(row)
+	if p, q := c.Indptr[v], c.Indptr[v+1]; p < q {
+		a.group(c, p, q, &rows[v*len(row)])
+		a.acc = &row[0]
+		gatv2BwdF32(a)
+	}
 }
 
 // ptr returns the first element of x, a float32 slice, or nil when x is
@@ -202,13 +211,12 @@ func ptr[T num.Float](x []T) *float32 {
 // maskAccel is maskRows with the AVX2 kernel, and reports whether it
 // applied.
 func (k *GATv2[T]) maskAccel(out, rec []T, c *graph.Compressed, lo, hi int) bool {
-	kf, ok := k.f32()
+	_, a, ok := k.accel()
 	if !ok {
 		return false
 	}
 	w := k.Heads * k.Feat
 	o := any(out).([]float32)
-	a := k.args(kf)
 	a.rec, a.rstride = ptr(rec), 4*recordLen[float32](k.Heads, w)
 	for u := lo; u < hi; u++ {
 		row := o[u*w : (u+1)*w]
