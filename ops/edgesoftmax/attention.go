@@ -79,11 +79,7 @@ func attentionAccel[T num.Float](out []T, c *graph.Compressed, el, er []T, slope
 func attentionRows[T num.Float](out []T, c *graph.Compressed, el, er []T, slope T, w, lo, hi int) {
 	var mbuf [stackWidth]T
 	var sbuf [stackWidth]float64
-	m, s := mbuf[:], sbuf[:]
-	if w > stackWidth {
-		m, s = make([]T, w), make([]float64, w)
-	}
-	m, s = m[:w], s[:w]
+	m, s := stackRow(&mbuf, w), stackRow(&sbuf, w)
 	var buf []T
 	end := c.Indptr[hi]
 	for v := lo; v < hi; v++ {
@@ -246,11 +242,7 @@ func attentionBackAccel[T num.Float](ds []T, c *graph.Compressed, el, er []T, sl
 // the gradient times the LeakyReLU's slope at the recomputed score.
 func attentionBackRows[T num.Float](ds []T, c *graph.Compressed, el, er []T, slope T, y, dy []T, w, lo, hi int) {
 	var sbuf [stackWidth]float64
-	s := sbuf[:]
-	if w > stackWidth {
-		s = make([]float64, w)
-	}
-	s = s[:w]
+	s := stackRow(&sbuf, w)
 	end := c.Indptr[hi]
 	for v := lo; v < hi; v++ {
 		a, b := c.Indptr[v], c.Indptr[v+1]

@@ -92,11 +92,7 @@ func AttentionSumBackwardDst[T num.Float](der, stats []T, g *graph.Graph, z, el,
 		sc.init(width)
 		var dbuf []T
 		var cbuf [stackWidth]float64
-		cs := cbuf[:]
-		if width > stackWidth {
-			cs = make([]float64, width)
-		}
-		cs = cs[:width]
+		cs := stackRow(&cbuf, width)
 		wf, w := width*feat, width
 		ahead := newAhead(c, lo, hi)
 		for v := lo; v < hi; v++ {
@@ -169,12 +165,8 @@ func AttentionSumBackwardSrc[T num.Float](dz, del []T, g *graph.Graph, z, el, er
 	forRows(r, func(lo, hi int) {
 		var abuf, dbuf [stackWidth]T
 		var sbuf [stackWidth]float64
-		y, da, s := abuf[:], dbuf[:], sbuf[:]
-		if width > stackWidth {
-			y, da, s = make([]T, width), make([]T, width), make([]float64, width)
-		}
+		y, da, s := stackRow(&abuf, width), stackRow(&dbuf, width), stackRow(&sbuf, width)
 		wf, w := width*feat, width
-		y, da, s = y[:w], da[:w], s[:w]
 		sl := T(slope)
 		ahead := newAhead(r, lo, hi)
 		for u := lo; u < hi; u++ {
