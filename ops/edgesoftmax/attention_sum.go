@@ -45,13 +45,7 @@ func AttentionSum[T num.Float](out []T, g *graph.Graph, z, el, er []T, slope flo
 		for v := lo; v < hi; v++ {
 			o := out[v*wf : v*wf+wf]
 			clear(o)
-			a, b := c.Indptr[v], c.Indptr[v+1]
-			if a == b {
-				continue
-			}
-			ahead.touch(b, func(idx []int32) { touch(idx, width, el); touch(idx, wf, z) })
-			idx := c.Indices[a:b]
-			att := sc.softmax(idx, el, er[v*width:v*width+width], T(slope))
+			idx, att := sc.attend(&ahead, v, el, er, z, T(slope), wf)
 			for i, u := range idx {
 				axpyHeads(o, att[i*width:i*width+width], z[int(u)*wf:int(u)*wf+wf], feat)
 			}
@@ -99,14 +93,11 @@ func AttentionSumBackwardDst[T num.Float](der, stats []T, g *graph.Graph, z, el,
 			dr, st := der[v*w:v*w+w], stats[3*v*w:3*v*w+3*w]
 			clear(dr)
 			clear(st)
-			a, b := c.Indptr[v], c.Indptr[v+1]
-			if a == b {
+			idx, att := sc.attend(&ahead, v, el, er, z, T(slope), wf)
+			if idx == nil {
 				continue
 			}
-			ahead.touch(b, func(idx []int32) { touch(idx, w, el); touch(idx, wf, z) })
-			idx := c.Indices[a:b]
 			rv := er[v*w : v*w+w]
-			att := sc.softmax(idx, el, rv, T(slope))
 			n := len(idx)
 			if len(dbuf) < n*w {
 				dbuf = make([]T, n*w)
@@ -234,6 +225,21 @@ type groupScratch[T num.Float] struct {
 
 func (sc *groupScratch[T]) init(w int) {
 	sc.m, sc.inv, sc.s = make([]T, w), make([]T, w), make([]float64, w)
+}
+
+// attend returns the sources of destination v's in-edges (in the view
+// ahead walks) and their attention (softmax, with v's row of er), first
+// touching ahead the rows of el and of z, wf wide, of the edges up to
+// ahead past them; none when v has no in-edges.
+func (sc *groupScratch[T]) attend(ahead *aheadCursor, v int, el, er, z []T, slope T, wf int) ([]int32, []T) {
+	a, b := ahead.c.Indptr[v], ahead.c.Indptr[v+1]
+	if a == b {
+		return nil, nil
+	}
+	w := len(sc.m)
+	ahead.touch(b, func(idx []int32) { touch(idx, w, el); touch(idx, wf, z) })
+	idx := ahead.c.Indices[a:b]
+	return idx, sc.softmax(idx, el, er[v*w:v*w+w], slope)
 }
 
 // softmax returns the attention of the edges from idx into a destination
