@@ -99,9 +99,7 @@ func AttentionSumBackwardDst[T num.Float](der, stats []T, g *graph.Graph, z, el,
 			}
 			rv := er[v*w : v*w+w]
 			n := len(idx)
-			if len(dbuf) < n*w {
-				dbuf = make([]T, n*w)
-			}
+			dbuf = grow(dbuf, n*w)
 			dv := dout[v*wf : v*wf+wf]
 			clear(cs)
 			for i, u := range idx {
@@ -249,9 +247,7 @@ func (sc *groupScratch[T]) attend(ahead *aheadCursor, v int, el, er, z []T, slop
 // edge.
 func (sc *groupScratch[T]) softmax(idx []int32, el, rv []T, slope T) []T {
 	w, n := len(rv), len(idx)
-	if len(sc.buf) < n*w {
-		sc.buf = make([]T, n*w)
-	}
+	sc.buf = grow(sc.buf, n*w)
 	m := sc.m
 	for i, u := range idx {
 		x := sc.buf[i*w : i*w+w]
@@ -335,6 +331,5 @@ func checkSum[T num.Float](name string, g *graph.Graph, z, el, er []T, width, fe
 		panic(fmt.Sprintf("edgesoftmax: %s: negative width %d or features %d", name, width, feat))
 	}
 	checkNodes("z", z, g.NumSrc(), width*feat)
-	checkNodes("el", el, g.NumSrc(), width)
-	checkNodes("er", er, g.NumDst(), width)
+	checkScores(g, el, er, width)
 }
