@@ -157,17 +157,11 @@ func (k *GATv2[T]) dstAccel(dzr, pa, def, pwe, ds, rec []T, c *graph.Compressed,
 	if rec != nil {
 		a.rec, a.rstride = ptr(rec), 4*recordLen[float32](k.Heads, w)
 	}
-	var own []float32
-	if dzr == nil {
-		own = make([]float32, w)
+	var out []float32
+	if dzr != nil {
+		out = any(dzr).([]float32)
 	}
-	for v := lo; v < hi; v++ {
-		row := own
-		if dzr != nil {
-			row = any(dzr).([]float32)[v*w : (v+1)*w]
-		}
-		a.backward(c, v, row, kf.ZR)
-	}
+	a.backward(c, lo, hi, w, out, kf.ZR)
 	return true
 }
 
@@ -181,21 +175,30 @@ func (k *GATv2[T]) srcAccel(out, ds []T, c *graph.Compressed, lo, hi int) bool {
 	w := k.Heads * k.Feat
 	o := any(out).([]float32)
 	a.table, a.ds = &kf.ZR[0], &any(ds).([]float32)[0]
-	for u := lo; u < hi; u++ {
-		a.backward(c, u, o[u*w:(u+1)*w], kf.ZL)
-	}
+	a.backward(c, lo, hi, w, o, kf.ZL)
 	return true
 }
 
-// backward runs the backward kernel over the group of node v of c, whose
-// own row is that of v in rows, accumulating into row (len(row) wide,
-// cleared first; left 0 when the group has no edges).
-func (a *gatv2Args) backward(c *graph.Compressed, v int, row, rows []float32) {
-	clear(row)
-	if p, q := c.Indptr[v], c.Indptr[v+1]; p < q {
-		a.group(c, p, q, &rows[v*len(row)])
-		a.acc = &row[0]
-		gatv2BwdF32(a)
+// backward runs the backward kernel over the groups of the nodes [lo, hi)
+// of c, each node's own row that of rows (w wide), accumulating node v's
+// into row v of out, or into scratch when out is nil (cleared first; left
+// 0 for a node without edges).
+func (a *gatv2Args) backward(c *graph.Compressed, lo, hi, w int, out, rows []float32) {
+	var own []float32
+	if out == nil {
+		own = make([]float32, w)
+	}
+	for v := lo; v < hi; v++ {
+		row := own
+		if out != nil {
+			row = out[v*w : (v+1)*w]
+		}
+		clear(row)
+		if p, q := c.Indptr[v], c.Indptr[v+1]; p < q {
+			a.group(c, p, q, &rows[v*w])
+			a.acc = &row[0]
+			gatv2BwdF32(a)
+		}
 	}
 }
 
