@@ -193,8 +193,7 @@ func AttentionBackward[T num.Float](dScore []T, g *graph.Graph, el, er []T, slop
 		forRows(c, func(lo, hi int) { attentionBackRows1(dScore, c, el, er, T(slope), y, dy, lo, hi) })
 		return
 	}
-	lk := &leakyScores[T]{el: el, er: er, slope: T(slope)}
-	forRows(c, func(lo, hi int) { backwardRows(dScore, c, y, dy, width, lo, hi, lk) })
+	forRows(c, func(lo, hi int) { attentionBackRows(dScore, c, el, er, T(slope), y, dy, width, lo, hi) })
 }
 
 // attentionBackAccel runs AttentionBackward with the AVX2 kernel and
@@ -218,37 +217,50 @@ func attentionBackAccel[T num.Float](ds []T, c *graph.Compressed, el, er []T, sl
 	return true
 }
 
-// leakyScores are the node scores and the slope of Attention's LeakyReLU,
-// which its backward (backwardRows) recomputes.
-type leakyScores[T num.Float] struct {
-	el, er []T
-	slope  T
-}
-
-// grad is backwardRows' second pass over the group of destination v for
-// AttentionBackward: idx and eids are the group's sources and edges, s the
-// sums of y*dy; the gradient of an edge's score is times the slope where
-// el[u]+er[v] is not positive.
-func (lk *leakyScores[T]) grad(ds []T, idx, eids []int32, v int, y, dy []T, s []float64) {
-	w := len(s)
-	rv := lk.er[v*w : v*w+w]
-	for i, e := range eids {
-		o := int(e) * w
-		u := int(idx[i])
-		ru := lk.el[u*w : u*w+w]
-		yr, dr, gr := y[o:o+w], dy[o:o+w], ds[o:o+w]
-		for h, t := range s[:len(gr)] {
-			d := T(float64(yr[h]) * (float64(dr[h]) - t))
-			if ru[h]+rv[h] <= 0 {
-				d *= lk.slope
+// attentionBackRows computes the groups of rows [lo, hi) of the CSC view c
+// in two passes: the sums of y*dy, touching the rows of the edges ahead, and
+// the gradient times the LeakyReLU's slope at the recomputed score.
+func attentionBackRows[T num.Float](ds []T, c *graph.Compressed, el, er []T, slope T, y, dy []T, w, lo, hi int) {
+	var sbuf [stackWidth]float64
+	s := stackRow(&sbuf, w)
+	end := c.Indptr[hi]
+	for v := lo; v < hi; v++ {
+		a, b := c.Indptr[v], c.Indptr[v+1]
+		if a == b {
+			continue
+		}
+		eids := c.EIDs[a:b]
+		clear(s)
+		for i, e := range eids {
+			if p := a + int64(i); p%ahead == 0 && p+ahead < end {
+				touch(c.EIDs[p+ahead:min(p+2*ahead, end)], w, y, dy, ds)
+				touch(c.Indices[p+ahead:min(p+2*ahead, end)], w, el)
 			}
-			gr[h] = d
+			o := int(e) * w
+			yr, dr := y[o:o+w], dy[o:o+w]
+			for h, t := range yr[:len(s)] {
+				s[h] += float64(t) * float64(dr[h])
+			}
+		}
+		rv := er[v*w : v*w+w]
+		for i, e := range eids {
+			o := int(e) * w
+			u := int(c.Indices[a+int64(i)])
+			ru := el[u*w : u*w+w]
+			yr, dr, gr := y[o:o+w], dy[o:o+w], ds[o:o+w]
+			for h, t := range s[:len(gr)] {
+				d := T(float64(yr[h]) * (float64(dr[h]) - t))
+				if ru[h]+rv[h] <= 0 {
+					d *= slope
+				}
+				gr[h] = d
+			}
 		}
 	}
 }
 
-// attentionBackRows1 is backwardRows with leakyScores for one head: scalar
-// rows, no inner loops.
+// attentionBackRows1 is attentionBackRows for one head: scalar rows, no
+// inner loops.
 func attentionBackRows1[T num.Float](ds []T, c *graph.Compressed, el, er []T, slope T, y, dy []T, lo, hi int) {
 	for v := lo; v < hi; v++ {
 		a, b := c.Indptr[v], c.Indptr[v+1]

@@ -8,8 +8,8 @@
 // group per call. The forward computes the scores as attentionRows does,
 // then the softmax as forwardGroupF32 (rows_amd64.s) does: the same
 // exponential (EXP), float64 sums and float32 reciprocals, so the fused op
-// and the composed ops agree. The backward computes what backwardRows
-// computes with leakyScores, in the same order and precision.
+// and the composed ops agree. The backward computes what attentionBackRows
+// computes, in the same order and precision.
 
 // negInf is float32 -Inf, the starting column maximum.
 DATA negInf<>+0(SB)/4, $0xff800000

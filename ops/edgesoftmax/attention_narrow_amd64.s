@@ -10,8 +10,8 @@
 // the scores contiguously to buf, and takes the softmax as the narrow edge
 // softmax (narrow_amd64.s) does, whose bits it gives on the LeakyReLU
 // scores: the sums edge after edge. The backward computes what
-// backwardRows computes with leakyScores, in the same order and precision,
-// one edge at a time on vectors of 2 or 4 float64 lanes.
+// attentionBackRows computes, in the same order and precision, one edge
+// at a time on vectors of 2 or 4 float64 lanes.
 
 // negInfN is float32 -Inf, the starting column maximum.
 DATA negInfN<>+0(SB)/4, $0xff800000

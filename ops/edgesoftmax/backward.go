@@ -26,18 +26,16 @@ func Backward[T num.Float](dScore []T, g *graph.Graph, norm Norm, y, dy []T, wid
 	if width == 0 || backwardStream(dScore, g, c, norm, y, dy, width) {
 		return
 	}
-	forRows(c, func(lo, hi int) {
-		if !backwardAccel(dScore, c, y, dy, width, lo, hi) {
-			backwardRows(dScore, c, y, dy, width, lo, hi, nil)
-		}
-	})
+	forRows(c, func(lo, hi int) { backwardRows(dScore, c, y, dy, width, lo, hi) })
 }
 
 // backwardRows computes the groups of rows [lo, hi) of c in two passes over
 // each group: the sums of y*dy, touching the rows of the edges ahead, and
-// the gradient. With lk (AttentionBackward, c the CSC view) the second pass
-// is lk.grad's, the gradient times the LeakyReLU's slope.
-func backwardRows[T num.Float](ds []T, c *graph.Compressed, y, dy []T, w, lo, hi int, lk *leakyScores[T]) {
+// the gradient.
+func backwardRows[T num.Float](ds []T, c *graph.Compressed, y, dy []T, w, lo, hi int) {
+	if backwardAccel(ds, c, y, dy, w, lo, hi) {
+		return
+	}
 	var sbuf [stackWidth]float64
 	s := stackRow(&sbuf, w)
 	end := c.Indptr[hi]
@@ -51,19 +49,12 @@ func backwardRows[T num.Float](ds []T, c *graph.Compressed, y, dy []T, w, lo, hi
 		for i, e := range eids {
 			if p := a + int64(i); p%ahead == 0 && p+ahead < end {
 				touch(c.EIDs[p+ahead:min(p+2*ahead, end)], w, y, dy, ds)
-				if lk != nil {
-					touch(c.Indices[p+ahead:min(p+2*ahead, end)], w, lk.el)
-				}
 			}
 			o := int(e) * w
 			yr, dr := y[o:o+w], dy[o:o+w]
 			for h, v := range yr[:len(s)] {
 				s[h] += float64(v) * float64(dr[h])
 			}
-		}
-		if lk != nil {
-			lk.grad(ds, c.Indices[a:b], eids, r, y, dy, s)
-			continue
 		}
 		for _, e := range eids {
 			o := int(e) * w
