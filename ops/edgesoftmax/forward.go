@@ -12,10 +12,11 @@ const stackWidth = 16
 // stackRow returns w elements of scratch: buf's first w, or new ones when
 // w is wider than stackWidth.
 func stackRow[E num.Float](buf *[stackWidth]E, w int) []E {
+	s := buf[:]
 	if w > stackWidth {
-		return make([]E, w)
+		s = make([]E, w)
 	}
-	return buf[:w]
+	return s[:w]
 }
 
 // Forward overwrites out, of length g.NumEdges()*width, with the softmax of
