@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -186,7 +185,7 @@ type ogbFile struct {
 func openOGB(path string) (*ogbFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		if missing(err) {
 			return nil, fmt.Errorf("dataset: ogb: missing %s", path)
 		}
 		return nil, fmt.Errorf("dataset: %w", err)

@@ -2,11 +2,8 @@ package dataset
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 
 	"github.com/gnngo/gnn/graph"
@@ -188,13 +185,6 @@ func LoadOGBLink(dir string, opts OGBLinkOptions) (*LinkDataset, error) {
 		}
 	}
 	return ds, nil
-}
-
-// exists reports whether path names a file (a missing optional file is
-// skipped; any other problem is left to the reader to report).
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // inverseRepeat returns v with every value repeated, for the inverse edges

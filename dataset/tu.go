@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -118,7 +117,7 @@ func eachLine(files tuFiles, suffix string, optional bool, fn func(line []byte) 
 	path := files.path(suffix)
 	r, err := files.open(path)
 	if err != nil {
-		if optional && errors.Is(err, fs.ErrNotExist) {
+		if optional && missing(err) {
 			return false, nil
 		}
 		return false, err

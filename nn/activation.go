@@ -149,14 +149,11 @@ func (op *activationGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (go
 }
 
 func activationGradDo[T num.Float](dst *tensor.Dense, op *activationOp, sums *sumsCache, vals []gorgonia.Value) (gorgonia.Value, error) {
-	x, err := values.Data[T](vals[0])
-	if err != nil {
+	var in [2][]T
+	if err := values.DataTo(in[:], vals); err != nil {
 		return nil, err
 	}
-	dy, err := values.Data[T](vals[1])
-	if err != nil {
-		return nil, err
-	}
+	x, dy := in[0], in[1]
 	if len(dy) != len(x) {
 		return nil, fmt.Errorf("nn: d%v: %d values, %d gradients", op.fn, len(x), len(dy))
 	}

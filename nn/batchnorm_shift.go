@@ -100,18 +100,11 @@ func (op *batchNormShiftOp) Grad(inputs gorgonia.Nodes, out, grad *gorgonia.Node
 // where they store: y = c (x - mean) + 0 (BatchNorm adds a zero shift,
 // which turns -0 into +0), then y + beta, then max(y, 0).
 func batchNormShiftDo[T num.Float](dst *tensor.Dense, op *batchNormShiftOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	x, err := values.Data[T](vals[0])
-	if err != nil {
+	var in [3][]T
+	if err := values.DataTo(in[:], vals); err != nil {
 		return nil, err
 	}
-	gamma, err := values.Data[T](vals[1])
-	if err != nil {
-		return nil, err
-	}
-	beta, err := values.Data[T](vals[2])
-	if err != nil {
-		return nil, err
-	}
+	x, gamma, beta := in[0], in[1], in[2]
 	n, f := op.bn.n, op.bn.f
 	mean, inv, _ := stats(op.bn.cache, x, n, f, op.bn.eps, true)
 	m, a := make([]T, f), make([]T, f)

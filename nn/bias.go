@@ -71,14 +71,11 @@ func (op *biasOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgonia.Va
 }
 
 func biasDo[T num.Float](dst *tensor.Dense, op *biasOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	x, err := values.Data[T](vals[0])
-	if err != nil {
+	var in [2][]T
+	if err := values.DataTo(in[:], vals); err != nil {
 		return nil, err
 	}
-	b, err := values.Data[T](vals[1])
-	if err != nil {
-		return nil, err
-	}
+	x, b := in[0], in[1]
 	n, w := op.shape[0], op.shape[1:].TotalSize()
 	t, y := values.OverInto[T](dst, op.shape) // every element written
 	parallel.For(n, 1024, func(lo, hi int) {

@@ -149,14 +149,11 @@ func (op *matMulGradOp) DeviceDo(b device.Backend, vals []gorgonia.Value) (gorgo
 
 // matMulDo computes the product of mode of op's sizes.
 func matMulDo[T num.Float](dst *tensor.Dense, op *matMulOp, mode matMulMode, vals []gorgonia.Value) (gorgonia.Value, error) {
-	a, err := values.Data[T](vals[0])
-	if err != nil {
+	var in [2][]T
+	if err := values.DataTo(in[:], vals); err != nil {
 		return nil, err
 	}
-	b, err := values.Data[T](vals[1])
-	if err != nil {
-		return nil, err
-	}
+	a, b := in[0], in[1]
 	shape := tensor.Shape{op.n, op.m}
 	switch mode {
 	case transB:

@@ -84,18 +84,11 @@ func (op *matMulBiasOp) Grad(inputs gorgonia.Nodes, out, grad *gorgonia.Node) (g
 // matMulBiasDo is matMulDo's product, then biasDo's sum of every row and
 // the bias, in place.
 func matMulBiasDo[T num.Float](dst *tensor.Dense, op *matMulBiasOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	x, err := values.Data[T](vals[0])
-	if err != nil {
+	var in [3][]T
+	if err := values.DataTo(in[:], vals); err != nil {
 		return nil, err
 	}
-	wt, err := values.Data[T](vals[1])
-	if err != nil {
-		return nil, err
-	}
-	b, err := values.Data[T](vals[2])
-	if err != nil {
-		return nil, err
-	}
+	x, wt, b := in[0], in[1], in[2]
 	n, k, w := op.mm.n, op.mm.k, op.mm.m
 	t, y := values.OverInto[T](dst, tensor.Shape{n, w})
 	gemm.Mul(y, x, wt, n, k, w)

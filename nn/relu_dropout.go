@@ -75,14 +75,11 @@ func (op *reluDropoutGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (g
 }
 
 func reluDropoutGradDo[T num.Float](dst *tensor.Dense, op *reluDropoutOp, vals []gorgonia.Value) (gorgonia.Value, error) {
-	y, err := values.Data[T](vals[0])
-	if err != nil {
+	var in [2][]T
+	if err := values.DataTo(in[:], vals); err != nil {
 		return nil, err
 	}
-	dy, err := values.Data[T](vals[1])
-	if err != nil {
-		return nil, err
-	}
+	y, dy := in[0], in[1]
 	if len(dy) != len(y) {
 		return nil, fmt.Errorf("nn: d%s: %d values, %d gradients", op.Name(), len(y), len(dy))
 	}

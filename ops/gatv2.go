@@ -116,8 +116,13 @@ func (op *gatv2Op) Shapes() (in []tensor.Shape, out tensor.Shape) {
 
 // DoInto is Do into dst (opkit.Into).
 func (op *gatv2Op) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](dst, op, -1, vals) },
-		func() (gorgonia.Value, error) { return gatv2Do[float64](dst, op, -1, vals) })
+	return op.do(dst, -1, vals)
+}
+
+// do is gatv2Do (scorer).
+func (op *gatv2Op) do(dst *tensor.Dense, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](dst, op, wrt, vals) },
+		func() (gorgonia.Value, error) { return gatv2Do[float64](dst, op, wrt, vals) })
 }
 
 // Grad computes the gradients of zl, zr, a and we together with one
@@ -134,7 +139,7 @@ func (op *gatv2Op) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia
 	}
 	for i := range inputs {
 		if i == 3 {
-			grads[i], err = apply(&gatv2GradOp{fwd: op, wrt: i}, args...)
+			grads[i], err = apply(&gradOp{fwd: op, wrt: i, extra: 1}, args...)
 		} else {
 			grads[i], err = apply(&gatv2PartOp{fwd: op, wrt: i}, packed)
 		}
@@ -178,8 +183,7 @@ func (op *gatv2AllGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 
 // DoInto is Do into dst (opkit.Into).
 func (op *gatv2AllGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](dst, op.fwd, gatv2All, vals) },
-		func() (gorgonia.Value, error) { return gatv2Do[float64](dst, op.fwd, gatv2All, vals) })
+	return op.fwd.do(dst, gatv2All, vals)
 }
 
 // gatv2PartOp is the gradient of input wrt (0, 1, 2 or 4) of fwd, copied
@@ -215,28 +219,6 @@ func gatv2Part[T num.Float](dst *tensor.Dense, op *gatv2PartOp, v gorgonia.Value
 	t, out := values.AllocInto[T](dst, shape)
 	copy(out, x[off[op.wrt]:off[op.wrt+1]])
 	return t, nil
-}
-
-// gatv2GradOp is the gradient of fwd with respect to its input wrt (3, ef,
-// in Grad), taking fwd's inputs and the gradient of the scores.
-type gatv2GradOp struct {
-	fwd *gatv2Op
-	wrt int
-}
-
-func (op *gatv2GradOp) Name() string { return fmt.Sprintf("d%s/d%d", op.fwd.Name(), op.wrt) }
-
-func (op *gatv2GradOp) Key() string { return op.fwd.Key() }
-
-func (op *gatv2GradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
-	in, scores := op.fwd.Shapes()
-	return append(in, scores), in[op.wrt].Clone()
-}
-
-// DoInto is Do into dst (opkit.Into).
-func (op *gatv2GradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return gatv2Do[float32](dst, op.fwd, op.wrt, vals) },
-		func() (gorgonia.Value, error) { return gatv2Do[float64](dst, op.fwd, op.wrt, vals) })
 }
 
 // gatv2All is the wrt of gatv2Do that computes gatv2AllGradOp's packed
@@ -291,8 +273,7 @@ func gatv2Do[T num.Float](dst *tensor.Dense, op *gatv2Op, wrt int, vals []gorgon
 }
 
 var (
-	_ opkit.Forward = (*gatv2Op)(nil)
-	_ opkit.Spec    = (*gatv2GradOp)(nil)
-	_ opkit.Spec    = (*gatv2AllGradOp)(nil)
-	_ opkit.Spec    = (*gatv2PartOp)(nil)
+	_ scorer     = (*gatv2Op)(nil)
+	_ opkit.Spec = (*gatv2AllGradOp)(nil)
+	_ opkit.Spec = (*gatv2PartOp)(nil)
 )

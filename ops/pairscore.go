@@ -11,7 +11,6 @@ import (
 
 	"github.com/gnngo/gnn/graph"
 	"github.com/gnngo/gnn/internal/num"
-	"github.com/gnngo/gnn/internal/ops/opkit"
 	"github.com/gnngo/gnn/internal/values"
 )
 
@@ -122,35 +121,19 @@ func (op *cosOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 
 // DoInto is Do into dst (opkit.Into).
 func (op *cosOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return cosDo[float32](dst, op, -1, vals) },
-		func() (gorgonia.Value, error) { return cosDo[float64](dst, op, -1, vals) })
+	return op.do(dst, -1, vals)
+}
+
+// do is cosDo (scorer).
+func (op *cosOp) do(dst *tensor.Dense, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return cosDo[float32](dst, op, wrt, vals) },
+		func() (gorgonia.Value, error) { return cosDo[float64](dst, op, wrt, vals) })
 }
 
 // Grad gives a and b a backward op each over (a, b, scores, dscores): the
 // scores spare the backward a dot product per edge.
 func (op *cosOp) Grad(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	return pairGrads(op, append(inputs[:len(inputs):len(inputs)], output), grad, func(wrt int) opkit.Spec { return &cosGradOp{fwd: op, wrt: wrt} })
-}
-
-// cosGradOp is the gradient of fwd with respect to input wrt (0: a, 1: b).
-type cosGradOp struct {
-	fwd *cosOp
-	wrt int
-}
-
-func (op *cosGradOp) Name() string { return fmt.Sprintf("d%s/d%d", op.fwd.Name(), op.wrt) }
-
-func (op *cosGradOp) Key() string { return op.fwd.Key() }
-
-func (op *cosGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
-	in, out := op.fwd.Shapes()
-	return append(in, out, out), in[op.wrt].Clone()
-}
-
-// DoInto is Do into dst (opkit.Into).
-func (op *cosGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return cosDo[float32](dst, op.fwd, op.wrt, vals) },
-		func() (gorgonia.Value, error) { return cosDo[float64](dst, op.fwd, op.wrt, vals) })
+	return gradOps(op, append(inputs[:len(inputs):len(inputs)], output, grad))
 }
 
 // cosDo computes the scores (wrt -1) or the gradient with respect to input
@@ -195,35 +178,18 @@ func (op *distMultOp) Shapes() ([]tensor.Shape, tensor.Shape) {
 
 // DoInto is Do into dst (opkit.Into).
 func (op *distMultOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return distMultDo[float32](dst, op, -1, vals) },
-		func() (gorgonia.Value, error) { return distMultDo[float64](dst, op, -1, vals) })
+	return op.do(dst, -1, vals)
+}
+
+// do is distMultDo (scorer).
+func (op *distMultOp) do(dst *tensor.Dense, wrt int, vals []gorgonia.Value) (gorgonia.Value, error) {
+	return values.Dispatch(vals, func() (gorgonia.Value, error) { return distMultDo[float32](dst, op, wrt, vals) },
+		func() (gorgonia.Value, error) { return distMultDo[float64](dst, op, wrt, vals) })
 }
 
 // Grad gives a, w and b a backward op each over (a, w, b, dscores).
 func (op *distMultOp) Grad(inputs gorgonia.Nodes, _, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	return pairGrads(op, inputs, grad, func(wrt int) opkit.Spec { return &distMultGradOp{fwd: op, wrt: wrt} })
-}
-
-// distMultGradOp is the gradient of fwd with respect to input wrt (0: a,
-// 1: w, 2: b).
-type distMultGradOp struct {
-	fwd *distMultOp
-	wrt int
-}
-
-func (op *distMultGradOp) Name() string { return fmt.Sprintf("d%s/d%d", op.fwd.Name(), op.wrt) }
-
-func (op *distMultGradOp) Key() string { return op.fwd.Key() }
-
-func (op *distMultGradOp) Shapes() ([]tensor.Shape, tensor.Shape) {
-	in, out := op.fwd.Shapes()
-	return append(in, out), in[op.wrt].Clone()
-}
-
-// DoInto is Do into dst (opkit.Into).
-func (op *distMultGradOp) DoInto(dst *tensor.Dense, vals []gorgonia.Value) (gorgonia.Value, error) {
-	return values.Dispatch(vals, func() (gorgonia.Value, error) { return distMultDo[float32](dst, op.fwd, op.wrt, vals) },
-		func() (gorgonia.Value, error) { return distMultDo[float64](dst, op.fwd, op.wrt, vals) })
+	return gradOps(op, append(inputs[:len(inputs):len(inputs)], grad))
 }
 
 // distMultDo computes the scores (wrt -1) or the gradient with respect to
@@ -253,28 +219,7 @@ func distMultDo[T num.Float](dst *tensor.Dense, op *distMultOp, wrt int, vals []
 	return t, nil
 }
 
-// pairGrads builds one backward op for each of the first len(inputs)
-// inputs of fwd, each over inputs and the gradient of the scores (inputs
-// may end with extra nodes a backward op reads, such as the scores).
-func pairGrads(fwd opkit.Spec, inputs gorgonia.Nodes, grad *gorgonia.Node, back func(wrt int) opkit.Spec) (gorgonia.Nodes, error) {
-	args := append(inputs[:len(inputs):len(inputs)], grad)
-	in, _ := fwd.Shapes()
-	grads := make(gorgonia.Nodes, len(in))
-	for i := range grads {
-		d, err := apply(back(i), args...)
-		if err != nil {
-			return nil, fmt.Errorf("ops: gradient of %s: %w", fwd.Name(), err)
-		}
-		grads[i] = d
-	}
-	return grads, nil
-}
-
 var (
-	_ opkit.Forward = (*cosOp)(nil)
-	_ opkit.Forward = (*distMultOp)(nil)
-	_ opkit.Into    = (*cosOp)(nil)
-	_ opkit.Into    = (*cosGradOp)(nil)
-	_ opkit.Into    = (*distMultOp)(nil)
-	_ opkit.Into    = (*distMultGradOp)(nil)
+	_ scorer = (*cosOp)(nil)
+	_ scorer = (*distMultOp)(nil)
 )

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,11 +12,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/gnngo/gnn/cmd/gnnbench/internal/bench"
-	"github.com/gnngo/gnn/internal/atomicfile"
+	"github.com/gnngo/gnn/internal/plotfile"
 )
 
 // axis says how a chart places cases along x: at x(case) on a log scale
@@ -172,18 +169,7 @@ func drawChart(file, title string, rs []*caseRow, ax axis) error {
 			grid[row] = append(grid[row], p)
 		}
 	}
-	w := vg.Length(len(models)) * 6 * vg.Inch
-	img := vgimg.New(w, 9*vg.Inch)
-	canvases := plot.Align(grid, draw.Tiles{Rows: 2, Cols: len(models), PadX: 6 * vg.Millimeter, PadY: 6 * vg.Millimeter}, draw.New(img))
-	for i := range grid {
-		for j, p := range grid[i] {
-			p.Draw(canvases[i][j])
-		}
-	}
-	return atomicfile.Write(file, func(w io.Writer) error {
-		_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
-		return err
-	})
+	return plotfile.WritePNG(file, grid, vg.Length(len(models))*6*vg.Inch, 9*vg.Inch, 6*vg.Millimeter)
 }
 
 // panel plots one metric ("time": epoch ms; "memory": peak RSS in GiB,

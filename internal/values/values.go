@@ -49,14 +49,24 @@ func Data[T num.Float](v gorgonia.Value) ([]T, error) {
 // does for one.
 func DataAll[T num.Float](vals []gorgonia.Value) ([][]T, error) {
 	out := make([][]T, len(vals))
-	for i, v := range vals {
-		x, err := Data[T](v)
+	if err := DataTo(out, vals); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DataTo sets out[i] to the elements of vals[i] as []T, as Data does, for
+// each i < len(out), and returns the first error. With out an array on the
+// stack it allocates nothing: an op's Do names its inputs with it.
+func DataTo[T num.Float](out [][]T, vals []gorgonia.Value) error {
+	for i := range out {
+		x, err := Data[T](vals[i])
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out[i] = x
 	}
-	return out, nil
+	return nil
 }
 
 // Scalar returns the value of a scalar or a one-element tensor v (a loss,

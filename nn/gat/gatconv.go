@@ -2,7 +2,6 @@ package gat
 
 import (
 	"fmt"
-	"math"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -42,7 +41,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATConv, error) 
 	if err != nil {
 		return nil, err
 	}
-	h, gain := c.heads, math.Sqrt2
+	h, gain := c.heads, layerkit.ReLUGain
 	l := &GATConv{in: in, out: out, cfg: c}
 	l.w = ps.Glorot("weight", 0, gain, in, h*out)
 	// Attention vectors are initialised as (H, out) matrices (fans H and

@@ -96,14 +96,11 @@ func (op *headDotOp) shapes(mode headMode) (in []tensor.Shape, out tensor.Shape)
 }
 
 func headDotDo[T num.Float](dst *tensor.Dense, op *headDotOp, mode headMode, vals []gorgonia.Value) (gorgonia.Value, error) {
-	x, err := values.Data[T](vals[0])
-	if err != nil {
+	var in [2][]T
+	if err := values.DataTo(in[:], vals); err != nil {
 		return nil, err
 	}
-	y, err := values.Data[T](vals[1])
-	if err != nil {
-		return nil, err
-	}
+	x, y := in[0], in[1]
 	_, outShape := op.shapes(mode)
 	t, out := values.AllocInto[T](dst, outShape)
 	switch mode {

@@ -2,7 +2,6 @@ package gatv2
 
 import (
 	"fmt"
-	"math"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -35,7 +34,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*GATv2Conv, error
 	if err != nil {
 		return nil, err
 	}
-	hf, gain := c.heads*out, math.Sqrt2
+	hf, gain := c.heads*out, layerkit.ReLUGain
 	l := &GATv2Conv{in: in, out: out, cfg: c}
 	bias := func(suffix string) *gorgonia.Node {
 		if !c.Bias {

@@ -2,7 +2,6 @@ package sage
 
 import (
 	"fmt"
-	"math"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -41,13 +40,13 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*SAGEConv, error)
 	}
 	l := &SAGEConv{in: in, out: out, cfg: c}
 	if c.agg == Pool {
-		l.pool = ps.Glorot("fc_pool.weight", 2, math.Sqrt2, in, in)
+		l.pool = ps.Glorot("fc_pool.weight", 2, layerkit.ReLUGain, in, in)
 		l.poolBias = ps.Zeros("fc_pool.bias", in)
 	}
 	if c.agg != GCN {
-		l.self = ps.Glorot("fc_self.weight", 1, math.Sqrt2, c.dstIn, out)
+		l.self = ps.Glorot("fc_self.weight", 1, layerkit.ReLUGain, c.dstIn, out)
 	}
-	l.neigh = ps.Glorot("fc_neigh.weight", 0, math.Sqrt2, in, out)
+	l.neigh = ps.Glorot("fc_neigh.weight", 0, layerkit.ReLUGain, in, out)
 	if c.Bias {
 		l.b = ps.Zeros("bias", out)
 	}

@@ -2,7 +2,6 @@ package tag
 
 import (
 	"fmt"
-	"math"
 
 	"gorgonia.org/gorgonia"
 
@@ -29,7 +28,7 @@ func New(eg *gorgonia.ExprGraph, in, out int, opts ...Option) (*TAGConv, error) 
 	if err != nil {
 		return nil, err
 	}
-	lin := prop.NewLinear(ps, math.Sqrt2, (c.k+1)*in, out, c.Bias)
+	lin := prop.NewLinear(ps, layerkit.ReLUGain, (c.k+1)*in, out, c.Bias)
 	return layerkit.Built(&TAGConv{in: in, out: out, cfg: c, lin: lin}, ps)
 }
 

@@ -23,8 +23,7 @@ import (
 // internal invariants that the op layer checks before calling.
 func Attention[T num.Float](out []T, g *graph.Graph, el, er []T, slope float64, width int) {
 	checkLen("out", out, g, width)
-	checkNodes("el", el, g.NumSrc(), width)
-	checkNodes("er", er, g.NumDst(), width)
+	checkScores(g, el, er, width)
 	if width == 0 {
 		return
 	}
@@ -48,13 +47,7 @@ func attentionAccel[T num.Float](out []T, c *graph.Compressed, el, er []T, slope
 		forRows(c, func(lo, hi int) { attentionRows1(o, c, l, r, s, lo, hi) })
 		return true
 	}
-	kernel := attnFwd8
-	switch w {
-	case 2:
-		kernel = attnFwd2
-	case 4:
-		kernel = attnFwd4
-	}
+	kernel := byWidth(w, attnFwd2, attnFwd4, attnFwd8)
 	forRows(c, func(lo, hi int) {
 		var buf []float32
 		for v := lo; v < hi; v++ {
@@ -63,9 +56,7 @@ func attentionAccel[T num.Float](out []T, c *graph.Compressed, el, er []T, slope
 				continue
 			}
 			n := int(b - a)
-			if len(buf) < n*w {
-				buf = make([]float32, n*w)
-			}
+			buf = grow(buf, n*w)
 			kernel(&o[0], &l[0], &r[v*w], &c.Indices[a], &c.EIDs[a], n, &buf[0], s)
 		}
 	})
@@ -79,11 +70,7 @@ func attentionAccel[T num.Float](out []T, c *graph.Compressed, el, er []T, slope
 func attentionRows[T num.Float](out []T, c *graph.Compressed, el, er []T, slope T, w, lo, hi int) {
 	var mbuf [stackWidth]T
 	var sbuf [stackWidth]float64
-	m, s := mbuf[:], sbuf[:]
-	if w > stackWidth {
-		m, s = make([]T, w), make([]float64, w)
-	}
-	m, s = m[:w], s[:w]
+	m, s := stackRow(&mbuf, w), stackRow(&sbuf, w)
 	var buf []T
 	end := c.Indptr[hi]
 	for v := lo; v < hi; v++ {
@@ -91,12 +78,10 @@ func attentionRows[T num.Float](out []T, c *graph.Compressed, el, er []T, slope 
 		if a == b {
 			continue
 		}
-		n := int(b - a)
-		if len(buf) < n*w {
-			buf = make([]T, n*w)
-		}
+		idx := c.Indices[a:b]
+		buf = grow(buf, len(idx)*w)
 		rv := er[v*w : v*w+w]
-		for i, u := range c.Indices[a:b] {
+		for i, u := range idx {
 			if p := a + int64(i); p%ahead == 0 && p+ahead < end {
 				touch(c.Indices[p+ahead:min(p+2*ahead, end)], w, el)
 			}
@@ -112,7 +97,7 @@ func attentionRows[T num.Float](out []T, c *graph.Compressed, el, er []T, slope 
 			}
 		}
 		clear(s)
-		for i := range n {
+		for i := range idx {
 			x := buf[i*w : i*w+w]
 			num.ExpSum(x, x, m, s)
 		}
@@ -160,9 +145,7 @@ func attentionRows1(out []float32, c *graph.Compressed, el, er []float32, slope 
 		}
 		n := int(b - a)
 		padded := (n + 7) &^ 7
-		if len(buf) < padded {
-			buf = make([]float32, padded)
-		}
+		buf = grow(buf, padded)
 		r, m := er[v], negInf
 		for i, u := range c.Indices[a:b] {
 			t := el[u] + r
@@ -198,8 +181,7 @@ func AttentionBackward[T num.Float](dScore []T, g *graph.Graph, el, er []T, slop
 	checkLen("dScore", dScore, g, width)
 	checkLen("y", y, g, width)
 	checkLen("dy", dy, g, width)
-	checkNodes("el", el, g.NumSrc(), width)
-	checkNodes("er", er, g.NumDst(), width)
+	checkScores(g, el, er, width)
 	if width == 0 {
 		return
 	}
@@ -223,13 +205,7 @@ func attentionBackAccel[T num.Float](ds []T, c *graph.Compressed, el, er []T, sl
 	}
 	l, r, s := any(el).([]float32), any(er).([]float32), float32(slope)
 	yy, dd := any(y).([]float32), any(dy).([]float32)
-	kernel := attnBwd8
-	switch w {
-	case 2:
-		kernel = attnBwd2
-	case 4:
-		kernel = attnBwd4
-	}
+	kernel := byWidth(w, attnBwd2, attnBwd4, attnBwd8)
 	forRows(c, func(lo, hi int) {
 		for v := lo; v < hi; v++ {
 			a, b := c.Indptr[v], c.Indptr[v+1]
@@ -246,11 +222,7 @@ func attentionBackAccel[T num.Float](ds []T, c *graph.Compressed, el, er []T, sl
 // the gradient times the LeakyReLU's slope at the recomputed score.
 func attentionBackRows[T num.Float](ds []T, c *graph.Compressed, el, er []T, slope T, y, dy []T, w, lo, hi int) {
 	var sbuf [stackWidth]float64
-	s := sbuf[:]
-	if w > stackWidth {
-		s = make([]float64, w)
-	}
-	s = s[:w]
+	s := stackRow(&sbuf, w)
 	end := c.Indptr[hi]
 	for v := lo; v < hi; v++ {
 		a, b := c.Indptr[v], c.Indptr[v+1]
@@ -306,6 +278,33 @@ func attentionBackRows1[T num.Float](ds []T, c *graph.Compressed, el, er []T, sl
 			ds[e] = d
 		}
 	}
+}
+
+// checkScores panics unless el and er hold width scores for each source
+// and each destination node of g.
+func checkScores[T num.Float](g *graph.Graph, el, er []T, width int) {
+	checkNodes("el", el, g.NumSrc(), width)
+	checkNodes("er", er, g.NumDst(), width)
+}
+
+// byWidth returns the kernel of rows of w heads: k2, k4, or k8 (for 8).
+func byWidth[K any](w int, k2, k4, k8 K) K {
+	switch w {
+	case 2:
+		return k2
+	case 4:
+		return k4
+	}
+	return k8
+}
+
+// grow returns buf when it holds n elements, a new slice of n otherwise:
+// scratch a goroutine reuses from group to group.
+func grow[E num.Float](buf []E, n int) []E {
+	if len(buf) < n {
+		return make([]E, n)
+	}
+	return buf
 }
 
 // checkNodes panics unless x holds width values for each of n nodes.

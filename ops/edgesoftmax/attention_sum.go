@@ -45,13 +45,7 @@ func AttentionSum[T num.Float](out []T, g *graph.Graph, z, el, er []T, slope flo
 		for v := lo; v < hi; v++ {
 			o := out[v*wf : v*wf+wf]
 			clear(o)
-			a, b := c.Indptr[v], c.Indptr[v+1]
-			if a == b {
-				continue
-			}
-			ahead.touch(b, func(idx []int32) { touch(idx, width, el); touch(idx, wf, z) })
-			idx := c.Indices[a:b]
-			att := sc.softmax(idx, el, er[v*width:v*width+width], T(slope))
+			idx, att := sc.attend(&ahead, v, el, er, z, T(slope), wf)
 			for i, u := range idx {
 				axpyHeads(o, att[i*width:i*width+width], z[int(u)*wf:int(u)*wf+wf], feat)
 			}
@@ -92,29 +86,20 @@ func AttentionSumBackwardDst[T num.Float](der, stats []T, g *graph.Graph, z, el,
 		sc.init(width)
 		var dbuf []T
 		var cbuf [stackWidth]float64
-		cs := cbuf[:]
-		if width > stackWidth {
-			cs = make([]float64, width)
-		}
-		cs = cs[:width]
+		cs := stackRow(&cbuf, width)
 		wf, w := width*feat, width
 		ahead := newAhead(c, lo, hi)
 		for v := lo; v < hi; v++ {
 			dr, st := der[v*w:v*w+w], stats[3*v*w:3*v*w+3*w]
 			clear(dr)
 			clear(st)
-			a, b := c.Indptr[v], c.Indptr[v+1]
-			if a == b {
+			idx, att := sc.attend(&ahead, v, el, er, z, T(slope), wf)
+			if idx == nil {
 				continue
 			}
-			ahead.touch(b, func(idx []int32) { touch(idx, w, el); touch(idx, wf, z) })
-			idx := c.Indices[a:b]
 			rv := er[v*w : v*w+w]
-			att := sc.softmax(idx, el, rv, T(slope))
 			n := len(idx)
-			if len(dbuf) < n*w {
-				dbuf = make([]T, n*w)
-			}
+			dbuf = grow(dbuf, n*w)
 			dv := dout[v*wf : v*wf+wf]
 			clear(cs)
 			for i, u := range idx {
@@ -169,12 +154,8 @@ func AttentionSumBackwardSrc[T num.Float](dz, del []T, g *graph.Graph, z, el, er
 	forRows(r, func(lo, hi int) {
 		var abuf, dbuf [stackWidth]T
 		var sbuf [stackWidth]float64
-		y, da, s := abuf[:], dbuf[:], sbuf[:]
-		if width > stackWidth {
-			y, da, s = make([]T, width), make([]T, width), make([]float64, width)
-		}
+		y, da, s := stackRow(&abuf, width), stackRow(&dbuf, width), stackRow(&sbuf, width)
 		wf, w := width*feat, width
-		y, da, s = y[:w], da[:w], s[:w]
 		sl := T(slope)
 		ahead := newAhead(r, lo, hi)
 		for u := lo; u < hi; u++ {
@@ -244,6 +225,21 @@ func (sc *groupScratch[T]) init(w int) {
 	sc.m, sc.inv, sc.s = make([]T, w), make([]T, w), make([]float64, w)
 }
 
+// attend returns the sources of destination v's in-edges (in the view
+// ahead walks) and their attention (softmax, with v's row of er), first
+// touching ahead the rows of el and of z, wf wide, of the edges up to
+// ahead past them; none when v has no in-edges.
+func (sc *groupScratch[T]) attend(ahead *aheadCursor, v int, el, er, z []T, slope T, wf int) ([]int32, []T) {
+	a, b := ahead.c.Indptr[v], ahead.c.Indptr[v+1]
+	if a == b {
+		return nil, nil
+	}
+	w := len(sc.m)
+	ahead.touch(b, func(idx []int32) { touch(idx, w, el); touch(idx, wf, z) })
+	idx := ahead.c.Indices[a:b]
+	return idx, sc.softmax(idx, el, er[v*w:v*w+w], slope)
+}
+
 // softmax returns the attention of the edges from idx into a destination
 // whose score row is rv, rows of width in idx's order, leaving the
 // group's maxima and reciprocal sums in sc.m and sc.inv. The exponentials
@@ -251,9 +247,7 @@ func (sc *groupScratch[T]) init(w int) {
 // edge.
 func (sc *groupScratch[T]) softmax(idx []int32, el, rv []T, slope T) []T {
 	w, n := len(rv), len(idx)
-	if len(sc.buf) < n*w {
-		sc.buf = make([]T, n*w)
-	}
+	sc.buf = grow(sc.buf, n*w)
 	m := sc.m
 	for i, u := range idx {
 		x := sc.buf[i*w : i*w+w]
@@ -290,17 +284,7 @@ func dotHeads[T num.Float](d, a, b []T, feat int) {
 	if feat == 8 { // GAT's usual 8 features a head, without bounds checks
 		a, b = a[:len(d)*8], b[:len(d)*8]
 		for h := range d {
-			x, y := (*[8]T)(a[h*8:]), (*[8]T)(b[h*8:])
-			var t T
-			t += x[0] * y[0]
-			t += x[1] * y[1]
-			t += x[2] * y[2]
-			t += x[3] * y[3]
-			t += x[4] * y[4]
-			t += x[5] * y[5]
-			t += x[6] * y[6]
-			t += x[7] * y[7]
-			d[h] = t
+			d[h] = num.Dot8((*[8]T)(a[h*8:]), (*[8]T)(b[h*8:]))
 		}
 		return
 	}
@@ -347,6 +331,5 @@ func checkSum[T num.Float](name string, g *graph.Graph, z, el, er []T, width, fe
 		panic(fmt.Sprintf("edgesoftmax: %s: negative width %d or features %d", name, width, feat))
 	}
 	checkNodes("z", z, g.NumSrc(), width*feat)
-	checkNodes("el", el, g.NumSrc(), width)
-	checkNodes("er", er, g.NumDst(), width)
+	checkScores(g, el, er, width)
 }

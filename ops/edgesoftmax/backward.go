@@ -37,11 +37,7 @@ func backwardRows[T num.Float](ds []T, c *graph.Compressed, y, dy []T, w, lo, hi
 		return
 	}
 	var sbuf [stackWidth]float64
-	s := sbuf[:]
-	if w > stackWidth {
-		s = make([]float64, w)
-	}
-	s = s[:w]
+	s := stackRow(&sbuf, w)
 	end := c.Indptr[hi]
 	for r := lo; r < hi; r++ {
 		a, b := c.Indptr[r], c.Indptr[r+1]

@@ -6,8 +6,18 @@ import (
 )
 
 // stackWidth is the widest score row whose per-group scratch lives on the
-// stack.
+// stack (stackRow).
 const stackWidth = 16
+
+// stackRow returns w elements of scratch: buf's first w, or new ones when
+// w is wider than stackWidth.
+func stackRow[E num.Float](buf *[stackWidth]E, w int) []E {
+	s := buf[:]
+	if w > stackWidth {
+		s = make([]E, w)
+	}
+	return s[:w]
+}
 
 // Forward overwrites out, of length g.NumEdges()*width, with the softmax of
 // score, of the same length, over the edges that share a destination node
@@ -46,11 +56,7 @@ func forwardRows[T num.Float](out []T, c *graph.Compressed, score []T, w, lo, hi
 	}
 	var mbuf [stackWidth]T
 	var sbuf [stackWidth]float64
-	m, s := mbuf[:], sbuf[:]
-	if w > stackWidth {
-		m, s = make([]T, w), make([]float64, w)
-	}
-	m, s = m[:w], s[:w]
+	m, s := stackRow(&mbuf, w), stackRow(&sbuf, w)
 	end := c.Indptr[hi]
 	for r := lo; r < hi; r++ {
 		a, b := c.Indptr[r], c.Indptr[r+1]

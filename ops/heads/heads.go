@@ -34,16 +34,7 @@ func dot8[T num.Float](o, z, a []T) {
 	h := len(a) / 8
 	z = z[:len(o)*8]
 	for i := range o {
-		r, av := (*[8]T)(z[i*8:]), (*[8]T)(a[(i%h)*8:])
-		s := r[0] * av[0]
-		s += r[1] * av[1]
-		s += r[2] * av[2]
-		s += r[3] * av[3]
-		s += r[4] * av[4]
-		s += r[5] * av[5]
-		s += r[6] * av[6]
-		s += r[7] * av[7]
-		o[i] = s
+		o[i] = num.Dot8((*[8]T)(z[i*8:]), (*[8]T)(a[(i%h)*8:]))
 	}
 }
 

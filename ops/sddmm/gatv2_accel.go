@@ -83,6 +83,16 @@ func (k *GATv2[T]) f32() (*GATv2[float32], bool) {
 	return kf, ok
 }
 
+// accel returns k's float32 view and an argument block for it (args), or
+// false when the AVX2 kernel does not apply (f32).
+func (k *GATv2[T]) accel() (*GATv2[float32], *gatv2Args, bool) {
+	kf, ok := k.f32()
+	if !ok {
+		return nil, nil, false
+	}
+	return kf, k.args(kf), true
+}
+
 // args returns the argument block of k with its constant fields set and
 // scratch for one goroutine.
 func (k *GATv2[T]) args(kf *GATv2[float32]) *gatv2Args {
@@ -137,57 +147,59 @@ func (k *GATv2[T]) scoresAccel(out []T, c *graph.Compressed) bool {
 
 // dstAccel is dstRows with the AVX2 kernel, and reports whether it applied.
 func (k *GATv2[T]) dstAccel(dzr, pa, def, pwe, ds, rec []T, c *graph.Compressed, lo, hi int) bool {
-	kf, ok := k.f32()
+	kf, a, ok := k.accel()
 	if !ok {
 		return false
 	}
 	w := k.Heads * k.Feat
-	a := k.args(kf)
 	a.table, a.ds = &kf.ZL[0], &any(ds).([]float32)[0]
 	a.da, a.def, a.dwe = ptr(pa), ptr(def), ptr(pwe)
 	if rec != nil {
 		a.rec, a.rstride = ptr(rec), 4*recordLen[float32](k.Heads, w)
 	}
-	var own []float32
-	if dzr == nil {
-		own = make([]float32, w)
+	var out []float32
+	if dzr != nil {
+		out = any(dzr).([]float32)
 	}
-	for v := lo; v < hi; v++ {
-		row := own
-		if dzr != nil {
-			row = any(dzr).([]float32)[v*w : (v+1)*w]
-		}
-		clear(row)
-		if p, q := c.Indptr[v], c.Indptr[v+1]; p < q {
-			a.group(c, p, q, &kf.ZR[v*w])
-			a.acc = &row[0]
-			gatv2BwdF32(a)
-		}
-	}
+	a.backward(c, lo, hi, w, out, kf.ZR)
 	return true
 }
 
 // srcAccel is GradZL over the sources [lo, hi) with the AVX2 kernel, and
 // reports whether it applied.
 func (k *GATv2[T]) srcAccel(out, ds []T, c *graph.Compressed, lo, hi int) bool {
-	kf, ok := k.f32()
+	kf, a, ok := k.accel()
 	if !ok {
 		return false
 	}
 	w := k.Heads * k.Feat
 	o := any(out).([]float32)
-	a := k.args(kf)
 	a.table, a.ds = &kf.ZR[0], &any(ds).([]float32)[0]
-	for u := lo; u < hi; u++ {
-		row := o[u*w : (u+1)*w]
+	a.backward(c, lo, hi, w, o, kf.ZL)
+	return true
+}
+
+// backward runs the backward kernel over the groups of the nodes [lo, hi)
+// of c, each node's own row that of rows (w wide), accumulating node v's
+// into row v of out, or into scratch when out is nil (cleared first; left
+// 0 for a node without edges).
+func (a *gatv2Args) backward(c *graph.Compressed, lo, hi, w int, out, rows []float32) {
+	var own []float32
+	if out == nil {
+		own = make([]float32, w)
+	}
+	for v := lo; v < hi; v++ {
+		row := own
+		if out != nil {
+			row = out[v*w : (v+1)*w]
+		}
 		clear(row)
-		if p, q := c.Indptr[u], c.Indptr[u+1]; p < q {
-			a.group(c, p, q, &kf.ZL[u*w])
+		if p, q := c.Indptr[v], c.Indptr[v+1]; p < q {
+			a.group(c, p, q, &rows[v*w])
 			a.acc = &row[0]
 			gatv2BwdF32(a)
 		}
 	}
-	return true
 }
 
 // ptr returns the first element of x, a float32 slice, or nil when x is
@@ -202,13 +214,12 @@ func ptr[T num.Float](x []T) *float32 {
 // maskAccel is maskRows with the AVX2 kernel, and reports whether it
 // applied.
 func (k *GATv2[T]) maskAccel(out, rec []T, c *graph.Compressed, lo, hi int) bool {
-	kf, ok := k.f32()
+	_, a, ok := k.accel()
 	if !ok {
 		return false
 	}
 	w := k.Heads * k.Feat
 	o := any(out).([]float32)
-	a := k.args(kf)
 	a.rec, a.rstride = ptr(rec), 4*recordLen[float32](k.Heads, w)
 	for u := lo; u < hi; u++ {
 		row := o[u*w : (u+1)*w]

@@ -2,16 +2,13 @@ package setup
 
 import (
 	"fmt"
-	"io"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
-	"github.com/gnngo/gnn/internal/atomicfile"
+	"github.com/gnngo/gnn/internal/plotfile"
 	"github.com/gnngo/gnn/nn/train"
 )
 
@@ -48,13 +45,5 @@ func Plot(path, title string, hist []train.Epoch) error {
 		"test", series(func(e train.Epoch) float64 { return e.TestAcc })); err != nil {
 		return err
 	}
-	img := vgimg.New(10*vg.Inch, 4*vg.Inch)
-	plots := [][]*plot.Plot{{loss, acc}}
-	canvases := plot.Align(plots, draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Millimeter * 4}, draw.New(img))
-	loss.Draw(canvases[0][0])
-	acc.Draw(canvases[0][1])
-	return atomicfile.Write(path, func(w io.Writer) error {
-		_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
-		return err
-	})
+	return plotfile.WritePNG(path, [][]*plot.Plot{{loss, acc}}, 10*vg.Inch, 4*vg.Inch, 4*vg.Millimeter)
 }

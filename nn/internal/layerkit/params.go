@@ -1,6 +1,8 @@
 package layerkit
 
 import (
+	"math"
+
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -57,6 +59,11 @@ func (p *Params) initial(name string, shape []int, draw func() (*tensor.Dense, e
 	}
 	return v, nil
 }
+
+// ReLUGain is the Glorot gain of the weights of the layers that DGL
+// initialises with nn.init.calculate_gain("relu"), sqrt(2): GATConv,
+// GATv2Conv, SAGEConv and TAGConv.
+const ReLUGain = math.Sqrt2
 
 // Glorot adds the parameter suffix of the given shape, drawn from the
 // Glorot-uniform distribution with the given gain from the layer's seed

@@ -5,10 +5,9 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"go/format"
-	"log"
-	"os"
 	"strings"
+
+	"github.com/gnngo/gnn/ops/internal/genkit"
 )
 
 func main() {
@@ -52,11 +51,5 @@ import (
 			}
 		}
 	}
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := os.WriteFile("sugar_gen.go", src, 0o644); err != nil {
-		log.Fatal(err)
-	}
+	genkit.WriteGo("sugar_gen.go", b.Bytes())
 }

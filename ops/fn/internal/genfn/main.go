@@ -5,10 +5,9 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"go/format"
-	"log"
-	"os"
 	"strings"
+
+	"github.com/gnngo/gnn/ops/internal/genkit"
 )
 
 var where = map[string]string{"U": "source node", "V": "destination node", "E": "edge"}
@@ -41,11 +40,5 @@ import "github.com/gnngo/gnn/ops"
 			}
 		}
 	}
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := os.WriteFile("message_gen.go", src, 0o644); err != nil {
-		log.Fatal(err)
-	}
+	genkit.WriteGo("message_gen.go", b.Bytes())
 }

@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
-	"log"
-	"os"
 	"strings"
+
+	"github.com/gnngo/gnn/ops/internal/genkit"
 )
 
 // gen accumulates the assembly text and numbers its labels.
@@ -64,9 +64,7 @@ func main() {
 	}
 	g.maskKernel()
 	text := strings.TrimRight(g.b.String(), "\n") + "\n"
-	if err := os.WriteFile("gatv2_amd64.s", []byte(text), 0o644); err != nil {
-		log.Fatal(err)
-	}
+	genkit.Write("gatv2_amd64.s", []byte(text))
 }
 
 // backModes are the backward's modes: heads of 8 and 8k features share a
