@@ -31,8 +31,8 @@ var segCases = []segCase{
 	{"bdd2", 2, true, true, true, 0, 0, false},
 	{"range", 1, true, true, true, 2, 6, false},
 	{"bdd2-range-nobias", 2, true, true, false, 3, 9, false},
-	// Relation 2 lies wholly in [0, 5): the range shares its edges.
-	{"range-whole", 1, true, false, true, 0, 5, false},
+	// Relation 2 lies wholly in [0, 5): the range shares its edges (and,
+	// with float32-only norms, those norms).
 	{"range-whole-f32norms", 2, true, true, true, 0, 5, true},
 	{"full-f32norms", 1, true, true, false, 0, 0, true},
 }
