@@ -235,6 +235,10 @@ func benchMul(b *testing.B, op string, a, w, d, c, g []float32, n, k, m int) {
 		}
 		flops := 2 * float64(n*k*m) * float64(b.N)
 		b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOPS")
+		// Each product reads two of a, the weight and the output's
+		// gradient, and writes the third, once at least.
+		bytes := 4 * float64(n*k+k*m+n*m) * float64(b.N)
+		b.ReportMetric(bytes/b.Elapsed().Seconds()/1e9, "GB/s")
 		reportCPU(b, flops, c0)
 	})
 }
@@ -245,7 +249,8 @@ func benchMul(b *testing.B, op string, a, w, d, c, g []float32, n, k, m int) {
 // (mul_trans_b, N x H times H x F), for CiteSeer (3327 x 3703, hidden 16),
 // PubMed-like (19717 x 500), ogbn-products-like (100,000 x 100, hidden
 // 256) and wide-feature graphs (4096 x 4000, hidden 64; 20,000 x 1000,
-// output 8). Compare the GFLOPS with BenchmarkFMAPeak's.
+// output 8). Compare the GFLOPS with BenchmarkFMAPeak's, and the GB/s
+// (the bytes each product must read and write once) with BenchmarkMemPeak's.
 func BenchmarkFirstLayer(b *testing.B) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, s := range [][3]int{{3327, 3703, 16}, {19717, 500, 16}, {100000, 100, 256}, {4096, 4000, 64}, {20000, 1000, 8}} {

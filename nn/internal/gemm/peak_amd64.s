@@ -46,3 +46,67 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func readPeakF32(p *float32, n int)
+//
+// Reads n floats from p (n a multiple of 64), eight 32-byte loads an
+// iteration into independent adds: a loop bound by the rate at which the
+// core can read memory, not by its arithmetic.
+TEXT ·readPeakF32(SB), NOSPLIT, $0-16
+	MOVQ   p+0(FP), SI
+	MOVQ   n+8(FP), CX
+	SHRQ   $6, CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	TESTQ  CX, CX
+	JLE    rdone
+
+rloop:
+	VADDPS (SI), Y0, Y0
+	VADDPS 32(SI), Y1, Y1
+	VADDPS 64(SI), Y2, Y2
+	VADDPS 96(SI), Y3, Y3
+	VADDPS 128(SI), Y0, Y0
+	VADDPS 160(SI), Y1, Y1
+	VADDPS 192(SI), Y2, Y2
+	VADDPS 224(SI), Y3, Y3
+	ADDQ   $256, SI
+	DECQ   CX
+	JNZ    rloop
+
+rdone:
+	VZEROUPPER
+	RET
+
+// func writePeakF32(p *float32, n int)
+//
+// Writes zeros over n floats at p (n a multiple of 64, p 32-byte aligned)
+// with non-temporal stores, eight an iteration: the rate at which the core
+// can stream an output to memory.
+TEXT ·writePeakF32(SB), NOSPLIT, $0-16
+	MOVQ   p+0(FP), DI
+	MOVQ   n+8(FP), CX
+	SHRQ   $6, CX
+	VXORPS Y0, Y0, Y0
+	TESTQ  CX, CX
+	JLE    wdone
+
+wloop:
+	VMOVNTPS Y0, (DI)
+	VMOVNTPS Y0, 32(DI)
+	VMOVNTPS Y0, 64(DI)
+	VMOVNTPS Y0, 96(DI)
+	VMOVNTPS Y0, 128(DI)
+	VMOVNTPS Y0, 160(DI)
+	VMOVNTPS Y0, 192(DI)
+	VMOVNTPS Y0, 224(DI)
+	ADDQ     $256, DI
+	DECQ     CX
+	JNZ      wloop
+
+wdone:
+	SFENCE
+	VZEROUPPER
+	RET
