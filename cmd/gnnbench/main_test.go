@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -41,7 +40,9 @@ func TestMain(m *testing.M) {
 	case "crash":
 		panic("boom from the child")
 	case "sigkill":
-		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			p.Kill() // SIGKILL on Unix
+		}
 		time.Sleep(time.Minute)
 	}
 	if isChild() {

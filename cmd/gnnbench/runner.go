@@ -163,9 +163,7 @@ func supervise(cmd *exec.Cmd, spec bench.Spec, cp caps, onEpoch func(bench.Epoch
 	if final != nil {
 		res = *final
 	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil {
-		res.PeakRSS = max(res.PeakRSS, ru.Maxrss*1024) // KiB on Linux
-	}
+	res.PeakRSS = max(res.PeakRSS, childPeakRSS(cmd.ProcessState))
 	mu.Lock()
 	why := killed
 	res.PeakRSS = max(res.PeakRSS, sampled)

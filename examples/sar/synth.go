@@ -8,12 +8,12 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/gnngo/gnn/dataset"
 	"github.com/gnngo/gnn/dist/partition"
 	"github.com/gnngo/gnn/dist/sar"
+	"github.com/gnngo/gnn/internal/limits"
 	"github.com/gnngo/gnn/nn/train"
 )
 
@@ -54,8 +54,6 @@ func synthesise(p *partition.Part, cols, classes int, seed uint64) error {
 // (sar.Graph.LeastBytes), and live, the largest live heap at the end of
 // an epoch (heapWatch).
 func printStats(w io.Writer, rank int, p *partition.Part, g *sar.Graph, res *train.Result, live uint64) {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru) // Maxrss is in KiB on Linux
 	times := make([]time.Duration, len(res.History))
 	for i, e := range res.History {
 		times[i] = e.Time
@@ -67,7 +65,7 @@ func printStats(w io.Writer, rank int, p *partition.Part, g *sar.Graph, res *tra
 	}
 	epochs := float64(max(len(res.History), 1))
 	fmt.Fprintf(w, "stats rank %d nodes %d edges %d peak_rss_mib %.1f epoch_ms %.1f sent_mb_per_epoch %.2f least_mb_per_epoch %.2f live_heap_mib %.1f\n",
-		rank, p.NumNodes(), g.NumEdges(), float64(ru.Maxrss)/1024, float64(median.Microseconds())/1000,
+		rank, p.NumNodes(), g.NumEdges(), float64(limits.PeakRSS())/(1<<20), float64(median.Microseconds())/1000,
 		float64(g.BytesSent())/1e6/epochs, float64(g.LeastBytes())/1e6/epochs, float64(live)/(1<<20))
 }
 

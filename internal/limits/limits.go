@@ -35,11 +35,15 @@ var memory = sync.OnceValue(func() int64 {
 func Memory() int64 { return memory() }
 
 // parseMemTotal returns the MemTotal line of /proc/meminfo in bytes.
-func parseMemTotal(data []byte) (int64, bool) {
+func parseMemTotal(data []byte) (int64, bool) { return parseKiB(data, "MemTotal:") }
+
+// parseKiB returns in bytes the value of the line of a /proc file that
+// starts with key, a count of kB ("MemTotal:       24683656 kB").
+func parseKiB(data []byte, key string) (int64, bool) {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		f := bytes.Fields(sc.Bytes())
-		if len(f) >= 2 && string(f[0]) == "MemTotal:" {
+		if len(f) >= 2 && string(f[0]) == key {
 			kb, err := strconv.ParseInt(string(f[1]), 10, 64)
 			if err != nil || kb <= 0 {
 				return 0, false

@@ -8,6 +8,8 @@ import (
 	"runtime/pprof"
 	"slices"
 	"time"
+
+	"github.com/gnngo/gnn/internal/limits"
 )
 
 // Epoch is one epoch (or kernel call) that Run reports as it goes.
@@ -105,7 +107,7 @@ func RunWith(s Spec, o Options) Result {
 	runtime.GC()
 	runtime.ReadMemStats(&mem)
 	r.LiveHeap = int64(mem.HeapAlloc)
-	r.PeakRSS = PeakRSS()
+	r.PeakRSS = limits.PeakRSS()
 	if o.HeapProfile != nil {
 		if err := pprof.WriteHeapProfile(o.HeapProfile); err != nil {
 			r.Note = fmt.Sprintf("heap profile: %v", err)
