@@ -1,38 +1,21 @@
 package interop
 
-import "fmt"
-
 // DGL converts the DGL (PyTorch backend) module l.Kind found under
 // l.Prefix in ts into the values of the gnn layer named l.Name, keyed by
 // the names of that layer's Learnables, as PyG does for PyTorch
 // Geometric. gnn's layers follow DGL's semantics, so these conversions
 // change layouts only (PyTorch's Linear (out, in) to gnn's (in, out)) and
 // merge biases DGL keeps in two places.
-func DGL(ts *Tensors, l Layer) (Params, error) {
-	c, err := newConverter("DGL", ts, l)
-	if err != nil {
-		return nil, err
-	}
-	switch l.Kind {
-	case "GraphConv":
-		err = dglGraphConv(c)
-	case "GATConv":
-		err = dglGAT(c)
-	case "GATv2Conv":
-		err = dglGATv2(c)
-	case "SAGEConv":
-		err = dglSAGE(c)
-	case "GINConv":
-		err = ginMLP(c, "apply_func")
-	case "RelGraphConv":
-		err = dglRGCN(c)
-	default:
-		return nil, fmt.Errorf("interop: DGL kind %q is not mapped; the mapped kinds are GraphConv, GATConv, GATv2Conv, SAGEConv, GINConv and RelGraphConv", l.Kind)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return c.finish()
+func DGL(ts *Tensors, l Layer) (Params, error) { return convert("DGL", dglKinds, ts, l) }
+
+// dglKinds are the DGL modules DGL maps.
+var dglKinds = []kind{
+	{"GraphConv", dglGraphConv},
+	{"GATConv", dglGAT},
+	{"GATv2Conv", dglGATv2},
+	{"SAGEConv", dglSAGE},
+	{"GINConv", func(c *converter) error { return ginMLP(c, "apply_func") }},
+	{"RelGraphConv", dglRGCN},
 }
 
 // dglGraphConv: weight (in, out), already gnn's layout; bias.

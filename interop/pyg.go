@@ -13,31 +13,16 @@ import (
 // Missing tensors, tensors under the prefix that the module does not have
 // (or that gnn has no counterpart for) and misshapen tensors are errors
 // naming the tensor.
-func PyG(ts *Tensors, l Layer) (Params, error) {
-	c, err := newConverter("PyG", ts, l)
-	if err != nil {
-		return nil, err
-	}
-	switch l.Kind {
-	case "GCNConv":
-		err = pygGCN(c)
-	case "GATConv":
-		err = pygGAT(c)
-	case "GATv2Conv":
-		err = pygGATv2(c)
-	case "SAGEConv":
-		err = pygSAGE(c)
-	case "GINConv":
-		err = ginMLP(c, "nn")
-	case "RGCNConv":
-		err = pygRGCN(c)
-	default:
-		return nil, fmt.Errorf("interop: PyG kind %q is not mapped; the mapped kinds are GCNConv, GATConv, GATv2Conv, SAGEConv, GINConv and RGCNConv", l.Kind)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return c.finish()
+func PyG(ts *Tensors, l Layer) (Params, error) { return convert("PyG", pygKinds, ts, l) }
+
+// pygKinds are the PyTorch Geometric modules PyG maps.
+var pygKinds = []kind{
+	{"GCNConv", pygGCN},
+	{"GATConv", pygGAT},
+	{"GATv2Conv", pygGATv2},
+	{"SAGEConv", pygSAGE},
+	{"GINConv", func(c *converter) error { return ginMLP(c, "nn") }},
+	{"RGCNConv", pygRGCN},
 }
 
 // linear reads a PyTorch Linear's weight (out, in) under name and returns

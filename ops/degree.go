@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gnngo/gnn/graph"
+	"github.com/gnngo/gnn/internal/enum"
 	"github.com/gnngo/gnn/internal/num"
 	"github.com/gnngo/gnn/internal/ops/device"
 	"github.com/gnngo/gnn/internal/ops/opkit"
@@ -24,12 +25,8 @@ const (
 	OutDegree
 )
 
-func (d Degree) String() string {
-	if d == InDegree {
-		return "in"
-	}
-	return "out"
-}
+// String returns "in" or "out" (Degree(n) for another value).
+func (d Degree) String() string { return enum.Name(d, "Degree", "in", "out") }
 
 // ScaleByDegree multiplies row i of x by max(deg(i), 1)^power, where deg is
 // the in-degree of destination node i (x has one row per destination) or the

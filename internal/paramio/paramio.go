@@ -30,22 +30,29 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// summed keeps the CRC-32C of the bytes a Writer or a Reader passes.
+type summed struct{ sum uint32 }
+
+// pass calls rw (the underlying Write or Read) on p and adds the bytes it
+// wrote or read, p[:n], to the checksum.
+func (s *summed) pass(rw func([]byte) (int, error), p []byte) (int, error) {
+	n, err := rw(p)
+	s.sum = crc32.Update(s.sum, castagnoli, p[:n])
+	return n, err
+}
+
 // Writer writes to an underlying writer, keeping the CRC-32C of everything
 // written through it.
 type Writer struct {
-	w   io.Writer
-	sum uint32
+	w io.Writer
+	summed
 }
 
 // NewWriter returns a Writer on w with an empty checksum.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 
 // Write writes p and adds the bytes written to the checksum.
-func (c *Writer) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.sum = crc32.Update(c.sum, castagnoli, p[:n])
-	return n, err
-}
+func (c *Writer) Write(p []byte) (int, error) { return c.pass(c.w.Write, p) }
 
 // Put writes v (a fixed-size value or slice of them) little-endian.
 func (c *Writer) Put(v any) error { return binary.Write(c, binary.LittleEndian, v) }
@@ -107,19 +114,15 @@ func (c *Writer) Record(name string, v Value) error {
 // Reader reads from an underlying reader, keeping the CRC-32C of everything
 // read through it.
 type Reader struct {
-	r   io.Reader
-	sum uint32
+	r io.Reader
+	summed
 }
 
 // NewReader returns a Reader on r with an empty checksum.
 func NewReader(r io.Reader) *Reader { return &Reader{r: r} }
 
 // Read reads into p and adds the bytes read to the checksum.
-func (c *Reader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.sum = crc32.Update(c.sum, castagnoli, p[:n])
-	return n, err
-}
+func (c *Reader) Read(p []byte) (int, error) { return c.pass(c.r.Read, p) }
 
 // Get reads v (a pointer to a fixed-size value or a slice of them)
 // little-endian; a short read is io.ErrUnexpectedEOF.
