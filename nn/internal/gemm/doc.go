@@ -27,4 +27,8 @@
 // BenchmarkFirstLayer and BenchmarkMul report GFLOPS, and cpu-GFLOPS, the
 // operations per second of CPU time, which on a shared machine tell the
 // kernels' speed apart from the share of the cores they were given.
+// BenchmarkMemPeak measures the memory bandwidth (reads, and non-temporal
+// writes), against which BenchmarkFirstLayer reports GB/s, the bytes each
+// product must read and write once: products of narrow outputs (width 8:
+// 4 flops per byte of the N x F matrix) are bound by it, not by the FMAs.
 package gemm
