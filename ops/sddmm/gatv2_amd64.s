@@ -49,16 +49,42 @@
 #define A_MCUR 232
 #define A_MOFF 240
 
-// bits8 holds the bit of each lane of a block in its byte of a sign mask.
-DATA bits8<>+0(SB)/4, $1
-DATA bits8<>+4(SB)/4, $2
-DATA bits8<>+8(SB)/4, $4
-DATA bits8<>+12(SB)/4, $8
-DATA bits8<>+16(SB)/4, $16
-DATA bits8<>+20(SB)/4, $32
-DATA bits8<>+24(SB)/4, $64
-DATA bits8<>+28(SB)/4, $128
-GLOBL bits8<>(SB), RODATA|NOPTR, $32
+// maskshift holds, for each of the four bytes r of a dword of a sign mask
+// broadcast over a block, the shift of each lane i that puts its bit,
+// bit 8r+i, into the lane's sign bit: 31-8r-i.
+DATA maskshift<>+0(SB)/4, $31
+DATA maskshift<>+4(SB)/4, $30
+DATA maskshift<>+8(SB)/4, $29
+DATA maskshift<>+12(SB)/4, $28
+DATA maskshift<>+16(SB)/4, $27
+DATA maskshift<>+20(SB)/4, $26
+DATA maskshift<>+24(SB)/4, $25
+DATA maskshift<>+28(SB)/4, $24
+DATA maskshift<>+32(SB)/4, $23
+DATA maskshift<>+36(SB)/4, $22
+DATA maskshift<>+40(SB)/4, $21
+DATA maskshift<>+44(SB)/4, $20
+DATA maskshift<>+48(SB)/4, $19
+DATA maskshift<>+52(SB)/4, $18
+DATA maskshift<>+56(SB)/4, $17
+DATA maskshift<>+60(SB)/4, $16
+DATA maskshift<>+64(SB)/4, $15
+DATA maskshift<>+68(SB)/4, $14
+DATA maskshift<>+72(SB)/4, $13
+DATA maskshift<>+76(SB)/4, $12
+DATA maskshift<>+80(SB)/4, $11
+DATA maskshift<>+84(SB)/4, $10
+DATA maskshift<>+88(SB)/4, $9
+DATA maskshift<>+92(SB)/4, $8
+DATA maskshift<>+96(SB)/4, $7
+DATA maskshift<>+100(SB)/4, $6
+DATA maskshift<>+104(SB)/4, $5
+DATA maskshift<>+108(SB)/4, $4
+DATA maskshift<>+112(SB)/4, $3
+DATA maskshift<>+116(SB)/4, $2
+DATA maskshift<>+120(SB)/4, $1
+DATA maskshift<>+124(SB)/4, $0
+GLOBL maskshift<>(SB), RODATA|NOPTR, $128
 
 // perm2 spreads four score gradients over the pairs of lanes of heads of
 // two features, perm4 two over the halves of heads of four.
@@ -71,6 +97,18 @@ DATA perm2<>+20(SB)/4, $2
 DATA perm2<>+24(SB)/4, $3
 DATA perm2<>+28(SB)/4, $3
 GLOBL perm2<>(SB), RODATA|NOPTR, $32
+
+// perm2hi spreads the last four of eight score gradients over the pairs of
+// lanes of heads of two features.
+DATA perm2hi<>+0(SB)/4, $4
+DATA perm2hi<>+4(SB)/4, $4
+DATA perm2hi<>+8(SB)/4, $5
+DATA perm2hi<>+12(SB)/4, $5
+DATA perm2hi<>+16(SB)/4, $6
+DATA perm2hi<>+20(SB)/4, $6
+DATA perm2hi<>+24(SB)/4, $7
+DATA perm2hi<>+28(SB)/4, $7
+GLOBL perm2hi<>(SB), RODATA|NOPTR, $32
 
 DATA perm4<>+0(SB)/4, $0
 DATA perm4<>+4(SB)/4, $0
@@ -3060,16 +3098,18 @@ done:
 // func gatv2MaskF32(a *gatv2Args)
 //
 // For each edge of the group, from its record, block by block: the lanes
-// of t > 0 from the block's byte of the mask, the score gradients spread
-// over their heads' lanes (Y4), and m = g A (times the slope where
-// t <= 0), added to the node's row. No row of the other end is read.
+// of t > 0 from the block's byte of the mask (in their sign bits, which
+// VBLENDVPS reads), the score gradients spread over their heads' lanes
+// (Y4), and m = g A (times the slope where t <= 0), added to the node's
+// row. No row of the other end is read. Rows of 8 heads of 8 or 2
+// features stay in registers over the group's edges (maskRegs).
 TEXT ·gatv2MaskF32(SB), NOSPLIT, $0-8
 	MOVQ         a+0(FP), R15
 	MOVQ         A_A(R15), R8
 	MOVQ         A_ROW(R15), R11
 	MOVQ         A_ACC(R15), DI
 	VBROADCASTSS A_SLOPE(R15), Y15
-	VMOVUPS      bits8<>(SB), Y12
+	VMOVUPS      maskshift<>(SB), Y12
 	XORQ         CX, CX
 	MOVQ         A_MODE(R15), AX
 	CMPQ         AX, $1
@@ -3083,10 +3123,13 @@ kperm4:
 	VMOVUPS perm4<>(SB), Y13
 
 kgo:
-	// Modes 3 and 4 (8 and 8k features) share a loop.
-	CMPQ      AX, $4
+	// Rows of 8 heads of 8 or 2 features have loops of their own.
+	CMPQ      A_H(R15), $8
 	JNE       kmode
-	MOVQ      $3, AX
+	CMPQ      AX, $3
+	JEQ       k_h8f8
+	CMPQ      AX, $1
+	JEQ       k_h8f2
 
 kmode:
 	CMPQ      AX, $0
@@ -3095,7 +3138,9 @@ kmode:
 	JEQ       k_m2
 	CMPQ      AX, $2
 	JEQ       k_m4
-	JMP       k_m8
+	CMPQ      AX, $3
+	JEQ       k_m8
+	JMP       k_m8k
 
 k_m1:
 	PREFETCHM(pfm512)
@@ -3107,12 +3152,9 @@ k_m1:
 	ADDQ      A_MOFF(R15), SI
 	XORQ      R10, R10
 mblk513:
-	MOVBLZX   (SI), AX
+	VPBROADCASTB (SI), Y2
 	INCQ      SI
-	VMOVD     AX, X2
-	VPBROADCASTD X2, Y2
-	VPAND     Y12, Y2, Y2
-	VPCMPEQD  Y12, Y2, Y2 // t > 0
+	VPSLLVD   Y12, Y2, Y2 // sign bit: t > 0
 	VMOVUPS   (R9), Y4
 	ADDQ      $32, R9
 	VMULPS    (R8)(R10*1), Y4, Y5
@@ -3139,12 +3181,9 @@ k_m2:
 	ADDQ      A_MOFF(R15), SI
 	XORQ      R10, R10
 mblk515:
-	MOVBLZX   (SI), AX
+	VPBROADCASTB (SI), Y2
 	INCQ      SI
-	VMOVD     AX, X2
-	VPBROADCASTD X2, Y2
-	VPAND     Y12, Y2, Y2
-	VPCMPEQD  Y12, Y2, Y2 // t > 0
+	VPSLLVD   Y12, Y2, Y2 // sign bit: t > 0
 	VBROADCASTF128 (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $16, R9
@@ -3172,12 +3211,9 @@ k_m4:
 	ADDQ      A_MOFF(R15), SI
 	XORQ      R10, R10
 mblk517:
-	MOVBLZX   (SI), AX
+	VPBROADCASTB (SI), Y2
 	INCQ      SI
-	VMOVD     AX, X2
-	VPBROADCASTD X2, Y2
-	VPAND     Y12, Y2, Y2
-	VPCMPEQD  Y12, Y2, Y2 // t > 0
+	VPSLLVD   Y12, Y2, Y2 // sign bit: t > 0
 	VBROADCASTSD (R9), Y4
 	VPERMPS   Y4, Y13, Y4
 	ADDQ      $8, R9
@@ -3203,21 +3239,13 @@ k_m8:
 	ADDQ      A_REC(R15), R9
 	MOVQ      R9, SI
 	ADDQ      A_MOFF(R15), SI
-	MOVQ      A_K(R15), R14
 	XORQ      R10, R10
 mblk519:
-	MOVBLZX   (SI), AX
+	VPBROADCASTB (SI), Y2
 	INCQ      SI
-	VMOVD     AX, X2
-	VPBROADCASTD X2, Y2
-	VPAND     Y12, Y2, Y2
-	VPCMPEQD  Y12, Y2, Y2 // t > 0
+	VPSLLVD   Y12, Y2, Y2 // sign bit: t > 0
 	VBROADCASTSS (R9), Y4
-	DECQ      R14
-	JNZ       nk520
 	ADDQ      $4, R9
-	MOVQ      A_K(R15), R14
-nk520:
 	VMULPS    (R8)(R10*1), Y4, Y5
 	VMULPS    Y15, Y5, Y6
 	VBLENDVPS Y2, Y5, Y6, Y5
@@ -3229,5 +3257,180 @@ nk520:
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       k_m8
+	VZEROUPPER
+	RET
+
+k_m8k:
+	PREFETCHM(pfm520)
+	MOVQ      A_EIDS(R15), AX
+	MOVLQSX   (AX)(CX*4), R9
+	IMULQ     A_RSTRIDE(R15), R9
+	ADDQ      A_REC(R15), R9
+	MOVQ      R9, SI
+	ADDQ      A_MOFF(R15), SI
+	MOVQ      A_K(R15), R14
+	XORQ      R10, R10
+mblk521:
+	VPBROADCASTB (SI), Y2
+	INCQ      SI
+	VPSLLVD   Y12, Y2, Y2 // sign bit: t > 0
+	VBROADCASTSS (R9), Y4
+	DECQ      R14
+	JNZ       nk522
+	ADDQ      $4, R9
+	MOVQ      A_K(R15), R14
+nk522:
+	VMULPS    (R8)(R10*1), Y4, Y5
+	VMULPS    Y15, Y5, Y6
+	VBLENDVPS Y2, Y5, Y6, Y5
+	VADDPS    (DI)(R10*1), Y5, Y6
+	VMOVUPS   Y6, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       mblk521
+	INCQ      CX
+	CMPQ      CX, A_N(R15)
+	JLT       k_m8k
+	VZEROUPPER
+	RET
+
+k_h8f8:
+	VXORPS    Y0, Y0, Y0
+	VXORPS    Y1, Y1, Y1
+	VXORPS    Y2, Y2, Y2
+	VXORPS    Y3, Y3, Y3
+	VXORPS    Y4, Y4, Y4
+	VXORPS    Y5, Y5, Y5
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	MOVQ      A_EIDS(R15), BX
+	MOVQ      A_RSTRIDE(R15), R12
+	MOVQ      A_REC(R15), R13
+	MOVQ      A_N(R15), R14
+	MOVQ      A_DIST(R15), R11
+	MOVQ      A_AVAIL(R15), R10
+	SUBQ      R11, R10
+	LEAQ      (BX)(R11*4), R11
+kr523:
+	CMPQ      CX, R10
+	JGE       krp524
+	MOVLQSX   (R11)(CX*4), AX
+	IMULQ     R12, AX
+	ADDQ      R13, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 -1(AX)(R12*1)
+krp524:
+	MOVLQSX   (BX)(CX*4), R9
+	IMULQ     R12, R9
+	ADDQ      R13, R9
+	VPBROADCASTD 32(R9), Y8
+	VPBROADCASTD 36(R9), Y9
+	VPSLLVD   maskshift<>+0(SB), Y8, Y10
+	VBROADCASTSS 0(R9), Y11
+	VMULPS    0(R8), Y11, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y10, Y11, Y12, Y11
+	VADDPS    Y11, Y0, Y0
+	VPSLLVD   maskshift<>+32(SB), Y8, Y10
+	VBROADCASTSS 4(R9), Y11
+	VMULPS    32(R8), Y11, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y10, Y11, Y12, Y11
+	VADDPS    Y11, Y1, Y1
+	VPSLLVD   maskshift<>+64(SB), Y8, Y10
+	VBROADCASTSS 8(R9), Y11
+	VMULPS    64(R8), Y11, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y10, Y11, Y12, Y11
+	VADDPS    Y11, Y2, Y2
+	VPSLLVD   maskshift<>+96(SB), Y8, Y10
+	VBROADCASTSS 12(R9), Y11
+	VMULPS    96(R8), Y11, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y10, Y11, Y12, Y11
+	VADDPS    Y11, Y3, Y3
+	VPSLLVD   maskshift<>+0(SB), Y9, Y10
+	VBROADCASTSS 16(R9), Y11
+	VMULPS    128(R8), Y11, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y10, Y11, Y12, Y11
+	VADDPS    Y11, Y4, Y4
+	VPSLLVD   maskshift<>+32(SB), Y9, Y10
+	VBROADCASTSS 20(R9), Y11
+	VMULPS    160(R8), Y11, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y10, Y11, Y12, Y11
+	VADDPS    Y11, Y5, Y5
+	VPSLLVD   maskshift<>+64(SB), Y9, Y10
+	VBROADCASTSS 24(R9), Y11
+	VMULPS    192(R8), Y11, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y10, Y11, Y12, Y11
+	VADDPS    Y11, Y6, Y6
+	VPSLLVD   maskshift<>+96(SB), Y9, Y10
+	VBROADCASTSS 28(R9), Y11
+	VMULPS    224(R8), Y11, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y10, Y11, Y12, Y11
+	VADDPS    Y11, Y7, Y7
+	INCQ      CX
+	CMPQ      CX, R14
+	JLT       kr523
+	VMOVUPS   Y0, 0(DI)
+	VMOVUPS   Y1, 32(DI)
+	VMOVUPS   Y2, 64(DI)
+	VMOVUPS   Y3, 96(DI)
+	VMOVUPS   Y4, 128(DI)
+	VMOVUPS   Y5, 160(DI)
+	VMOVUPS   Y6, 192(DI)
+	VMOVUPS   Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+k_h8f2:
+	VXORPS    Y0, Y0, Y0
+	VXORPS    Y1, Y1, Y1
+	MOVQ      A_EIDS(R15), BX
+	MOVQ      A_RSTRIDE(R15), R12
+	MOVQ      A_REC(R15), R13
+	MOVQ      A_N(R15), R14
+	MOVQ      A_DIST(R15), R11
+	MOVQ      A_AVAIL(R15), R10
+	SUBQ      R11, R10
+	LEAQ      (BX)(R11*4), R11
+	VMOVUPS   perm2hi<>(SB), Y14
+	VMOVUPS   (R8), Y6
+	VMOVUPS   32(R8), Y7
+kr525:
+	CMPQ      CX, R10
+	JGE       krp526
+	MOVLQSX   (R11)(CX*4), AX
+	IMULQ     R12, AX
+	ADDQ      R13, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 -1(AX)(R12*1)
+krp526:
+	MOVLQSX   (BX)(CX*4), R9
+	IMULQ     R12, R9
+	ADDQ      R13, R9
+	VPBROADCASTD 32(R9), Y8
+	VMOVUPS   (R9), Y4
+	VPSLLVD   maskshift<>+0(SB), Y8, Y10
+	VPERMPS   Y4, Y13, Y11
+	VMULPS    Y6, Y11, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y10, Y11, Y12, Y11
+	VADDPS    Y11, Y0, Y0
+	VPSLLVD   maskshift<>+32(SB), Y8, Y10
+	VPERMPS   Y4, Y14, Y11
+	VMULPS    Y7, Y11, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y10, Y11, Y12, Y11
+	VADDPS    Y11, Y1, Y1
+	INCQ      CX
+	CMPQ      CX, R14
+	JLT       kr525
+	VMOVUPS   Y0, 0(DI)
+	VMOVUPS   Y1, 32(DI)
 	VZEROUPPER
 	RET

@@ -333,12 +333,27 @@ func (g *gen) spread(mode string) {
 	}
 }
 
+// maskModes are the modes of gatv2MaskF32's general loops: heads of 8
+// features have a loop of their own, without the bookkeeping of heads of
+// 8k.
+var maskModes = []string{"m1", "m2", "m4", "m8", "m8k"}
+
 // maskKernel writes gatv2MaskF32: its prologue, dispatch and one loop per
-// mode.
+// mode, and the loops of rows of 8 heads of 8 and of 2 features, which keep
+// the node's row in registers.
 func (g *gen) maskKernel() {
 	g.raw(maskText)
-	for i, m := range backModes {
-		if i < len(backModes)-1 {
+	g.w("\t// Rows of 8 heads of 8 or 2 features have loops of their own.")
+	g.w("\tCMPQ      A_H(R15), $8")
+	g.w("\tJNE       kmode")
+	g.w("\tCMPQ      AX, $3")
+	g.w("\tJEQ       k_h8f8")
+	g.w("\tCMPQ      AX, $1")
+	g.w("\tJEQ       k_h8f2")
+	g.w("")
+	g.w("kmode:")
+	for i, m := range maskModes {
+		if i < len(maskModes)-1 {
 			g.w("\tCMPQ      AX, $%d", i)
 			g.w("\tJEQ       k_%s", m)
 		} else {
@@ -346,12 +361,16 @@ func (g *gen) maskKernel() {
 		}
 	}
 	g.w("")
-	for _, m := range backModes {
+	for _, m := range maskModes {
 		g.maskLoop(m)
 	}
+	g.maskRegs(8)
+	g.maskRegs(2)
 }
 
-// maskLoop writes gatv2MaskF32's loop over the edges of a group for mode.
+// maskLoop writes gatv2MaskF32's loop over the edges of a group for mode:
+// block by block, the block's byte of the mask broadcast and shifted so
+// that the sign bit of each lane is its bit (all VBLENDVPS reads).
 func (g *gen) maskLoop(mode string) {
 	name := "k_" + mode
 	g.w("%s:", name)
@@ -362,19 +381,24 @@ func (g *gen) maskLoop(mode string) {
 	g.w("\tADDQ      A_REC(R15), R9")
 	g.w("\tMOVQ      R9, SI")
 	g.w("\tADDQ      A_MOFF(R15), SI")
-	if mode == "m8" {
+	if mode == "m8k" {
 		g.w("\tMOVQ      A_K(R15), R14")
 	}
 	g.w("\tXORQ      R10, R10")
 	blk := g.l("mblk")
 	g.w("%s:", blk)
-	g.w("\tMOVBLZX   (SI), AX")
+	g.w("\tVPBROADCASTB (SI), Y2")
 	g.w("\tINCQ      SI")
-	g.w("\tVMOVD     AX, X2")
-	g.w("\tVPBROADCASTD X2, Y2")
-	g.w("\tVPAND     Y12, Y2, Y2")
-	g.w("\tVPCMPEQD  Y12, Y2, Y2 // t > 0")
-	g.spread(mode)
+	g.w("\tVPSLLVD   Y12, Y2, Y2 // sign bit: t > 0")
+	switch mode {
+	case "m8":
+		g.w("\tVBROADCASTSS (R9), Y4")
+		g.w("\tADDQ      $4, R9")
+	case "m8k":
+		g.spread("m8")
+	default:
+		g.spread(mode)
+	}
 	g.w("\tVMULPS    (R8)(R10*1), Y4, Y5")
 	g.w("\tVMULPS    Y15, Y5, Y6")
 	g.w("\tVBLENDVPS Y2, Y5, Y6, Y5")
@@ -386,6 +410,82 @@ func (g *gen) maskLoop(mode string) {
 	g.w("\tINCQ      CX")
 	g.w("\tCMPQ      CX, A_N(R15)")
 	g.w("\tJLT       %s", name)
+	g.w("\tVZEROUPPER")
+	g.w("\tRET")
+	g.w("")
+}
+
+// maskRegs writes gatv2MaskF32's loop for rows of 8 heads of f features
+// (8 or 2): the node's row stays in Y0 to Y(f-1), from zero, adding the
+// edges' gradients in order as the general loops add them to the cleared
+// row, and is stored once after the group's last edge. A record is 8 score
+// gradients (32 bytes) and its mask at byte 32, read as whole dwords,
+// which the record holds (40 bytes for f = 8, 36 for f = 2); each block
+// shifts the dword of its byte (maskshift) so that the sign bit of each
+// lane is its bit. Registers: BX the edge IDs, R11 those a.dist edges
+// ahead, R10 the last edge to prefetch for, R12 the record stride, R13 the
+// records, R14 the edges, R9 the edge's record.
+func (g *gen) maskRegs(f int) {
+	name := fmt.Sprintf("k_h8f%d", f)
+	blocks := f
+	g.w("%s:", name)
+	for i := range blocks {
+		g.w("\tVXORPS    Y%d, Y%d, Y%d", i, i, i)
+	}
+	g.w("\tMOVQ      A_EIDS(R15), BX")
+	g.w("\tMOVQ      A_RSTRIDE(R15), R12")
+	g.w("\tMOVQ      A_REC(R15), R13")
+	g.w("\tMOVQ      A_N(R15), R14")
+	g.w("\tMOVQ      A_DIST(R15), R11")
+	g.w("\tMOVQ      A_AVAIL(R15), R10")
+	g.w("\tSUBQ      R11, R10")
+	g.w("\tLEAQ      (BX)(R11*4), R11")
+	if f == 2 {
+		g.w("\tVMOVUPS   perm2hi<>(SB), Y14")
+		g.w("\tVMOVUPS   (R8), Y6")
+		g.w("\tVMOVUPS   32(R8), Y7")
+	}
+	loop, pf := g.l("kr"), g.l("krp")
+	g.w("%s:", loop)
+	g.w("\tCMPQ      CX, R10")
+	g.w("\tJGE       %s", pf)
+	g.w("\tMOVLQSX   (R11)(CX*4), AX")
+	g.w("\tIMULQ     R12, AX")
+	g.w("\tADDQ      R13, AX")
+	g.w("\tPREFETCHT0 (AX)")
+	g.w("\tPREFETCHT0 -1(AX)(R12*1)")
+	g.w("%s:", pf)
+	g.w("\tMOVLQSX   (BX)(CX*4), R9")
+	g.w("\tIMULQ     R12, R9")
+	g.w("\tADDQ      R13, R9")
+	g.w("\tVPBROADCASTD 32(R9), Y8")
+	if f == 8 {
+		g.w("\tVPBROADCASTD 36(R9), Y9")
+		for j := range 8 {
+			g.w("\tVPSLLVD   maskshift<>+%d(SB), Y%d, Y10", 32*(j%4), 8+j/4)
+			g.w("\tVBROADCASTSS %d(R9), Y11", 4*j)
+			g.w("\tVMULPS    %d(R8), Y11, Y11", 32*j)
+			g.w("\tVMULPS    Y15, Y11, Y12")
+			g.w("\tVBLENDVPS Y10, Y11, Y12, Y11")
+			g.w("\tVADDPS    Y11, Y%d, Y%d", j, j)
+		}
+	} else {
+		g.w("\tVMOVUPS   (R9), Y4")
+		for j := range 2 {
+			g.w("\tVPSLLVD   maskshift<>+%d(SB), Y8, Y10", 32*j)
+			g.w("\tVPERMPS   Y4, Y%d, Y11", 13+j)
+			g.w("\tVMULPS    Y%d, Y11, Y11", 6+j)
+			g.w("\tVMULPS    Y15, Y11, Y12")
+			g.w("\tVBLENDVPS Y10, Y11, Y12, Y11")
+			g.w("\tVADDPS    Y11, Y%d, Y%d", j, j)
+		}
+	}
+	g.w("\tINCQ      CX")
+	g.w("\tCMPQ      CX, R14")
+	g.w("\tJLT       %s", loop)
+	for i := range blocks {
+		g.w("\tVMOVUPS   Y%d, %d(DI)", i, 32*i)
+	}
 	g.w("\tVZEROUPPER")
 	g.w("\tRET")
 	g.w("")
@@ -415,16 +515,18 @@ done:
 // func gatv2MaskF32(a *gatv2Args)
 //
 // For each edge of the group, from its record, block by block: the lanes
-// of t > 0 from the block's byte of the mask, the score gradients spread
-// over their heads' lanes (Y4), and m = g A (times the slope where
-// t <= 0), added to the node's row. No row of the other end is read.
+// of t > 0 from the block's byte of the mask (in their sign bits, which
+// VBLENDVPS reads), the score gradients spread over their heads' lanes
+// (Y4), and m = g A (times the slope where t <= 0), added to the node's
+// row. No row of the other end is read. Rows of 8 heads of 8 or 2
+// features stay in registers over the group's edges (maskRegs).
 TEXT ·gatv2MaskF32(SB), NOSPLIT, $0-8
 	MOVQ         a+0(FP), R15
 	MOVQ         A_A(R15), R8
 	MOVQ         A_ROW(R15), R11
 	MOVQ         A_ACC(R15), DI
 	VBROADCASTSS A_SLOPE(R15), Y15
-	VMOVUPS      bits8<>(SB), Y12
+	VMOVUPS      maskshift<>(SB), Y12
 	XORQ         CX, CX
 	MOVQ         A_MODE(R15), AX
 	CMPQ         AX, $1
@@ -437,13 +539,7 @@ kperm4:
 	JNE     kgo
 	VMOVUPS perm4<>(SB), Y13
 
-kgo:
-	// Modes 3 and 4 (8 and 8k features) share a loop.
-	CMPQ      AX, $4
-	JNE       kmode
-	MOVQ      $3, AX
-
-kmode:`
+kgo:`
 
 // header is the build line, the field offsets, the constants and the
 // macros the loops use.
@@ -496,16 +592,42 @@ const header = `//go:build amd64 && !purego
 #define A_MCUR 232
 #define A_MOFF 240
 
-// bits8 holds the bit of each lane of a block in its byte of a sign mask.
-DATA bits8<>+0(SB)/4, $1
-DATA bits8<>+4(SB)/4, $2
-DATA bits8<>+8(SB)/4, $4
-DATA bits8<>+12(SB)/4, $8
-DATA bits8<>+16(SB)/4, $16
-DATA bits8<>+20(SB)/4, $32
-DATA bits8<>+24(SB)/4, $64
-DATA bits8<>+28(SB)/4, $128
-GLOBL bits8<>(SB), RODATA|NOPTR, $32
+// maskshift holds, for each of the four bytes r of a dword of a sign mask
+// broadcast over a block, the shift of each lane i that puts its bit,
+// bit 8r+i, into the lane's sign bit: 31-8r-i.
+DATA maskshift<>+0(SB)/4, $31
+DATA maskshift<>+4(SB)/4, $30
+DATA maskshift<>+8(SB)/4, $29
+DATA maskshift<>+12(SB)/4, $28
+DATA maskshift<>+16(SB)/4, $27
+DATA maskshift<>+20(SB)/4, $26
+DATA maskshift<>+24(SB)/4, $25
+DATA maskshift<>+28(SB)/4, $24
+DATA maskshift<>+32(SB)/4, $23
+DATA maskshift<>+36(SB)/4, $22
+DATA maskshift<>+40(SB)/4, $21
+DATA maskshift<>+44(SB)/4, $20
+DATA maskshift<>+48(SB)/4, $19
+DATA maskshift<>+52(SB)/4, $18
+DATA maskshift<>+56(SB)/4, $17
+DATA maskshift<>+60(SB)/4, $16
+DATA maskshift<>+64(SB)/4, $15
+DATA maskshift<>+68(SB)/4, $14
+DATA maskshift<>+72(SB)/4, $13
+DATA maskshift<>+76(SB)/4, $12
+DATA maskshift<>+80(SB)/4, $11
+DATA maskshift<>+84(SB)/4, $10
+DATA maskshift<>+88(SB)/4, $9
+DATA maskshift<>+92(SB)/4, $8
+DATA maskshift<>+96(SB)/4, $7
+DATA maskshift<>+100(SB)/4, $6
+DATA maskshift<>+104(SB)/4, $5
+DATA maskshift<>+108(SB)/4, $4
+DATA maskshift<>+112(SB)/4, $3
+DATA maskshift<>+116(SB)/4, $2
+DATA maskshift<>+120(SB)/4, $1
+DATA maskshift<>+124(SB)/4, $0
+GLOBL maskshift<>(SB), RODATA|NOPTR, $128
 
 // perm2 spreads four score gradients over the pairs of lanes of heads of
 // two features, perm4 two over the halves of heads of four.
@@ -518,6 +640,18 @@ DATA perm2<>+20(SB)/4, $2
 DATA perm2<>+24(SB)/4, $3
 DATA perm2<>+28(SB)/4, $3
 GLOBL perm2<>(SB), RODATA|NOPTR, $32
+
+// perm2hi spreads the last four of eight score gradients over the pairs of
+// lanes of heads of two features.
+DATA perm2hi<>+0(SB)/4, $4
+DATA perm2hi<>+4(SB)/4, $4
+DATA perm2hi<>+8(SB)/4, $5
+DATA perm2hi<>+12(SB)/4, $5
+DATA perm2hi<>+16(SB)/4, $6
+DATA perm2hi<>+20(SB)/4, $6
+DATA perm2hi<>+24(SB)/4, $7
+DATA perm2hi<>+28(SB)/4, $7
+GLOBL perm2hi<>(SB), RODATA|NOPTR, $32
 
 DATA perm4<>+0(SB)/4, $0
 DATA perm4<>+4(SB)/4, $0
