@@ -44,6 +44,8 @@ type gatv2Args struct {
 	rstride int      // bytes per record; 0 (gatv2BwdF32) writes none
 	mcur    uintptr  // backward: the current edge's mask (the kernel's own)
 	moff    int      // bytes before the mask in a record: 4*H
+	indptr  *int64   // gatv2MaskRowsF32: the view's Indptr from the first node
+	nodes   int      // gatv2MaskRowsF32: the nodes
 }
 
 // gatv2Dist is how many edges ahead the kernels prefetch the gathered row
@@ -221,6 +223,13 @@ func (k *GATv2[T]) maskAccel(out, rec []T, c *graph.Compressed, lo, hi int) bool
 	w := k.Heads * k.Feat
 	o := any(out).([]float32)
 	a.rec, a.rstride = ptr(rec), 4*recordLen[float32](k.Heads, w)
+	if k.Heads == 8 && (k.Feat == 8 || k.Feat == 2) && len(c.EIDs) > 0 && lo < hi {
+		// Rows in registers, every node's row set by the kernel.
+		a.eids, a.avail = &c.EIDs[0], len(c.EIDs)
+		a.indptr, a.nodes, a.acc = &c.Indptr[lo], hi-lo, &o[lo*w]
+		gatv2MaskRowsF32(a)
+		return true
+	}
 	for u := lo; u < hi; u++ {
 		row := o[u*w : (u+1)*w]
 		clear(row)

@@ -21,3 +21,9 @@ func gatv2BwdF32(a *gatv2Args)
 //
 //go:noescape
 func gatv2MaskF32(a *gatv2Args)
+
+// gatv2MaskRowsF32 is gatv2MaskF32 for rows of 8 heads of 8 or 2 features
+// over the a.nodes nodes from a.indptr, setting their rows from a.acc on.
+//
+//go:noescape
+func gatv2MaskRowsF32(a *gatv2Args)

@@ -48,6 +48,8 @@
 #define A_RSTRIDE 224
 #define A_MCUR 232
 #define A_MOFF 240
+#define A_INDPTR 248
+#define A_NODES 256
 
 // maskshift holds, for each of the four bytes r of a dword of a sign mask
 // broadcast over a block, the shift of each lane i that puts its bit,
@@ -3101,8 +3103,7 @@ done:
 // of t > 0 from the block's byte of the mask (in their sign bits, which
 // VBLENDVPS reads), the score gradients spread over their heads' lanes
 // (Y4), and m = g A (times the slope where t <= 0), added to the node's
-// row. No row of the other end is read. Rows of 8 heads of 8 or 2
-// features stay in registers over the group's edges (maskRegs).
+// row. No row of the other end is read.
 TEXT ·gatv2MaskF32(SB), NOSPLIT, $0-8
 	MOVQ         a+0(FP), R15
 	MOVQ         A_A(R15), R8
@@ -3123,15 +3124,6 @@ kperm4:
 	VMOVUPS perm4<>(SB), Y13
 
 kgo:
-	// Rows of 8 heads of 8 or 2 features have loops of their own.
-	CMPQ      A_H(R15), $8
-	JNE       kmode
-	CMPQ      AX, $3
-	JEQ       k_h8f8
-	CMPQ      AX, $1
-	JEQ       k_h8f2
-
-kmode:
 	CMPQ      AX, $0
 	JEQ       k_m1
 	CMPQ      AX, $1
@@ -3294,7 +3286,34 @@ nk522:
 	VZEROUPPER
 	RET
 
+// func gatv2MaskRowsF32(a *gatv2Args)
+//
+// gatv2MaskF32 for rows of 8 heads of 8 or 2 features (a.f), over the
+// a.nodes (at least one) nodes of the view from a.indptr, their rows from
+// a.acc on (set, not added to): a.eids and a.avail are those of the whole
+// view, the edges' indices in it those of indptr.
+TEXT ·gatv2MaskRowsF32(SB), NOSPLIT, $0-8
+	MOVQ         a+0(FP), R15
+	MOVQ         A_A(R15), R8
+	MOVQ         A_ACC(R15), DI
+	VBROADCASTSS A_SLOPE(R15), Y15
+	MOVQ         A_EIDS(R15), BX
+	MOVQ         A_RSTRIDE(R15), R12
+	MOVQ         A_REC(R15), R13
+	MOVQ         A_DIST(R15), R11
+	MOVQ         A_AVAIL(R15), R10
+	SUBQ         R11, R10
+	LEAQ         (BX)(R11*4), R11
+	MOVQ         A_INDPTR(R15), SI
+	MOVQ         A_NODES(R15), DX
+	MOVQ         (SI), CX
+	CMPQ         A_F(R15), $8
+	JEQ          k_h8f8
+	JMP          k_h8f2
+
 k_h8f8:
+kn523:
+	MOVQ      8(SI), R14
 	VXORPS    Y0, Y0, Y0
 	VXORPS    Y1, Y1, Y1
 	VXORPS    Y2, Y2, Y2
@@ -3303,23 +3322,17 @@ k_h8f8:
 	VXORPS    Y5, Y5, Y5
 	VXORPS    Y6, Y6, Y6
 	VXORPS    Y7, Y7, Y7
-	MOVQ      A_EIDS(R15), BX
-	MOVQ      A_RSTRIDE(R15), R12
-	MOVQ      A_REC(R15), R13
-	MOVQ      A_N(R15), R14
-	MOVQ      A_DIST(R15), R11
-	MOVQ      A_AVAIL(R15), R10
-	SUBQ      R11, R10
-	LEAQ      (BX)(R11*4), R11
-kr523:
+	CMPQ      CX, R14
+	JGE       ks526
+kr524:
 	CMPQ      CX, R10
-	JGE       krp524
+	JGE       krp525
 	MOVLQSX   (R11)(CX*4), AX
 	IMULQ     R12, AX
 	ADDQ      R13, AX
 	PREFETCHT0 (AX)
 	PREFETCHT0 -1(AX)(R12*1)
-krp524:
+krp525:
 	MOVLQSX   (BX)(CX*4), R9
 	IMULQ     R12, R9
 	ADDQ      R13, R9
@@ -3375,7 +3388,8 @@ krp524:
 	VADDPS    Y11, Y7, Y7
 	INCQ      CX
 	CMPQ      CX, R14
-	JLT       kr523
+	JLT       kr524
+ks526:
 	VMOVUPS   Y0, 0(DI)
 	VMOVUPS   Y1, 32(DI)
 	VMOVUPS   Y2, 64(DI)
@@ -3384,32 +3398,33 @@ krp524:
 	VMOVUPS   Y5, 160(DI)
 	VMOVUPS   Y6, 192(DI)
 	VMOVUPS   Y7, 224(DI)
+	ADDQ      $256, DI
+	ADDQ      $8, SI
+	DECQ      DX
+	JNZ       kn523
 	VZEROUPPER
 	RET
 
 k_h8f2:
-	VXORPS    Y0, Y0, Y0
-	VXORPS    Y1, Y1, Y1
-	MOVQ      A_EIDS(R15), BX
-	MOVQ      A_RSTRIDE(R15), R12
-	MOVQ      A_REC(R15), R13
-	MOVQ      A_N(R15), R14
-	MOVQ      A_DIST(R15), R11
-	MOVQ      A_AVAIL(R15), R10
-	SUBQ      R11, R10
-	LEAQ      (BX)(R11*4), R11
+	VMOVUPS   perm2<>(SB), Y13
 	VMOVUPS   perm2hi<>(SB), Y14
 	VMOVUPS   (R8), Y6
 	VMOVUPS   32(R8), Y7
-kr525:
+kn527:
+	MOVQ      8(SI), R14
+	VXORPS    Y0, Y0, Y0
+	VXORPS    Y1, Y1, Y1
+	CMPQ      CX, R14
+	JGE       ks530
+kr528:
 	CMPQ      CX, R10
-	JGE       krp526
+	JGE       krp529
 	MOVLQSX   (R11)(CX*4), AX
 	IMULQ     R12, AX
 	ADDQ      R13, AX
 	PREFETCHT0 (AX)
 	PREFETCHT0 -1(AX)(R12*1)
-krp526:
+krp529:
 	MOVLQSX   (BX)(CX*4), R9
 	IMULQ     R12, R9
 	ADDQ      R13, R9
@@ -3429,8 +3444,13 @@ krp526:
 	VADDPS    Y11, Y1, Y1
 	INCQ      CX
 	CMPQ      CX, R14
-	JLT       kr525
+	JLT       kr528
+ks530:
 	VMOVUPS   Y0, 0(DI)
 	VMOVUPS   Y1, 32(DI)
+	ADDQ      $64, DI
+	ADDQ      $8, SI
+	DECQ      DX
+	JNZ       kn527
 	VZEROUPPER
 	RET

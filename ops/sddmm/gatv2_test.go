@@ -273,7 +273,8 @@ func TestGATv2ArgsLayout(t *testing.T) {
 		{"avail", unsafe.Offsetof(a.avail), 192}, {"dist", unsafe.Offsetof(a.dist), 200},
 		{"pfe", unsafe.Offsetof(a.pfe), 208}, {"rec", unsafe.Offsetof(a.rec), 216},
 		{"rstride", unsafe.Offsetof(a.rstride), 224}, {"mcur", unsafe.Offsetof(a.mcur), 232},
-		{"moff", unsafe.Offsetof(a.moff), 240},
+		{"moff", unsafe.Offsetof(a.moff), 240}, {"indptr", unsafe.Offsetof(a.indptr), 248},
+		{"nodes", unsafe.Offsetof(a.nodes), 256},
 	} {
 		if c.got != c.want {
 			t.Errorf("gatv2Args.%s is at offset %d, the assembly reads %d", c.name, c.got, c.want)

@@ -339,19 +339,10 @@ func (g *gen) spread(mode string) {
 var maskModes = []string{"m1", "m2", "m4", "m8", "m8k"}
 
 // maskKernel writes gatv2MaskF32: its prologue, dispatch and one loop per
-// mode, and the loops of rows of 8 heads of 8 and of 2 features, which keep
-// the node's row in registers.
+// mode; and gatv2MaskRowsF32, the loops over nodes of rows of 8 heads of 8
+// and of 2 features, which keep a node's row in registers.
 func (g *gen) maskKernel() {
 	g.raw(maskText)
-	g.w("\t// Rows of 8 heads of 8 or 2 features have loops of their own.")
-	g.w("\tCMPQ      A_H(R15), $8")
-	g.w("\tJNE       kmode")
-	g.w("\tCMPQ      AX, $3")
-	g.w("\tJEQ       k_h8f8")
-	g.w("\tCMPQ      AX, $1")
-	g.w("\tJEQ       k_h8f2")
-	g.w("")
-	g.w("kmode:")
 	for i, m := range maskModes {
 		if i < len(maskModes)-1 {
 			g.w("\tCMPQ      AX, $%d", i)
@@ -364,6 +355,7 @@ func (g *gen) maskKernel() {
 	for _, m := range maskModes {
 		g.maskLoop(m)
 	}
+	g.raw(maskRowsText)
 	g.maskRegs(8)
 	g.maskRegs(2)
 }
@@ -415,37 +407,35 @@ func (g *gen) maskLoop(mode string) {
 	g.w("")
 }
 
-// maskRegs writes gatv2MaskF32's loop for rows of 8 heads of f features
-// (8 or 2): the node's row stays in Y0 to Y(f-1), from zero, adding the
-// edges' gradients in order as the general loops add them to the cleared
-// row, and is stored once after the group's last edge. A record is 8 score
-// gradients (32 bytes) and its mask at byte 32, read as whole dwords,
-// which the record holds (40 bytes for f = 8, 36 for f = 2); each block
-// shifts the dword of its byte (maskshift) so that the sign bit of each
-// lane is its bit. Registers: BX the edge IDs, R11 those a.dist edges
-// ahead, R10 the last edge to prefetch for, R12 the record stride, R13 the
-// records, R14 the edges, R9 the edge's record.
+// maskRegs writes gatv2MaskRowsF32's loop for rows of 8 heads of f
+// features (8 or 2) over the a.nodes nodes from a.indptr: a node's row
+// stays in Y0 to Y(f-1), from +0, adding its edges' gradients in order as
+// gatv2MaskF32 adds them to the cleared row, and is stored (0 without
+// edges) after its last edge. A record is 8 score gradients (32 bytes) and
+// its mask at byte 32, read as whole dwords, which the record holds (40
+// bytes for f = 8, 36 for f = 2); each block shifts the dword of its byte
+// (maskshift) so that the sign bit of each lane is its bit. Registers: CX
+// the edge (an index of the whole view), R14 the node's end, SI the
+// node's entry of indptr, DX the nodes left, DI the node's row, BX the
+// edge IDs, R11 those a.dist edges ahead, R10 the last edge to prefetch
+// for, R12 the record stride, R13 the records, R9 the edge's record.
 func (g *gen) maskRegs(f int) {
 	name := fmt.Sprintf("k_h8f%d", f)
-	blocks := f
 	g.w("%s:", name)
-	for i := range blocks {
-		g.w("\tVXORPS    Y%d, Y%d, Y%d", i, i, i)
-	}
-	g.w("\tMOVQ      A_EIDS(R15), BX")
-	g.w("\tMOVQ      A_RSTRIDE(R15), R12")
-	g.w("\tMOVQ      A_REC(R15), R13")
-	g.w("\tMOVQ      A_N(R15), R14")
-	g.w("\tMOVQ      A_DIST(R15), R11")
-	g.w("\tMOVQ      A_AVAIL(R15), R10")
-	g.w("\tSUBQ      R11, R10")
-	g.w("\tLEAQ      (BX)(R11*4), R11")
 	if f == 2 {
+		g.w("\tVMOVUPS   perm2<>(SB), Y13")
 		g.w("\tVMOVUPS   perm2hi<>(SB), Y14")
 		g.w("\tVMOVUPS   (R8), Y6")
 		g.w("\tVMOVUPS   32(R8), Y7")
 	}
-	loop, pf := g.l("kr"), g.l("krp")
+	node, loop, pf, store := g.l("kn"), g.l("kr"), g.l("krp"), g.l("ks")
+	g.w("%s:", node)
+	g.w("\tMOVQ      8(SI), R14")
+	for i := range f {
+		g.w("\tVXORPS    Y%d, Y%d, Y%d", i, i, i)
+	}
+	g.w("\tCMPQ      CX, R14")
+	g.w("\tJGE       %s", store)
 	g.w("%s:", loop)
 	g.w("\tCMPQ      CX, R10")
 	g.w("\tJGE       %s", pf)
@@ -483,13 +473,45 @@ func (g *gen) maskRegs(f int) {
 	g.w("\tINCQ      CX")
 	g.w("\tCMPQ      CX, R14")
 	g.w("\tJLT       %s", loop)
-	for i := range blocks {
+	g.w("%s:", store)
+	for i := range f {
 		g.w("\tVMOVUPS   Y%d, %d(DI)", i, 32*i)
 	}
+	g.w("\tADDQ      $%d, DI", 32*f)
+	g.w("\tADDQ      $8, SI")
+	g.w("\tDECQ      DX")
+	g.w("\tJNZ       %s", node)
 	g.w("\tVZEROUPPER")
 	g.w("\tRET")
 	g.w("")
 }
+
+// maskRowsText is the documentation and prologue of gatv2MaskRowsF32.
+const maskRowsText = `// func gatv2MaskRowsF32(a *gatv2Args)
+//
+// gatv2MaskF32 for rows of 8 heads of 8 or 2 features (a.f), over the
+// a.nodes (at least one) nodes of the view from a.indptr, their rows from
+// a.acc on (set, not added to): a.eids and a.avail are those of the whole
+// view, the edges' indices in it those of indptr.
+TEXT ·gatv2MaskRowsF32(SB), NOSPLIT, $0-8
+	MOVQ         a+0(FP), R15
+	MOVQ         A_A(R15), R8
+	MOVQ         A_ACC(R15), DI
+	VBROADCASTSS A_SLOPE(R15), Y15
+	MOVQ         A_EIDS(R15), BX
+	MOVQ         A_RSTRIDE(R15), R12
+	MOVQ         A_REC(R15), R13
+	MOVQ         A_DIST(R15), R11
+	MOVQ         A_AVAIL(R15), R10
+	SUBQ         R11, R10
+	LEAQ         (BX)(R11*4), R11
+	MOVQ         A_INDPTR(R15), SI
+	MOVQ         A_NODES(R15), DX
+	MOVQ         (SI), CX
+	CMPQ         A_F(R15), $8
+	JEQ          k_h8f8
+	JMP          k_h8f2
+`
 
 // maskText is the PREFETCHM macro and the documentation and prologue of
 // gatv2MaskF32.
@@ -518,8 +540,7 @@ done:
 // of t > 0 from the block's byte of the mask (in their sign bits, which
 // VBLENDVPS reads), the score gradients spread over their heads' lanes
 // (Y4), and m = g A (times the slope where t <= 0), added to the node's
-// row. No row of the other end is read. Rows of 8 heads of 8 or 2
-// features stay in registers over the group's edges (maskRegs).
+// row. No row of the other end is read.
 TEXT ·gatv2MaskF32(SB), NOSPLIT, $0-8
 	MOVQ         a+0(FP), R15
 	MOVQ         A_A(R15), R8
@@ -591,6 +612,8 @@ const header = `//go:build amd64 && !purego
 #define A_RSTRIDE 224
 #define A_MCUR 232
 #define A_MOFF 240
+#define A_INDPTR 248
+#define A_NODES 256
 
 // maskshift holds, for each of the four bytes r of a dword of a sign mask
 // broadcast over a block, the shift of each lane i that puts its bit,
