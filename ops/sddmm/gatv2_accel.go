@@ -6,9 +6,11 @@ import (
 	"github.com/gnngo/gnn/internal/parallel"
 )
 
-// Drivers of GATv2's float32 AVX2 kernels (gatv2_amd64.s): one kernel call
-// per destination (or, for the gradient of ZL, per source) with the row of
-// that node fixed and the rows of the other ends gathered. The kernels do
+// Drivers of GATv2's float32 AVX2 kernels (gatv2_amd64.s): for each
+// destination (or, for the gradient of ZL, each source) the row of that
+// node fixed and the rows of the other ends gathered; one call over a
+// chunk of nodes where the kernels keep rows in registers (inRegs), one
+// call per node otherwise. The kernels do
 // no bounds checks: the operands have been checked against the graph, whose
 // indices are in range.
 
@@ -44,8 +46,17 @@ type gatv2Args struct {
 	rstride int      // bytes per record; 0 (gatv2BwdF32) writes none
 	mcur    uintptr  // backward: the current edge's mask (the kernel's own)
 	moff    int      // bytes before the mask in a record: 4*H
-	indptr  *int64   // gatv2MaskRowsF32: the view's Indptr from the first node
-	nodes   int      // gatv2MaskRowsF32: the nodes
+	indptr  *int64   // ranged kernels: the view's Indptr from the first node
+	nodes   int      // ranged kernels: the nodes (at least one)
+	idx0    *int32   // gatv2FwdF32, gatv2BwdF32: the view's Indices
+	eids0   *int32   // and EIDs
+	total   int      // and its edges
+	astride int      // gatv2BwdF32: bytes between the rows of acc of consecutive nodes (0: one row)
+	// The cursors of gatv2FwdF32 and gatv2BwdF32, which they set and move
+	// on from indptr, idx0, eids0, fixed and acc: the kernels write no
+	// pointer field (none of them is the only reference to its memory).
+	cind, cidx, ceids, cfix, cacc uintptr
+	left                          int // the nodes left
 }
 
 // gatv2Dist is how many edges ahead the kernels prefetch the gathered row
@@ -126,6 +137,30 @@ func (a *gatv2Args) group(c *graph.Compressed, p, q int64, fixed *float32) {
 	}
 }
 
+// inRegs reports whether the kernels keep rows of a in registers (8 heads
+// of 8 or of 2 features, no edge features), the shapes for which one call
+// over a range of nodes is faster than one call per node. For the others,
+// the loops of the general shapes over a range of nodes measured no
+// faster than a call per node, and the drivers call them one node at a
+// time.
+func (a *gatv2Args) inRegs() bool {
+	return a.h == 8 && a.d == 0 && (a.f == 8 || a.f == 2)
+}
+
+// ranged sets the fields of a for a call of gatv2FwdF32 or gatv2BwdF32
+// over the nodes [lo, hi) of c (lo < hi), with fixed the first node's row.
+func (a *gatv2Args) ranged(c *graph.Compressed, lo, hi int, fixed *float32) {
+	a.fixed, a.indptr, a.nodes = fixed, &c.Indptr[lo], hi-lo
+	a.idx0, a.eids0, a.total = nil, nil, len(c.Indices)
+	if len(c.Indices) > 0 {
+		a.idx0, a.eids0 = &c.Indices[0], &c.EIDs[0]
+	}
+	a.pfe = 1
+	if c.Ordered {
+		a.pfe = 0 // the edges' rows are read in memory order
+	}
+}
+
 // scoresAccel is Scores with the AVX2 kernel, and reports whether it applied.
 func (k *GATv2[T]) scoresAccel(out []T, c *graph.Compressed) bool {
 	kf, ok := k.f32()
@@ -134,12 +169,23 @@ func (k *GATv2[T]) scoresAccel(out []T, c *graph.Compressed) bool {
 	}
 	o := any(out).([]float32)
 	w := k.Heads * k.Feat
+	if len(c.Indices) == 0 {
+		return true
+	}
 	parallel.For(c.NumRows(), k.rowGrain(c), func(lo, hi int) {
+		if lo >= hi {
+			return
+		}
 		a := k.args(kf)
 		a.table, a.out = &kf.ZL[0], &o[0]
+		if a.inRegs() {
+			a.ranged(c, lo, hi, &kf.ZR[lo*w])
+			gatv2FwdF32(a)
+			return
+		}
 		for v := lo; v < hi; v++ {
-			if p, q := c.Indptr[v], c.Indptr[v+1]; p < q {
-				a.group(c, p, q, &kf.ZR[v*w])
+			if c.Indptr[v] < c.Indptr[v+1] {
+				a.ranged(c, v, v+1, &kf.ZR[v*w])
 				gatv2FwdF32(a)
 			}
 		}
@@ -184,23 +230,29 @@ func (k *GATv2[T]) srcAccel(out, ds []T, c *graph.Compressed, lo, hi int) bool {
 // backward runs the backward kernel over the groups of the nodes [lo, hi)
 // of c, each node's own row that of rows (w wide), accumulating node v's
 // into row v of out, or into scratch when out is nil (cleared first; left
-// 0 for a node without edges).
+// 0 for a node without edges): in one call for rows in registers (inRegs)
+// of out, one call per node otherwise.
 func (a *gatv2Args) backward(c *graph.Compressed, lo, hi, w int, out, rows []float32) {
-	var own []float32
+	if lo >= hi {
+		return
+	}
+	if out != nil && a.inRegs() {
+		a.ranged(c, lo, hi, &rows[lo*w])
+		a.acc, a.astride = &out[lo*w], 4*w
+		gatv2BwdF32(a)
+		return
+	}
+	var own *float32
 	if out == nil {
-		own = make([]float32, w)
+		own = &make([]float32, w)[0]
 	}
 	for v := lo; v < hi; v++ {
-		row := own
+		a.ranged(c, v, v+1, &rows[v*w])
+		a.acc, a.astride = own, 0
 		if out != nil {
-			row = out[v*w : (v+1)*w]
+			a.acc = &out[v*w]
 		}
-		clear(row)
-		if p, q := c.Indptr[v], c.Indptr[v+1]; p < q {
-			a.group(c, p, q, &rows[v*w])
-			a.acc = &row[0]
-			gatv2BwdF32(a)
-		}
+		gatv2BwdF32(a)
 	}
 }
 

@@ -4,14 +4,17 @@ package sddmm
 
 // The AVX2 kernels of GATv2 (gatv2_amd64.s); gatv2_accel.go drives them.
 
-// gatv2FwdF32 writes the scores of the a.n edges of one group.
+// gatv2FwdF32 writes the scores of the edges of the a.nodes nodes of the
+// view from a.indptr, node after node.
 //
 //go:noescape
 func gatv2FwdF32(a *gatv2Args)
 
-// gatv2BwdF32 adds the gradients of the a.n edges of one group to the
-// node row a.acc and the partial sums a.da and a.dwe, and writes their
-// rows of a.def (those not nil).
+// gatv2BwdF32 sets the rows from a.acc (a.astride bytes apart; 0: one
+// row) of the a.nodes nodes of the view from a.indptr to the sums of their
+// edges' gradients, adds those to the
+// partial sums a.da and a.dwe, and writes the edges' rows of a.def (those
+// not nil).
 //
 //go:noescape
 func gatv2BwdF32(a *gatv2Args)

@@ -4,17 +4,21 @@
 
 #include "textflag.h"
 
-// The AVX2 kernels of GATv2's scores and their gradients in float32, one
-// group of edges (the in-edges of a destination, or the out-edges of a
-// source) per call: the group node's row is fixed, the other ends' rows
-// are gathered, rows are H*F floats, a multiple of 8. They compute what the
+// The AVX2 kernels of GATv2's scores and their gradients in float32, over
+// groups of edges (the in-edges of a destination, or the out-edges of a
+// source): the group node's row is fixed, the other ends' rows are
+// gathered, rows are H*F floats, a multiple of 8. The scores and the
+// backward take a range of nodes of the view per call (NODE), the
+// gradient from the records one group. They compute what the
 // Go loops of gatv2_rows.go compute, operation for operation (no FMA), so
 // the results have the same bits.
 //
 // Each kernel has one loop per mode (heads of 1, 2, 4, 8 or 8k features)
-// and per presence of edge features, selected once per call, so that the
+// and per presence of edge features, selected once per group, so that the
 // loops carry no per-block tests; the loops differ only in the lines that
-// spread or sum heads and add edge features.
+// spread or sum heads and add edge features. Rows of 8 heads of 8 and of
+// 2 features without edge features have loops of their own, over all the
+// nodes of a call, that keep a node's row in registers.
 
 // Offsets of the fields of gatv2Args (gatv2_accel.go).
 #define A_FIXED 0
@@ -50,6 +54,16 @@
 #define A_MOFF 240
 #define A_INDPTR 248
 #define A_NODES 256
+#define A_IDX0 264
+#define A_EIDS0 272
+#define A_TOTAL 280
+#define A_ASTRIDE 288
+#define A_CIND 296
+#define A_CIDX 304
+#define A_CEIDS 312
+#define A_CFIX 320
+#define A_CACC 328
+#define A_LEFT 336
 
 // maskshift holds, for each of the four bytes r of a dword of a sign mask
 // broadcast over a block, the shift of each lane i that puts its bit,
@@ -144,7 +158,7 @@ GLOBL unzip4<>(SB), RODATA|NOPTR, $32
 	ADDQ       A_DIST(R15), AX; \
 	CMPQ       AX, A_AVAIL(R15); \
 	JGE        done; \
-	MOVQ       A_IDX(R15), DX; \
+	MOVQ       A_CIDX(R15), DX; \
 	MOVLQSX    (DX)(AX*4), DX; \
 	IMULQ      R11, DX; \
 	ADDQ       A_TABLE(R15), DX; \
@@ -159,7 +173,7 @@ loop: \
 	JGT        loop; \
 	CMPQ       A_PFE(R15), $0; \
 	JEQ        done; \
-	MOVQ       A_EIDS(R15), DX; \
+	MOVQ       A_CEIDS(R15), DX; \
 	MOVLQSX    (DX)(AX*4), AX; \
 	MOVQ       AX, DX; \
 	IMULQ      A_H(R15), DX; \
@@ -176,15 +190,53 @@ loop: \
 	PREFETCHT0 -4(AX)(DX*4); \
 done:
 
+// NODE starts the next node of a ranged call, its entry of indptr at
+// a.cind (moved on): skip when it has no edges; otherwise a.n, a.avail and
+// the cursors a.cidx and a.ceids of its edges set, and CX = 0. It uses AX
+// and DX.
+#define NODE(skip) \
+	MOVQ A_CIND(R15), AX; \
+	MOVQ (AX), CX; \
+	MOVQ 8(AX), DX; \
+	ADDQ $8, AX; \
+	MOVQ AX, A_CIND(R15); \
+	SUBQ CX, DX; \
+	JLE  skip; \
+	MOVQ DX, A_N(R15); \
+	MOVQ A_TOTAL(R15), DX; \
+	SUBQ CX, DX; \
+	MOVQ DX, A_AVAIL(R15); \
+	SHLQ $2, CX; \
+	MOVQ A_IDX0(R15), DX; \
+	ADDQ CX, DX; \
+	MOVQ DX, A_CIDX(R15); \
+	MOVQ A_EIDS0(R15), DX; \
+	ADDQ CX, DX; \
+	MOVQ DX, A_CEIDS(R15); \
+	XORQ CX, CX
+
+// CURSORS copies the ranged call's starts (a.indptr, a.fixed, a.acc,
+// a.nodes) into the cursors the kernel moves on, so that it writes no
+// pointer field.
+#define CURSORS \
+	MOVQ A_INDPTR(R15), AX; \
+	MOVQ AX, A_CIND(R15); \
+	MOVQ A_FIXED(R15), AX; \
+	MOVQ AX, A_CFIX(R15); \
+	MOVQ A_ACC(R15), AX; \
+	MOVQ AX, A_CACC(R15); \
+	MOVQ A_NODES(R15), AX; \
+	MOVQ AX, A_LEFT(R15)
+
 // EDGEROWS sets, for edge i = CX of the group, BX to its gathered row, R12
 // to its edge ID and R13 to its row of edge features (meaningless without
 // them).
 #define EDGEROWS \
-	MOVQ    A_IDX(R15), AX; \
+	MOVQ    A_CIDX(R15), AX; \
 	MOVLQSX (AX)(CX*4), BX; \
 	IMULQ   R11, BX; \
 	ADDQ    A_TABLE(R15), BX; \
-	MOVQ    A_EIDS(R15), AX; \
+	MOVQ    A_CEIDS(R15), AX; \
 	MOVLQSX (AX)(CX*4), R12; \
 	MOVQ    R12, R13; \
 	IMULQ   A_D(R15), R13; \
@@ -252,7 +304,8 @@ done:
 
 // func gatv2FwdF32(a *gatv2Args)
 //
-// For each edge of the group and each group of 8 heads: t block by block
+// For the a.nodes (at least one) nodes of the view from a.indptr, their
+// fixed rows from a.fixed on, for each edge of the node's group and each group of 8 heads: t block by block
 // (the gathered row plus the fixed row, plus the edge features' terms),
 // the products A LeakyReLU(t) into Y0-Y7 (zero beyond the row), their
 // head sums (a tree of VHADDPS, in the order of headSum) into the edge's
@@ -265,7 +318,29 @@ TEXT ·gatv2FwdF32(SB), NOSPLIT, $0-8
 	VBROADCASTSS A_SLOPE(R15), Y15
 	VXORPS       Y14, Y14, Y14
 	VMOVUPS      unzip4<>(SB), Y13
-	XORQ         CX, CX
+	CURSORS
+	// 8 heads of 8 or 2 features without edge features: fwdRegs's loops.
+	CMPQ         A_H(R15), $8
+	JNE          fnode
+	CMPQ         A_D(R15), $0
+	JNE          fnode
+	MOVQ         A_PFE(R15), DX
+	CMPQ         A_MODE(R15), $3
+	JNE          fh8f2go
+	TESTQ        DX, DX
+	JEQ          fh8f8
+	JMP          fh8f8p
+
+fh8f2go:
+	CMPQ         A_MODE(R15), $1
+	JNE          fnode
+	TESTQ        DX, DX
+	JEQ          fh8f2
+	JMP          fh8f2p
+
+fnode:
+	NODE(fend)
+	MOVQ         A_CFIX(R15), SI
 	MOVQ      A_MODE(R15), AX
 	CMPQ      A_D(R15), $0
 	JNE       f_edge
@@ -332,8 +407,7 @@ next7:
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       f_f1_n
-	VZEROUPPER
-	RET
+	JMP       fend
 
 f_f2_n:
 	PREFETCH(A_OUT, pf9, pfd10)
@@ -389,8 +463,7 @@ next17:
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       f_f2_n
-	VZEROUPPER
-	RET
+	JMP       fend
 
 f_f4_n:
 	PREFETCH(A_OUT, pf19, pfd20)
@@ -474,8 +547,7 @@ next31:
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       f_f4_n
-	VZEROUPPER
-	RET
+	JMP       fend
 
 f_f8_n:
 	PREFETCH(A_OUT, pf33, pfd34)
@@ -608,8 +680,7 @@ next53:
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       f_f8_n
-	VZEROUPPER
-	RET
+	JMP       fend
 
 f_f8k_n:
 	PREFETCH(A_OUT, pf55, pfd56)
@@ -926,8 +997,7 @@ next107:
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       f_f8k_n
-	VZEROUPPER
-	RET
+	JMP       fend
 
 f_f1_e:
 	PREFETCH(A_OUT, pf109, pfd110)
@@ -971,8 +1041,7 @@ next116:
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       f_f1_e
-	VZEROUPPER
-	RET
+	JMP       fend
 
 f_f2_e:
 	PREFETCH(A_OUT, pf118, pfd119)
@@ -1032,8 +1101,7 @@ next128:
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       f_f2_e
-	VZEROUPPER
-	RET
+	JMP       fend
 
 f_f4_e:
 	PREFETCH(A_OUT, pf130, pfd131)
@@ -1123,8 +1191,7 @@ next146:
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       f_f4_e
-	VZEROUPPER
-	RET
+	JMP       fend
 
 f_f8_e:
 	PREFETCH(A_OUT, pf148, pfd149)
@@ -1267,8 +1334,7 @@ next176:
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       f_f8_e
-	VZEROUPPER
-	RET
+	JMP       fend
 
 f_f8k_e:
 	PREFETCH(A_OUT, pf178, pfd179)
@@ -1603,6 +1669,332 @@ next246:
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       f_f8k_e
+	JMP       fend
+
+fend:
+	ADDQ       R11, A_CFIX(R15)
+	DECQ       A_LEFT(R15)
+	JNZ        fnode
+	VZEROUPPER
+	RET
+
+fh8f8:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_OUT(R15), R9
+	MOVQ      A_DIST(R15), R11
+	MOVQ      A_TOTAL(R15), R10
+	SUBQ      R11, R10
+	SHLQ      $2, R11
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_NODES(R15), DX
+	MOVQ      A_FIXED(R15), DI
+	MOVQ      (SI), CX
+fn248:
+	MOVQ      8(SI), R14
+	CMPQ      CX, R14
+	JGE       fs251
+fr249:
+	CMPQ      CX, R10
+	JGE       frp250
+	LEAQ      (R13)(CX*4), AX
+	MOVLQSX   (AX)(R11*1), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	PREFETCHT0 192(AX)
+	PREFETCHT0 255(AX)
+frp250:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $8, AX
+	VMOVUPS   0(BX)(AX*1), Y8
+	VADDPS    0(DI), Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    0(R8), Y9, Y0
+	VMOVUPS   32(BX)(AX*1), Y8
+	VADDPS    32(DI), Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    32(R8), Y9, Y1
+	VMOVUPS   64(BX)(AX*1), Y8
+	VADDPS    64(DI), Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    64(R8), Y9, Y2
+	VMOVUPS   96(BX)(AX*1), Y8
+	VADDPS    96(DI), Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    96(R8), Y9, Y3
+	VMOVUPS   128(BX)(AX*1), Y8
+	VADDPS    128(DI), Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    128(R8), Y9, Y4
+	VMOVUPS   160(BX)(AX*1), Y8
+	VADDPS    160(DI), Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    160(R8), Y9, Y5
+	VMOVUPS   192(BX)(AX*1), Y8
+	VADDPS    192(DI), Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    192(R8), Y9, Y6
+	VMOVUPS   224(BX)(AX*1), Y8
+	VADDPS    224(DI), Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    224(R8), Y9, Y7
+	TRANSPOSE8
+	MOVLQSX   (R12)(CX*4), AX
+	SHLQ      $5, AX
+	VMOVUPS   Y1, (R9)(AX*1)
+	INCQ      CX
+	CMPQ      CX, R14
+	JLT       fr249
+fs251:
+	ADDQ      $256, DI
+	ADDQ      $8, SI
+	DECQ      DX
+	JNZ       fn248
+	VZEROUPPER
+	RET
+
+fh8f8p:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_OUT(R15), R9
+	MOVQ      A_DIST(R15), R11
+	MOVQ      A_TOTAL(R15), R10
+	SUBQ      R11, R10
+	SHLQ      $2, R11
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_NODES(R15), DX
+	MOVQ      A_FIXED(R15), DI
+	MOVQ      (SI), CX
+fn252:
+	MOVQ      8(SI), R14
+	CMPQ      CX, R14
+	JGE       fs255
+fr253:
+	CMPQ      CX, R10
+	JGE       frp254
+	LEAQ      (R13)(CX*4), AX
+	MOVLQSX   (AX)(R11*1), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	PREFETCHT0 192(AX)
+	PREFETCHT0 255(AX)
+	LEAQ      (R12)(CX*4), AX
+	MOVLQSX   (AX)(R11*1), AX
+	SHLQ      $5, AX
+	PREFETCHT0 (R9)(AX*1)
+frp254:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $8, AX
+	VMOVUPS   0(BX)(AX*1), Y8
+	VADDPS    0(DI), Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    0(R8), Y9, Y0
+	VMOVUPS   32(BX)(AX*1), Y8
+	VADDPS    32(DI), Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    32(R8), Y9, Y1
+	VMOVUPS   64(BX)(AX*1), Y8
+	VADDPS    64(DI), Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    64(R8), Y9, Y2
+	VMOVUPS   96(BX)(AX*1), Y8
+	VADDPS    96(DI), Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    96(R8), Y9, Y3
+	VMOVUPS   128(BX)(AX*1), Y8
+	VADDPS    128(DI), Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    128(R8), Y9, Y4
+	VMOVUPS   160(BX)(AX*1), Y8
+	VADDPS    160(DI), Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    160(R8), Y9, Y5
+	VMOVUPS   192(BX)(AX*1), Y8
+	VADDPS    192(DI), Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    192(R8), Y9, Y6
+	VMOVUPS   224(BX)(AX*1), Y8
+	VADDPS    224(DI), Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    224(R8), Y9, Y7
+	TRANSPOSE8
+	MOVLQSX   (R12)(CX*4), AX
+	SHLQ      $5, AX
+	VMOVUPS   Y1, (R9)(AX*1)
+	INCQ      CX
+	CMPQ      CX, R14
+	JLT       fr253
+fs255:
+	ADDQ      $256, DI
+	ADDQ      $8, SI
+	DECQ      DX
+	JNZ       fn252
+	VZEROUPPER
+	RET
+
+fh8f2:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_OUT(R15), R9
+	MOVQ      A_DIST(R15), R11
+	MOVQ      A_TOTAL(R15), R10
+	SUBQ      R11, R10
+	SHLQ      $2, R11
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_NODES(R15), DX
+	MOVQ      A_FIXED(R15), DI
+	VMOVUPS   (R8), Y4
+	VMOVUPS   32(R8), Y5
+	MOVQ      (SI), CX
+fn256:
+	MOVQ      8(SI), R14
+	CMPQ      CX, R14
+	JGE       fs259
+	VMOVUPS   (DI), Y6
+	VMOVUPS   32(DI), Y7
+fr257:
+	CMPQ      CX, R10
+	JGE       frp258
+	LEAQ      (R13)(CX*4), AX
+	MOVLQSX   (AX)(R11*1), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 63(AX)
+frp258:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $6, AX
+	VMOVUPS   0(BX)(AX*1), Y8
+	VADDPS    Y6, Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    Y4, Y9, Y0
+	VMOVUPS   32(BX)(AX*1), Y8
+	VADDPS    Y7, Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    Y5, Y9, Y1
+	VHADDPS   Y1, Y0, Y1
+	VPERMPD   $0xd8, Y1, Y1
+	MOVLQSX   (R12)(CX*4), AX
+	SHLQ      $5, AX
+	VMOVUPS   Y1, (R9)(AX*1)
+	INCQ      CX
+	CMPQ      CX, R14
+	JLT       fr257
+fs259:
+	ADDQ      $64, DI
+	ADDQ      $8, SI
+	DECQ      DX
+	JNZ       fn256
+	VZEROUPPER
+	RET
+
+fh8f2p:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_OUT(R15), R9
+	MOVQ      A_DIST(R15), R11
+	MOVQ      A_TOTAL(R15), R10
+	SUBQ      R11, R10
+	SHLQ      $2, R11
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_NODES(R15), DX
+	MOVQ      A_FIXED(R15), DI
+	VMOVUPS   (R8), Y4
+	VMOVUPS   32(R8), Y5
+	MOVQ      (SI), CX
+fn260:
+	MOVQ      8(SI), R14
+	CMPQ      CX, R14
+	JGE       fs263
+	VMOVUPS   (DI), Y6
+	VMOVUPS   32(DI), Y7
+fr261:
+	CMPQ      CX, R10
+	JGE       frp262
+	LEAQ      (R13)(CX*4), AX
+	MOVLQSX   (AX)(R11*1), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 63(AX)
+	LEAQ      (R12)(CX*4), AX
+	MOVLQSX   (AX)(R11*1), AX
+	SHLQ      $5, AX
+	PREFETCHT0 (R9)(AX*1)
+frp262:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $6, AX
+	VMOVUPS   0(BX)(AX*1), Y8
+	VADDPS    Y6, Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    Y4, Y9, Y0
+	VMOVUPS   32(BX)(AX*1), Y8
+	VADDPS    Y7, Y8, Y8
+	VMULPS    Y15, Y8, Y9
+	VCMPPS    $0x1e, Y14, Y8, Y10
+	VBLENDVPS Y10, Y8, Y9, Y9
+	VMULPS    Y5, Y9, Y1
+	VHADDPS   Y1, Y0, Y1
+	VPERMPD   $0xd8, Y1, Y1
+	MOVLQSX   (R12)(CX*4), AX
+	SHLQ      $5, AX
+	VMOVUPS   Y1, (R9)(AX*1)
+	INCQ      CX
+	CMPQ      CX, R14
+	JLT       fr261
+fs263:
+	ADDQ      $64, DI
+	ADDQ      $8, SI
+	DECQ      DX
+	JNZ       fn260
 	VZEROUPPER
 	RET
 
@@ -1661,7 +2053,10 @@ skip:
 
 // func gatv2BwdF32(a *gatv2Args)
 //
-// For each edge of the group, block by block: t, the mask t > 0, the score
+// For the a.nodes (at least one) nodes of the view from a.indptr, their
+// fixed rows from a.fixed on and the rows they accumulate into from a.acc
+// on, a.astride bytes apart (0: one row, the same for all): the node's row
+// cleared, then for each edge of the node's group, block by block: t, the mask t > 0, the score
 // gradients spread over their heads' lanes (Y4), the terms of dA (when
 // a.da is set), and m = g A (times the slope where t <= 0), added to the
 // node's row and, with edge features, kept in the scratch row for their
@@ -1671,10 +2066,23 @@ TEXT ·gatv2BwdF32(SB), NOSPLIT, $0-8
 	MOVQ         A_FIXED(R15), SI
 	MOVQ         A_A(R15), R8
 	MOVQ         A_ROW(R15), R11
-	MOVQ         A_ACC(R15), DI
 	VBROADCASTSS A_SLOPE(R15), Y15
 	VXORPS       Y14, Y14, Y14
-	XORQ         CX, CX
+	CURSORS
+	// 8 heads of 8 or 2 features without edge features, into rows of
+	// their own: bwdRegs's loops.
+	CMPQ         A_H(R15), $8
+	JNE          bgen
+	CMPQ         A_D(R15), $0
+	JNE          bgen
+	CMPQ         A_ASTRIDE(R15), $0
+	JEQ          bgen
+	CMPQ         A_MODE(R15), $3
+	JEQ          bh8f8
+	CMPQ         A_MODE(R15), $1
+	JEQ          bh8f2
+
+bgen:
 	MOVQ         A_MODE(R15), AX
 	CMPQ         AX, $1
 	JNE          bperm4
@@ -1687,7 +2095,20 @@ bperm4:
 	VMOVUPS perm4<>(SB), Y13
 
 bgo:
+bnode:
+	MOVQ      A_CACC(R15), DI
+	VXORPS    Y0, Y0, Y0
+	XORQ      R10, R10
+
+bclear:
+	VMOVUPS   Y0, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       bclear
+	NODE(bend)
+	MOVQ      A_CFIX(R15), SI
 	// Modes 3 and 4 (8 and 8k features) share a loop.
+	MOVQ      A_MODE(R15), AX
 	CMPQ      AX, $4
 	JNE       bmode
 	MOVQ      $3, AX
@@ -1791,14 +2212,14 @@ b_edge_xm:
 	JMP       b_m8_e_xm
 
 b_m1_n_a:
-	PREFETCH(A_DS, pf248, pfd249)
+	PREFETCH(A_DS, pf264, pfd265)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	XORQ      R10, R10
-blk250:
+blk266:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -1817,22 +2238,21 @@ blk250:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk250
+	JLT       blk266
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m1_n_a
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m2_n_a:
-	PREFETCH(A_DS, pf251, pfd252)
+	PREFETCH(A_DS, pf267, pfd268)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	XORQ      R10, R10
-blk253:
+blk269:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -1852,22 +2272,21 @@ blk253:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk253
+	JLT       blk269
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m2_n_a
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m4_n_a:
-	PREFETCH(A_DS, pf254, pfd255)
+	PREFETCH(A_DS, pf270, pfd271)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	XORQ      R10, R10
-blk256:
+blk272:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -1887,15 +2306,14 @@ blk256:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk256
+	JLT       blk272
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m4_n_a
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m8_n_a:
-	PREFETCH(A_DS, pf257, pfd258)
+	PREFETCH(A_DS, pf273, pfd274)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -1903,16 +2321,16 @@ b_m8_n_a:
 	ADDQ      A_DS(R15), R9
 	MOVQ      A_K(R15), R14
 	XORQ      R10, R10
-blk259:
+blk275:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
-	JNZ       nk260
+	JNZ       nk276
 	ADDQ      $4, R9
 	MOVQ      A_K(R15), R14
-nk260:
+nk276:
 	MOVQ      A_DA(R15), AX
 	VMULPS    Y15, Y0, Y1
 	VBLENDVPS Y2, Y0, Y1, Y1
@@ -1926,25 +2344,24 @@ nk260:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk259
+	JLT       blk275
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m8_n_a
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m1_e_a:
-	PREFETCH(A_DS, pf261, pfd262)
+	PREFETCH(A_DS, pf277, pfd278)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	XORQ      R10, R10
-blk263:
+blk279:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t264)
+	TERM(Y0, Y1, t280)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVUPS   (R9), Y4
 	ADDQ      $32, R9
@@ -1963,26 +2380,25 @@ blk263:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk263
-	FEATURES(fa265, fb266, fc267, fd268, fe269, ff270)
+	JLT       blk279
+	FEATURES(fa281, fb282, fc283, fd284, fe285, ff286)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m1_e_a
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m2_e_a:
-	PREFETCH(A_DS, pf271, pfd272)
+	PREFETCH(A_DS, pf287, pfd288)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	XORQ      R10, R10
-blk273:
+blk289:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t274)
+	TERM(Y0, Y1, t290)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VBROADCASTF128 (R9), Y4
 	VPERMPS   Y4, Y13, Y4
@@ -2002,26 +2418,25 @@ blk273:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk273
-	FEATURES(fa275, fb276, fc277, fd278, fe279, ff280)
+	JLT       blk289
+	FEATURES(fa291, fb292, fc293, fd294, fe295, ff296)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m2_e_a
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m4_e_a:
-	PREFETCH(A_DS, pf281, pfd282)
+	PREFETCH(A_DS, pf297, pfd298)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	XORQ      R10, R10
-blk283:
+blk299:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t284)
+	TERM(Y0, Y1, t300)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VBROADCASTSD (R9), Y4
 	VPERMPS   Y4, Y13, Y4
@@ -2041,16 +2456,15 @@ blk283:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk283
-	FEATURES(fa285, fb286, fc287, fd288, fe289, ff290)
+	JLT       blk299
+	FEATURES(fa301, fb302, fc303, fd304, fe305, ff306)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m4_e_a
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m8_e_a:
-	PREFETCH(A_DS, pf291, pfd292)
+	PREFETCH(A_DS, pf307, pfd308)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2058,17 +2472,17 @@ b_m8_e_a:
 	ADDQ      A_DS(R15), R9
 	MOVQ      A_K(R15), R14
 	XORQ      R10, R10
-blk293:
+blk309:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t294)
+	TERM(Y0, Y1, t310)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
-	JNZ       nk295
+	JNZ       nk311
 	ADDQ      $4, R9
 	MOVQ      A_K(R15), R14
-nk295:
+nk311:
 	MOVQ      A_DA(R15), AX
 	VMULPS    Y15, Y0, Y1
 	VBLENDVPS Y2, Y0, Y1, Y1
@@ -2084,23 +2498,22 @@ nk295:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk293
-	FEATURES(fa296, fb297, fc298, fd299, fe300, ff301)
+	JLT       blk309
+	FEATURES(fa312, fb313, fc314, fd315, fe316, ff317)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m8_e_a
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m1_n_x:
-	PREFETCH(A_DS, pf302, pfd303)
+	PREFETCH(A_DS, pf318, pfd319)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	XORQ      R10, R10
-blk304:
+blk320:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -2113,22 +2526,21 @@ blk304:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk304
+	JLT       blk320
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m1_n_x
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m2_n_x:
-	PREFETCH(A_DS, pf305, pfd306)
+	PREFETCH(A_DS, pf321, pfd322)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	XORQ      R10, R10
-blk307:
+blk323:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -2142,22 +2554,21 @@ blk307:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk307
+	JLT       blk323
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m2_n_x
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m4_n_x:
-	PREFETCH(A_DS, pf308, pfd309)
+	PREFETCH(A_DS, pf324, pfd325)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	XORQ      R10, R10
-blk310:
+blk326:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -2171,15 +2582,14 @@ blk310:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk310
+	JLT       blk326
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m4_n_x
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m8_n_x:
-	PREFETCH(A_DS, pf311, pfd312)
+	PREFETCH(A_DS, pf327, pfd328)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2187,16 +2597,16 @@ b_m8_n_x:
 	ADDQ      A_DS(R15), R9
 	MOVQ      A_K(R15), R14
 	XORQ      R10, R10
-blk313:
+blk329:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
-	JNZ       nk314
+	JNZ       nk330
 	ADDQ      $4, R9
 	MOVQ      A_K(R15), R14
-nk314:
+nk330:
 	VMULPS    (R8)(R10*1), Y4, Y5
 	VMULPS    Y15, Y5, Y6
 	VBLENDVPS Y2, Y5, Y6, Y5
@@ -2204,25 +2614,24 @@ nk314:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk313
+	JLT       blk329
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m8_n_x
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m1_e_x:
-	PREFETCH(A_DS, pf315, pfd316)
+	PREFETCH(A_DS, pf331, pfd332)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	XORQ      R10, R10
-blk317:
+blk333:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t318)
+	TERM(Y0, Y1, t334)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVUPS   (R9), Y4
 	ADDQ      $32, R9
@@ -2235,26 +2644,25 @@ blk317:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk317
-	FEATURES(fa319, fb320, fc321, fd322, fe323, ff324)
+	JLT       blk333
+	FEATURES(fa335, fb336, fc337, fd338, fe339, ff340)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m1_e_x
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m2_e_x:
-	PREFETCH(A_DS, pf325, pfd326)
+	PREFETCH(A_DS, pf341, pfd342)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	XORQ      R10, R10
-blk327:
+blk343:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t328)
+	TERM(Y0, Y1, t344)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VBROADCASTF128 (R9), Y4
 	VPERMPS   Y4, Y13, Y4
@@ -2268,26 +2676,25 @@ blk327:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk327
-	FEATURES(fa329, fb330, fc331, fd332, fe333, ff334)
+	JLT       blk343
+	FEATURES(fa345, fb346, fc347, fd348, fe349, ff350)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m2_e_x
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m4_e_x:
-	PREFETCH(A_DS, pf335, pfd336)
+	PREFETCH(A_DS, pf351, pfd352)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
 	SHLQ      $2, R9
 	ADDQ      A_DS(R15), R9
 	XORQ      R10, R10
-blk337:
+blk353:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t338)
+	TERM(Y0, Y1, t354)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VBROADCASTSD (R9), Y4
 	VPERMPS   Y4, Y13, Y4
@@ -2301,16 +2708,15 @@ blk337:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk337
-	FEATURES(fa339, fb340, fc341, fd342, fe343, ff344)
+	JLT       blk353
+	FEATURES(fa355, fb356, fc357, fd358, fe359, ff360)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m4_e_x
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m8_e_x:
-	PREFETCH(A_DS, pf345, pfd346)
+	PREFETCH(A_DS, pf361, pfd362)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2318,17 +2724,17 @@ b_m8_e_x:
 	ADDQ      A_DS(R15), R9
 	MOVQ      A_K(R15), R14
 	XORQ      R10, R10
-blk347:
+blk363:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t348)
+	TERM(Y0, Y1, t364)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
-	JNZ       nk349
+	JNZ       nk365
 	ADDQ      $4, R9
 	MOVQ      A_K(R15), R14
-nk349:
+nk365:
 	VMULPS    (R8)(R10*1), Y4, Y5
 	VMULPS    Y15, Y5, Y6
 	VBLENDVPS Y2, Y5, Y6, Y5
@@ -2338,16 +2744,15 @@ nk349:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk347
-	FEATURES(fa350, fb351, fc352, fd353, fe354, ff355)
+	JLT       blk363
+	FEATURES(fa366, fb367, fc368, fd369, fe370, ff371)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m8_e_x
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m1_n_am:
-	PREFETCH(A_DS, pf356, pfd357)
+	PREFETCH(A_DS, pf372, pfd373)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2359,7 +2764,7 @@ b_m1_n_am:
 	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk358:
+blk374:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -2383,16 +2788,15 @@ blk358:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk358
-	COPYDS(c8359, c1360, cd361)
+	JLT       blk374
+	COPYDS(c8375, c1376, cd377)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m1_n_am
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m2_n_am:
-	PREFETCH(A_DS, pf362, pfd363)
+	PREFETCH(A_DS, pf378, pfd379)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2404,7 +2808,7 @@ b_m2_n_am:
 	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk364:
+blk380:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -2429,16 +2833,15 @@ blk364:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk364
-	COPYDS(c8365, c1366, cd367)
+	JLT       blk380
+	COPYDS(c8381, c1382, cd383)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m2_n_am
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m4_n_am:
-	PREFETCH(A_DS, pf368, pfd369)
+	PREFETCH(A_DS, pf384, pfd385)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2450,7 +2853,7 @@ b_m4_n_am:
 	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk370:
+blk386:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -2475,16 +2878,15 @@ blk370:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk370
-	COPYDS(c8371, c1372, cd373)
+	JLT       blk386
+	COPYDS(c8387, c1388, cd389)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m4_n_am
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m8_n_am:
-	PREFETCH(A_DS, pf374, pfd375)
+	PREFETCH(A_DS, pf390, pfd391)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2497,7 +2899,7 @@ b_m8_n_am:
 	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk376:
+blk392:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -2508,10 +2910,10 @@ blk376:
 	MOVB      AL, (DX)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
-	JNZ       nk377
+	JNZ       nk393
 	ADDQ      $4, R9
 	MOVQ      A_K(R15), R14
-nk377:
+nk393:
 	MOVQ      A_DA(R15), AX
 	VMULPS    Y15, Y0, Y1
 	VBLENDVPS Y2, Y0, Y1, Y1
@@ -2525,16 +2927,15 @@ nk377:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk376
-	COPYDS(c8378, c1379, cd380)
+	JLT       blk392
+	COPYDS(c8394, c1395, cd396)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m8_n_am
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m1_e_am:
-	PREFETCH(A_DS, pf381, pfd382)
+	PREFETCH(A_DS, pf397, pfd398)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2546,10 +2947,10 @@ b_m1_e_am:
 	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk383:
+blk399:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t384)
+	TERM(Y0, Y1, t400)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVMSKPS Y2, AX
 	MOVQ      R10, DX
@@ -2573,17 +2974,16 @@ blk383:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk383
-	FEATURES(fa385, fb386, fc387, fd388, fe389, ff390)
-	COPYDS(c8391, c1392, cd393)
+	JLT       blk399
+	FEATURES(fa401, fb402, fc403, fd404, fe405, ff406)
+	COPYDS(c8407, c1408, cd409)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m1_e_am
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m2_e_am:
-	PREFETCH(A_DS, pf394, pfd395)
+	PREFETCH(A_DS, pf410, pfd411)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2595,10 +2995,10 @@ b_m2_e_am:
 	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk396:
+blk412:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t397)
+	TERM(Y0, Y1, t413)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVMSKPS Y2, AX
 	MOVQ      R10, DX
@@ -2623,17 +3023,16 @@ blk396:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk396
-	FEATURES(fa398, fb399, fc400, fd401, fe402, ff403)
-	COPYDS(c8404, c1405, cd406)
+	JLT       blk412
+	FEATURES(fa414, fb415, fc416, fd417, fe418, ff419)
+	COPYDS(c8420, c1421, cd422)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m2_e_am
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m4_e_am:
-	PREFETCH(A_DS, pf407, pfd408)
+	PREFETCH(A_DS, pf423, pfd424)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2645,10 +3044,10 @@ b_m4_e_am:
 	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk409:
+blk425:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t410)
+	TERM(Y0, Y1, t426)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVMSKPS Y2, AX
 	MOVQ      R10, DX
@@ -2673,17 +3072,16 @@ blk409:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk409
-	FEATURES(fa411, fb412, fc413, fd414, fe415, ff416)
-	COPYDS(c8417, c1418, cd419)
+	JLT       blk425
+	FEATURES(fa427, fb428, fc429, fd430, fe431, ff432)
+	COPYDS(c8433, c1434, cd435)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m4_e_am
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m8_e_am:
-	PREFETCH(A_DS, pf420, pfd421)
+	PREFETCH(A_DS, pf436, pfd437)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2696,10 +3094,10 @@ b_m8_e_am:
 	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk422:
+blk438:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t423)
+	TERM(Y0, Y1, t439)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVMSKPS Y2, AX
 	MOVQ      R10, DX
@@ -2708,10 +3106,10 @@ blk422:
 	MOVB      AL, (DX)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
-	JNZ       nk424
+	JNZ       nk440
 	ADDQ      $4, R9
 	MOVQ      A_K(R15), R14
-nk424:
+nk440:
 	MOVQ      A_DA(R15), AX
 	VMULPS    Y15, Y0, Y1
 	VBLENDVPS Y2, Y0, Y1, Y1
@@ -2727,17 +3125,16 @@ nk424:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk422
-	FEATURES(fa425, fb426, fc427, fd428, fe429, ff430)
-	COPYDS(c8431, c1432, cd433)
+	JLT       blk438
+	FEATURES(fa441, fb442, fc443, fd444, fe445, ff446)
+	COPYDS(c8447, c1448, cd449)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m8_e_am
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m1_n_xm:
-	PREFETCH(A_DS, pf434, pfd435)
+	PREFETCH(A_DS, pf450, pfd451)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2749,7 +3146,7 @@ b_m1_n_xm:
 	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk436:
+blk452:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -2767,16 +3164,15 @@ blk436:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk436
-	COPYDS(c8437, c1438, cd439)
+	JLT       blk452
+	COPYDS(c8453, c1454, cd455)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m1_n_xm
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m2_n_xm:
-	PREFETCH(A_DS, pf440, pfd441)
+	PREFETCH(A_DS, pf456, pfd457)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2788,7 +3184,7 @@ b_m2_n_xm:
 	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk442:
+blk458:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -2807,16 +3203,15 @@ blk442:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk442
-	COPYDS(c8443, c1444, cd445)
+	JLT       blk458
+	COPYDS(c8459, c1460, cd461)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m2_n_xm
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m4_n_xm:
-	PREFETCH(A_DS, pf446, pfd447)
+	PREFETCH(A_DS, pf462, pfd463)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2828,7 +3223,7 @@ b_m4_n_xm:
 	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk448:
+blk464:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -2847,16 +3242,15 @@ blk448:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk448
-	COPYDS(c8449, c1450, cd451)
+	JLT       blk464
+	COPYDS(c8465, c1466, cd467)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m4_n_xm
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m8_n_xm:
-	PREFETCH(A_DS, pf452, pfd453)
+	PREFETCH(A_DS, pf468, pfd469)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2869,7 +3263,7 @@ b_m8_n_xm:
 	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk454:
+blk470:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
@@ -2880,10 +3274,10 @@ blk454:
 	MOVB      AL, (DX)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
-	JNZ       nk455
+	JNZ       nk471
 	ADDQ      $4, R9
 	MOVQ      A_K(R15), R14
-nk455:
+nk471:
 	VMULPS    (R8)(R10*1), Y4, Y5
 	VMULPS    Y15, Y5, Y6
 	VBLENDVPS Y2, Y5, Y6, Y5
@@ -2891,16 +3285,15 @@ nk455:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk454
-	COPYDS(c8456, c1457, cd458)
+	JLT       blk470
+	COPYDS(c8472, c1473, cd474)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m8_n_xm
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m1_e_xm:
-	PREFETCH(A_DS, pf459, pfd460)
+	PREFETCH(A_DS, pf475, pfd476)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2912,10 +3305,10 @@ b_m1_e_xm:
 	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk461:
+blk477:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t462)
+	TERM(Y0, Y1, t478)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVMSKPS Y2, AX
 	MOVQ      R10, DX
@@ -2933,17 +3326,16 @@ blk461:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk461
-	FEATURES(fa463, fb464, fc465, fd466, fe467, ff468)
-	COPYDS(c8469, c1470, cd471)
+	JLT       blk477
+	FEATURES(fa479, fb480, fc481, fd482, fe483, ff484)
+	COPYDS(c8485, c1486, cd487)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m1_e_xm
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m2_e_xm:
-	PREFETCH(A_DS, pf472, pfd473)
+	PREFETCH(A_DS, pf488, pfd489)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2955,10 +3347,10 @@ b_m2_e_xm:
 	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk474:
+blk490:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t475)
+	TERM(Y0, Y1, t491)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVMSKPS Y2, AX
 	MOVQ      R10, DX
@@ -2977,17 +3369,16 @@ blk474:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk474
-	FEATURES(fa476, fb477, fc478, fd479, fe480, ff481)
-	COPYDS(c8482, c1483, cd484)
+	JLT       blk490
+	FEATURES(fa492, fb493, fc494, fd495, fe496, ff497)
+	COPYDS(c8498, c1499, cd500)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m2_e_xm
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m4_e_xm:
-	PREFETCH(A_DS, pf485, pfd486)
+	PREFETCH(A_DS, pf501, pfd502)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -2999,10 +3390,10 @@ b_m4_e_xm:
 	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk487:
+blk503:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t488)
+	TERM(Y0, Y1, t504)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVMSKPS Y2, AX
 	MOVQ      R10, DX
@@ -3021,17 +3412,16 @@ blk487:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk487
-	FEATURES(fa489, fb490, fc491, fd492, fe493, ff494)
-	COPYDS(c8495, c1496, cd497)
+	JLT       blk503
+	FEATURES(fa505, fb506, fc507, fd508, fe509, ff510)
+	COPYDS(c8511, c1512, cd513)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m4_e_xm
-	VZEROUPPER
-	RET
+	JMP       bend
 
 b_m8_e_xm:
-	PREFETCH(A_DS, pf498, pfd499)
+	PREFETCH(A_DS, pf514, pfd515)
 	EDGEROWS
 	MOVQ      R12, R9
 	IMULQ     A_H(R15), R9
@@ -3044,10 +3434,10 @@ b_m8_e_xm:
 	ADDQ      A_MOFF(R15), AX
 	MOVQ      AX, A_MCUR(R15)
 	XORQ      R10, R10
-blk500:
+blk516:
 	VMOVUPS   (BX)(R10*1), Y0
 	VADDPS    (SI)(R10*1), Y0, Y0
-	TERM(Y0, Y1, t501)
+	TERM(Y0, Y1, t517)
 	VCMPPS    $0x1e, Y14, Y0, Y2 // t > 0 (ordered, quiet)
 	VMOVMSKPS Y2, AX
 	MOVQ      R10, DX
@@ -3056,10 +3446,10 @@ blk500:
 	MOVB      AL, (DX)
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
-	JNZ       nk502
+	JNZ       nk518
 	ADDQ      $4, R9
 	MOVQ      A_K(R15), R14
-nk502:
+nk518:
 	VMULPS    (R8)(R10*1), Y4, Y5
 	VMULPS    Y15, Y5, Y6
 	VBLENDVPS Y2, Y5, Y6, Y5
@@ -3069,12 +3459,1954 @@ nk502:
 	VMOVUPS   Y5, (AX)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       blk500
-	FEATURES(fa503, fb504, fc505, fd506, fe507, ff508)
-	COPYDS(c8509, c1510, cd511)
+	JLT       blk516
+	FEATURES(fa519, fb520, fc521, fd522, fe523, ff524)
+	COPYDS(c8525, c1526, cd527)
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       b_m8_e_xm
+	JMP       bend
+
+bend:
+	ADDQ       R11, A_CFIX(R15)
+	MOVQ       A_ASTRIDE(R15), AX
+	ADDQ       AX, A_CACC(R15)
+	DECQ       A_LEFT(R15)
+	JNZ        bnode
+	VZEROUPPER
+	RET
+
+bh8f8:
+	CMPQ      A_DA(R15), $0
+	JEQ       bda528
+	CMPQ      A_RSTRIDE(R15), $0
+	JEQ       brec529
+	CMPQ      A_PFE(R15), $0
+	JNE       bh8f8amp
+	JMP       bh8f8am
+brec529:
+	CMPQ      A_PFE(R15), $0
+	JNE       bh8f8ap
+	JMP       bh8f8a
+bda528:
+	CMPQ      A_RSTRIDE(R15), $0
+	JEQ       brec532
+	CMPQ      A_PFE(R15), $0
+	JNE       bh8f8xmp
+	JMP       bh8f8xm
+brec532:
+	CMPQ      A_PFE(R15), $0
+	JNE       bh8f8xp
+	JMP       bh8f8x
+
+bh8f8amp:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_ACC(R15), DI
+	MOVQ      A_FIXED(R15), R10
+	MOVQ      A_DA(R15), R11
+	MOVQ      (SI), CX
+bn534:
+	VXORPS    Y0, Y0, Y0
+	VXORPS    Y1, Y1, Y1
+	VXORPS    Y2, Y2, Y2
+	VXORPS    Y3, Y3, Y3
+	VXORPS    Y4, Y4, Y4
+	VXORPS    Y5, Y5, Y5
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	CMPQ      CX, 8(SI)
+	JGE       bs537
+br535:
+	MOVQ      A_DIST(R15), DX
+	ADDQ      CX, DX
+	CMPQ      DX, A_TOTAL(R15)
+	JGE       brp536
+	MOVLQSX   (R13)(DX*4), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	PREFETCHT0 192(AX)
+	PREFETCHT0 255(AX)
+	MOVLQSX   (R12)(DX*4), AX
+	SHLQ      $5, AX
+	ADDQ      A_DS(R15), AX
+	PREFETCHT0 (AX)
+brp536:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	MOVLQSX   (R12)(CX*4), R9
+	MOVQ      R9, R14
+	IMULQ     A_RSTRIDE(R15), R14
+	ADDQ      A_REC(R15), R14
+	SHLQ      $5, R9
+	ADDQ      A_DS(R15), R9
+	VMOVUPS   0(AX), Y8
+	VADDPS    0(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 32(R14)
+	VBROADCASTSS 0(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    0(R11), Y11, Y11
+	VMOVUPS   Y11, 0(R11)
+	VMULPS    0(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y0, Y0
+	VMOVUPS   32(AX), Y8
+	VADDPS    32(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 33(R14)
+	VBROADCASTSS 4(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    32(R11), Y11, Y11
+	VMOVUPS   Y11, 32(R11)
+	VMULPS    32(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y1, Y1
+	VMOVUPS   64(AX), Y8
+	VADDPS    64(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 34(R14)
+	VBROADCASTSS 8(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    64(R11), Y11, Y11
+	VMOVUPS   Y11, 64(R11)
+	VMULPS    64(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y2, Y2
+	VMOVUPS   96(AX), Y8
+	VADDPS    96(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 35(R14)
+	VBROADCASTSS 12(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    96(R11), Y11, Y11
+	VMOVUPS   Y11, 96(R11)
+	VMULPS    96(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y3, Y3
+	VMOVUPS   128(AX), Y8
+	VADDPS    128(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 36(R14)
+	VBROADCASTSS 16(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    128(R11), Y11, Y11
+	VMOVUPS   Y11, 128(R11)
+	VMULPS    128(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y4, Y4
+	VMOVUPS   160(AX), Y8
+	VADDPS    160(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 37(R14)
+	VBROADCASTSS 20(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    160(R11), Y11, Y11
+	VMOVUPS   Y11, 160(R11)
+	VMULPS    160(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y5, Y5
+	VMOVUPS   192(AX), Y8
+	VADDPS    192(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 38(R14)
+	VBROADCASTSS 24(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    192(R11), Y11, Y11
+	VMOVUPS   Y11, 192(R11)
+	VMULPS    192(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y6, Y6
+	VMOVUPS   224(AX), Y8
+	VADDPS    224(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 39(R14)
+	VBROADCASTSS 28(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    224(R11), Y11, Y11
+	VMOVUPS   Y11, 224(R11)
+	VMULPS    224(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y7, Y7
+	VMOVUPS   (R9), Y8
+	VMOVUPS   Y8, (R14)
+	INCQ      CX
+	CMPQ      CX, 8(SI)
+	JLT       br535
+bs537:
+	VMOVUPS   Y0, 0(DI)
+	VMOVUPS   Y1, 32(DI)
+	VMOVUPS   Y2, 64(DI)
+	VMOVUPS   Y3, 96(DI)
+	VMOVUPS   Y4, 128(DI)
+	VMOVUPS   Y5, 160(DI)
+	VMOVUPS   Y6, 192(DI)
+	VMOVUPS   Y7, 224(DI)
+	ADDQ      $256, DI
+	ADDQ      $256, R10
+	ADDQ      $8, SI
+	DECQ      A_LEFT(R15)
+	JNZ       bn534
+	VZEROUPPER
+	RET
+
+bh8f8am:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_ACC(R15), DI
+	MOVQ      A_FIXED(R15), R10
+	MOVQ      A_DA(R15), R11
+	MOVQ      (SI), CX
+bn538:
+	VXORPS    Y0, Y0, Y0
+	VXORPS    Y1, Y1, Y1
+	VXORPS    Y2, Y2, Y2
+	VXORPS    Y3, Y3, Y3
+	VXORPS    Y4, Y4, Y4
+	VXORPS    Y5, Y5, Y5
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	CMPQ      CX, 8(SI)
+	JGE       bs541
+br539:
+	MOVQ      A_DIST(R15), DX
+	ADDQ      CX, DX
+	CMPQ      DX, A_TOTAL(R15)
+	JGE       brp540
+	MOVLQSX   (R13)(DX*4), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	PREFETCHT0 192(AX)
+	PREFETCHT0 255(AX)
+brp540:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	MOVLQSX   (R12)(CX*4), R9
+	MOVQ      R9, R14
+	IMULQ     A_RSTRIDE(R15), R14
+	ADDQ      A_REC(R15), R14
+	SHLQ      $5, R9
+	ADDQ      A_DS(R15), R9
+	VMOVUPS   0(AX), Y8
+	VADDPS    0(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 32(R14)
+	VBROADCASTSS 0(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    0(R11), Y11, Y11
+	VMOVUPS   Y11, 0(R11)
+	VMULPS    0(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y0, Y0
+	VMOVUPS   32(AX), Y8
+	VADDPS    32(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 33(R14)
+	VBROADCASTSS 4(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    32(R11), Y11, Y11
+	VMOVUPS   Y11, 32(R11)
+	VMULPS    32(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y1, Y1
+	VMOVUPS   64(AX), Y8
+	VADDPS    64(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 34(R14)
+	VBROADCASTSS 8(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    64(R11), Y11, Y11
+	VMOVUPS   Y11, 64(R11)
+	VMULPS    64(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y2, Y2
+	VMOVUPS   96(AX), Y8
+	VADDPS    96(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 35(R14)
+	VBROADCASTSS 12(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    96(R11), Y11, Y11
+	VMOVUPS   Y11, 96(R11)
+	VMULPS    96(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y3, Y3
+	VMOVUPS   128(AX), Y8
+	VADDPS    128(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 36(R14)
+	VBROADCASTSS 16(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    128(R11), Y11, Y11
+	VMOVUPS   Y11, 128(R11)
+	VMULPS    128(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y4, Y4
+	VMOVUPS   160(AX), Y8
+	VADDPS    160(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 37(R14)
+	VBROADCASTSS 20(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    160(R11), Y11, Y11
+	VMOVUPS   Y11, 160(R11)
+	VMULPS    160(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y5, Y5
+	VMOVUPS   192(AX), Y8
+	VADDPS    192(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 38(R14)
+	VBROADCASTSS 24(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    192(R11), Y11, Y11
+	VMOVUPS   Y11, 192(R11)
+	VMULPS    192(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y6, Y6
+	VMOVUPS   224(AX), Y8
+	VADDPS    224(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 39(R14)
+	VBROADCASTSS 28(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    224(R11), Y11, Y11
+	VMOVUPS   Y11, 224(R11)
+	VMULPS    224(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y7, Y7
+	VMOVUPS   (R9), Y8
+	VMOVUPS   Y8, (R14)
+	INCQ      CX
+	CMPQ      CX, 8(SI)
+	JLT       br539
+bs541:
+	VMOVUPS   Y0, 0(DI)
+	VMOVUPS   Y1, 32(DI)
+	VMOVUPS   Y2, 64(DI)
+	VMOVUPS   Y3, 96(DI)
+	VMOVUPS   Y4, 128(DI)
+	VMOVUPS   Y5, 160(DI)
+	VMOVUPS   Y6, 192(DI)
+	VMOVUPS   Y7, 224(DI)
+	ADDQ      $256, DI
+	ADDQ      $256, R10
+	ADDQ      $8, SI
+	DECQ      A_LEFT(R15)
+	JNZ       bn538
+	VZEROUPPER
+	RET
+
+bh8f8ap:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_ACC(R15), DI
+	MOVQ      A_FIXED(R15), R10
+	MOVQ      A_DA(R15), R11
+	MOVQ      (SI), CX
+bn542:
+	VXORPS    Y0, Y0, Y0
+	VXORPS    Y1, Y1, Y1
+	VXORPS    Y2, Y2, Y2
+	VXORPS    Y3, Y3, Y3
+	VXORPS    Y4, Y4, Y4
+	VXORPS    Y5, Y5, Y5
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	CMPQ      CX, 8(SI)
+	JGE       bs545
+br543:
+	MOVQ      A_DIST(R15), DX
+	ADDQ      CX, DX
+	CMPQ      DX, A_TOTAL(R15)
+	JGE       brp544
+	MOVLQSX   (R13)(DX*4), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	PREFETCHT0 192(AX)
+	PREFETCHT0 255(AX)
+	MOVLQSX   (R12)(DX*4), AX
+	SHLQ      $5, AX
+	ADDQ      A_DS(R15), AX
+	PREFETCHT0 (AX)
+brp544:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	MOVLQSX   (R12)(CX*4), R9
+	SHLQ      $5, R9
+	ADDQ      A_DS(R15), R9
+	VMOVUPS   0(AX), Y8
+	VADDPS    0(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 0(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    0(R11), Y11, Y11
+	VMOVUPS   Y11, 0(R11)
+	VMULPS    0(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y0, Y0
+	VMOVUPS   32(AX), Y8
+	VADDPS    32(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 4(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    32(R11), Y11, Y11
+	VMOVUPS   Y11, 32(R11)
+	VMULPS    32(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y1, Y1
+	VMOVUPS   64(AX), Y8
+	VADDPS    64(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 8(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    64(R11), Y11, Y11
+	VMOVUPS   Y11, 64(R11)
+	VMULPS    64(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y2, Y2
+	VMOVUPS   96(AX), Y8
+	VADDPS    96(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 12(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    96(R11), Y11, Y11
+	VMOVUPS   Y11, 96(R11)
+	VMULPS    96(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y3, Y3
+	VMOVUPS   128(AX), Y8
+	VADDPS    128(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 16(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    128(R11), Y11, Y11
+	VMOVUPS   Y11, 128(R11)
+	VMULPS    128(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y4, Y4
+	VMOVUPS   160(AX), Y8
+	VADDPS    160(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 20(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    160(R11), Y11, Y11
+	VMOVUPS   Y11, 160(R11)
+	VMULPS    160(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y5, Y5
+	VMOVUPS   192(AX), Y8
+	VADDPS    192(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 24(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    192(R11), Y11, Y11
+	VMOVUPS   Y11, 192(R11)
+	VMULPS    192(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y6, Y6
+	VMOVUPS   224(AX), Y8
+	VADDPS    224(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 28(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    224(R11), Y11, Y11
+	VMOVUPS   Y11, 224(R11)
+	VMULPS    224(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y7, Y7
+	INCQ      CX
+	CMPQ      CX, 8(SI)
+	JLT       br543
+bs545:
+	VMOVUPS   Y0, 0(DI)
+	VMOVUPS   Y1, 32(DI)
+	VMOVUPS   Y2, 64(DI)
+	VMOVUPS   Y3, 96(DI)
+	VMOVUPS   Y4, 128(DI)
+	VMOVUPS   Y5, 160(DI)
+	VMOVUPS   Y6, 192(DI)
+	VMOVUPS   Y7, 224(DI)
+	ADDQ      $256, DI
+	ADDQ      $256, R10
+	ADDQ      $8, SI
+	DECQ      A_LEFT(R15)
+	JNZ       bn542
+	VZEROUPPER
+	RET
+
+bh8f8a:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_ACC(R15), DI
+	MOVQ      A_FIXED(R15), R10
+	MOVQ      A_DA(R15), R11
+	MOVQ      (SI), CX
+bn546:
+	VXORPS    Y0, Y0, Y0
+	VXORPS    Y1, Y1, Y1
+	VXORPS    Y2, Y2, Y2
+	VXORPS    Y3, Y3, Y3
+	VXORPS    Y4, Y4, Y4
+	VXORPS    Y5, Y5, Y5
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	CMPQ      CX, 8(SI)
+	JGE       bs549
+br547:
+	MOVQ      A_DIST(R15), DX
+	ADDQ      CX, DX
+	CMPQ      DX, A_TOTAL(R15)
+	JGE       brp548
+	MOVLQSX   (R13)(DX*4), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	PREFETCHT0 192(AX)
+	PREFETCHT0 255(AX)
+brp548:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	MOVLQSX   (R12)(CX*4), R9
+	SHLQ      $5, R9
+	ADDQ      A_DS(R15), R9
+	VMOVUPS   0(AX), Y8
+	VADDPS    0(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 0(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    0(R11), Y11, Y11
+	VMOVUPS   Y11, 0(R11)
+	VMULPS    0(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y0, Y0
+	VMOVUPS   32(AX), Y8
+	VADDPS    32(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 4(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    32(R11), Y11, Y11
+	VMOVUPS   Y11, 32(R11)
+	VMULPS    32(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y1, Y1
+	VMOVUPS   64(AX), Y8
+	VADDPS    64(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 8(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    64(R11), Y11, Y11
+	VMOVUPS   Y11, 64(R11)
+	VMULPS    64(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y2, Y2
+	VMOVUPS   96(AX), Y8
+	VADDPS    96(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 12(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    96(R11), Y11, Y11
+	VMOVUPS   Y11, 96(R11)
+	VMULPS    96(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y3, Y3
+	VMOVUPS   128(AX), Y8
+	VADDPS    128(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 16(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    128(R11), Y11, Y11
+	VMOVUPS   Y11, 128(R11)
+	VMULPS    128(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y4, Y4
+	VMOVUPS   160(AX), Y8
+	VADDPS    160(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 20(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    160(R11), Y11, Y11
+	VMOVUPS   Y11, 160(R11)
+	VMULPS    160(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y5, Y5
+	VMOVUPS   192(AX), Y8
+	VADDPS    192(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 24(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    192(R11), Y11, Y11
+	VMOVUPS   Y11, 192(R11)
+	VMULPS    192(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y6, Y6
+	VMOVUPS   224(AX), Y8
+	VADDPS    224(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 28(R9), Y10
+	VMULPS    Y15, Y8, Y11
+	VBLENDVPS Y9, Y8, Y11, Y11
+	VMULPS    Y11, Y10, Y11
+	VADDPS    224(R11), Y11, Y11
+	VMOVUPS   Y11, 224(R11)
+	VMULPS    224(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y7, Y7
+	INCQ      CX
+	CMPQ      CX, 8(SI)
+	JLT       br547
+bs549:
+	VMOVUPS   Y0, 0(DI)
+	VMOVUPS   Y1, 32(DI)
+	VMOVUPS   Y2, 64(DI)
+	VMOVUPS   Y3, 96(DI)
+	VMOVUPS   Y4, 128(DI)
+	VMOVUPS   Y5, 160(DI)
+	VMOVUPS   Y6, 192(DI)
+	VMOVUPS   Y7, 224(DI)
+	ADDQ      $256, DI
+	ADDQ      $256, R10
+	ADDQ      $8, SI
+	DECQ      A_LEFT(R15)
+	JNZ       bn546
+	VZEROUPPER
+	RET
+
+bh8f8xmp:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_ACC(R15), DI
+	MOVQ      A_FIXED(R15), R10
+	MOVQ      A_DA(R15), R11
+	MOVQ      (SI), CX
+bn550:
+	VXORPS    Y0, Y0, Y0
+	VXORPS    Y1, Y1, Y1
+	VXORPS    Y2, Y2, Y2
+	VXORPS    Y3, Y3, Y3
+	VXORPS    Y4, Y4, Y4
+	VXORPS    Y5, Y5, Y5
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	CMPQ      CX, 8(SI)
+	JGE       bs553
+br551:
+	MOVQ      A_DIST(R15), DX
+	ADDQ      CX, DX
+	CMPQ      DX, A_TOTAL(R15)
+	JGE       brp552
+	MOVLQSX   (R13)(DX*4), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	PREFETCHT0 192(AX)
+	PREFETCHT0 255(AX)
+	MOVLQSX   (R12)(DX*4), AX
+	SHLQ      $5, AX
+	ADDQ      A_DS(R15), AX
+	PREFETCHT0 (AX)
+brp552:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	MOVLQSX   (R12)(CX*4), R9
+	MOVQ      R9, R14
+	IMULQ     A_RSTRIDE(R15), R14
+	ADDQ      A_REC(R15), R14
+	SHLQ      $5, R9
+	ADDQ      A_DS(R15), R9
+	VMOVUPS   0(AX), Y8
+	VADDPS    0(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 32(R14)
+	VBROADCASTSS 0(R9), Y10
+	VMULPS    0(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y0, Y0
+	VMOVUPS   32(AX), Y8
+	VADDPS    32(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 33(R14)
+	VBROADCASTSS 4(R9), Y10
+	VMULPS    32(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y1, Y1
+	VMOVUPS   64(AX), Y8
+	VADDPS    64(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 34(R14)
+	VBROADCASTSS 8(R9), Y10
+	VMULPS    64(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y2, Y2
+	VMOVUPS   96(AX), Y8
+	VADDPS    96(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 35(R14)
+	VBROADCASTSS 12(R9), Y10
+	VMULPS    96(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y3, Y3
+	VMOVUPS   128(AX), Y8
+	VADDPS    128(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 36(R14)
+	VBROADCASTSS 16(R9), Y10
+	VMULPS    128(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y4, Y4
+	VMOVUPS   160(AX), Y8
+	VADDPS    160(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 37(R14)
+	VBROADCASTSS 20(R9), Y10
+	VMULPS    160(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y5, Y5
+	VMOVUPS   192(AX), Y8
+	VADDPS    192(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 38(R14)
+	VBROADCASTSS 24(R9), Y10
+	VMULPS    192(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y6, Y6
+	VMOVUPS   224(AX), Y8
+	VADDPS    224(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 39(R14)
+	VBROADCASTSS 28(R9), Y10
+	VMULPS    224(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y7, Y7
+	VMOVUPS   (R9), Y8
+	VMOVUPS   Y8, (R14)
+	INCQ      CX
+	CMPQ      CX, 8(SI)
+	JLT       br551
+bs553:
+	VMOVUPS   Y0, 0(DI)
+	VMOVUPS   Y1, 32(DI)
+	VMOVUPS   Y2, 64(DI)
+	VMOVUPS   Y3, 96(DI)
+	VMOVUPS   Y4, 128(DI)
+	VMOVUPS   Y5, 160(DI)
+	VMOVUPS   Y6, 192(DI)
+	VMOVUPS   Y7, 224(DI)
+	ADDQ      $256, DI
+	ADDQ      $256, R10
+	ADDQ      $8, SI
+	DECQ      A_LEFT(R15)
+	JNZ       bn550
+	VZEROUPPER
+	RET
+
+bh8f8xm:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_ACC(R15), DI
+	MOVQ      A_FIXED(R15), R10
+	MOVQ      A_DA(R15), R11
+	MOVQ      (SI), CX
+bn554:
+	VXORPS    Y0, Y0, Y0
+	VXORPS    Y1, Y1, Y1
+	VXORPS    Y2, Y2, Y2
+	VXORPS    Y3, Y3, Y3
+	VXORPS    Y4, Y4, Y4
+	VXORPS    Y5, Y5, Y5
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	CMPQ      CX, 8(SI)
+	JGE       bs557
+br555:
+	MOVQ      A_DIST(R15), DX
+	ADDQ      CX, DX
+	CMPQ      DX, A_TOTAL(R15)
+	JGE       brp556
+	MOVLQSX   (R13)(DX*4), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	PREFETCHT0 192(AX)
+	PREFETCHT0 255(AX)
+brp556:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	MOVLQSX   (R12)(CX*4), R9
+	MOVQ      R9, R14
+	IMULQ     A_RSTRIDE(R15), R14
+	ADDQ      A_REC(R15), R14
+	SHLQ      $5, R9
+	ADDQ      A_DS(R15), R9
+	VMOVUPS   0(AX), Y8
+	VADDPS    0(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 32(R14)
+	VBROADCASTSS 0(R9), Y10
+	VMULPS    0(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y0, Y0
+	VMOVUPS   32(AX), Y8
+	VADDPS    32(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 33(R14)
+	VBROADCASTSS 4(R9), Y10
+	VMULPS    32(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y1, Y1
+	VMOVUPS   64(AX), Y8
+	VADDPS    64(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 34(R14)
+	VBROADCASTSS 8(R9), Y10
+	VMULPS    64(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y2, Y2
+	VMOVUPS   96(AX), Y8
+	VADDPS    96(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 35(R14)
+	VBROADCASTSS 12(R9), Y10
+	VMULPS    96(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y3, Y3
+	VMOVUPS   128(AX), Y8
+	VADDPS    128(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 36(R14)
+	VBROADCASTSS 16(R9), Y10
+	VMULPS    128(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y4, Y4
+	VMOVUPS   160(AX), Y8
+	VADDPS    160(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 37(R14)
+	VBROADCASTSS 20(R9), Y10
+	VMULPS    160(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y5, Y5
+	VMOVUPS   192(AX), Y8
+	VADDPS    192(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 38(R14)
+	VBROADCASTSS 24(R9), Y10
+	VMULPS    192(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y6, Y6
+	VMOVUPS   224(AX), Y8
+	VADDPS    224(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VMOVMSKPS Y9, DX
+	MOVB      DL, 39(R14)
+	VBROADCASTSS 28(R9), Y10
+	VMULPS    224(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y7, Y7
+	VMOVUPS   (R9), Y8
+	VMOVUPS   Y8, (R14)
+	INCQ      CX
+	CMPQ      CX, 8(SI)
+	JLT       br555
+bs557:
+	VMOVUPS   Y0, 0(DI)
+	VMOVUPS   Y1, 32(DI)
+	VMOVUPS   Y2, 64(DI)
+	VMOVUPS   Y3, 96(DI)
+	VMOVUPS   Y4, 128(DI)
+	VMOVUPS   Y5, 160(DI)
+	VMOVUPS   Y6, 192(DI)
+	VMOVUPS   Y7, 224(DI)
+	ADDQ      $256, DI
+	ADDQ      $256, R10
+	ADDQ      $8, SI
+	DECQ      A_LEFT(R15)
+	JNZ       bn554
+	VZEROUPPER
+	RET
+
+bh8f8xp:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_ACC(R15), DI
+	MOVQ      A_FIXED(R15), R10
+	MOVQ      A_DA(R15), R11
+	MOVQ      (SI), CX
+bn558:
+	VXORPS    Y0, Y0, Y0
+	VXORPS    Y1, Y1, Y1
+	VXORPS    Y2, Y2, Y2
+	VXORPS    Y3, Y3, Y3
+	VXORPS    Y4, Y4, Y4
+	VXORPS    Y5, Y5, Y5
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	CMPQ      CX, 8(SI)
+	JGE       bs561
+br559:
+	MOVQ      A_DIST(R15), DX
+	ADDQ      CX, DX
+	CMPQ      DX, A_TOTAL(R15)
+	JGE       brp560
+	MOVLQSX   (R13)(DX*4), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	PREFETCHT0 192(AX)
+	PREFETCHT0 255(AX)
+	MOVLQSX   (R12)(DX*4), AX
+	SHLQ      $5, AX
+	ADDQ      A_DS(R15), AX
+	PREFETCHT0 (AX)
+brp560:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	MOVLQSX   (R12)(CX*4), R9
+	SHLQ      $5, R9
+	ADDQ      A_DS(R15), R9
+	VMOVUPS   0(AX), Y8
+	VADDPS    0(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 0(R9), Y10
+	VMULPS    0(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y0, Y0
+	VMOVUPS   32(AX), Y8
+	VADDPS    32(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 4(R9), Y10
+	VMULPS    32(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y1, Y1
+	VMOVUPS   64(AX), Y8
+	VADDPS    64(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 8(R9), Y10
+	VMULPS    64(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y2, Y2
+	VMOVUPS   96(AX), Y8
+	VADDPS    96(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 12(R9), Y10
+	VMULPS    96(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y3, Y3
+	VMOVUPS   128(AX), Y8
+	VADDPS    128(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 16(R9), Y10
+	VMULPS    128(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y4, Y4
+	VMOVUPS   160(AX), Y8
+	VADDPS    160(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 20(R9), Y10
+	VMULPS    160(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y5, Y5
+	VMOVUPS   192(AX), Y8
+	VADDPS    192(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 24(R9), Y10
+	VMULPS    192(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y6, Y6
+	VMOVUPS   224(AX), Y8
+	VADDPS    224(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 28(R9), Y10
+	VMULPS    224(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y7, Y7
+	INCQ      CX
+	CMPQ      CX, 8(SI)
+	JLT       br559
+bs561:
+	VMOVUPS   Y0, 0(DI)
+	VMOVUPS   Y1, 32(DI)
+	VMOVUPS   Y2, 64(DI)
+	VMOVUPS   Y3, 96(DI)
+	VMOVUPS   Y4, 128(DI)
+	VMOVUPS   Y5, 160(DI)
+	VMOVUPS   Y6, 192(DI)
+	VMOVUPS   Y7, 224(DI)
+	ADDQ      $256, DI
+	ADDQ      $256, R10
+	ADDQ      $8, SI
+	DECQ      A_LEFT(R15)
+	JNZ       bn558
+	VZEROUPPER
+	RET
+
+bh8f8x:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_ACC(R15), DI
+	MOVQ      A_FIXED(R15), R10
+	MOVQ      A_DA(R15), R11
+	MOVQ      (SI), CX
+bn562:
+	VXORPS    Y0, Y0, Y0
+	VXORPS    Y1, Y1, Y1
+	VXORPS    Y2, Y2, Y2
+	VXORPS    Y3, Y3, Y3
+	VXORPS    Y4, Y4, Y4
+	VXORPS    Y5, Y5, Y5
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	CMPQ      CX, 8(SI)
+	JGE       bs565
+br563:
+	MOVQ      A_DIST(R15), DX
+	ADDQ      CX, DX
+	CMPQ      DX, A_TOTAL(R15)
+	JGE       brp564
+	MOVLQSX   (R13)(DX*4), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	PREFETCHT0 192(AX)
+	PREFETCHT0 255(AX)
+brp564:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $8, AX
+	ADDQ      BX, AX
+	MOVLQSX   (R12)(CX*4), R9
+	SHLQ      $5, R9
+	ADDQ      A_DS(R15), R9
+	VMOVUPS   0(AX), Y8
+	VADDPS    0(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 0(R9), Y10
+	VMULPS    0(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y0, Y0
+	VMOVUPS   32(AX), Y8
+	VADDPS    32(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 4(R9), Y10
+	VMULPS    32(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y1, Y1
+	VMOVUPS   64(AX), Y8
+	VADDPS    64(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 8(R9), Y10
+	VMULPS    64(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y2, Y2
+	VMOVUPS   96(AX), Y8
+	VADDPS    96(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 12(R9), Y10
+	VMULPS    96(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y3, Y3
+	VMOVUPS   128(AX), Y8
+	VADDPS    128(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 16(R9), Y10
+	VMULPS    128(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y4, Y4
+	VMOVUPS   160(AX), Y8
+	VADDPS    160(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 20(R9), Y10
+	VMULPS    160(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y5, Y5
+	VMOVUPS   192(AX), Y8
+	VADDPS    192(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 24(R9), Y10
+	VMULPS    192(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y6, Y6
+	VMOVUPS   224(AX), Y8
+	VADDPS    224(R10), Y8, Y8
+	VCMPPS    $0x1e, Y14, Y8, Y9
+	VBROADCASTSS 28(R9), Y10
+	VMULPS    224(R8), Y10, Y11
+	VMULPS    Y15, Y11, Y12
+	VBLENDVPS Y9, Y11, Y12, Y11
+	VADDPS    Y11, Y7, Y7
+	INCQ      CX
+	CMPQ      CX, 8(SI)
+	JLT       br563
+bs565:
+	VMOVUPS   Y0, 0(DI)
+	VMOVUPS   Y1, 32(DI)
+	VMOVUPS   Y2, 64(DI)
+	VMOVUPS   Y3, 96(DI)
+	VMOVUPS   Y4, 128(DI)
+	VMOVUPS   Y5, 160(DI)
+	VMOVUPS   Y6, 192(DI)
+	VMOVUPS   Y7, 224(DI)
+	ADDQ      $256, DI
+	ADDQ      $256, R10
+	ADDQ      $8, SI
+	DECQ      A_LEFT(R15)
+	JNZ       bn562
+	VZEROUPPER
+	RET
+
+bh8f2:
+	CMPQ      A_DA(R15), $0
+	JEQ       bda566
+	CMPQ      A_RSTRIDE(R15), $0
+	JEQ       brec567
+	CMPQ      A_PFE(R15), $0
+	JNE       bh8f2amp
+	JMP       bh8f2am
+brec567:
+	CMPQ      A_PFE(R15), $0
+	JNE       bh8f2ap
+	JMP       bh8f2a
+bda566:
+	CMPQ      A_RSTRIDE(R15), $0
+	JEQ       brec570
+	CMPQ      A_PFE(R15), $0
+	JNE       bh8f2xmp
+	JMP       bh8f2xm
+brec570:
+	CMPQ      A_PFE(R15), $0
+	JNE       bh8f2xp
+	JMP       bh8f2x
+
+bh8f2amp:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_ACC(R15), DI
+	MOVQ      A_FIXED(R15), R10
+	MOVQ      A_DA(R15), R11
+	VMOVUPS   perm2<>(SB), Y13
+	VMOVUPS   perm2hi<>(SB), Y12
+	VMOVUPS   (R8), Y8
+	VMOVUPS   32(R8), Y9
+	VMOVUPS   (R11), Y4
+	VMOVUPS   32(R11), Y5
+	MOVQ      (SI), CX
+bn572:
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	CMPQ      CX, 8(SI)
+	JGE       bs575
+	VMOVUPS   (R10), Y10
+	VMOVUPS   32(R10), Y11
+br573:
+	MOVQ      A_DIST(R15), DX
+	ADDQ      CX, DX
+	CMPQ      DX, A_TOTAL(R15)
+	JGE       brp574
+	MOVLQSX   (R13)(DX*4), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 63(AX)
+	MOVLQSX   (R12)(DX*4), AX
+	SHLQ      $5, AX
+	ADDQ      A_DS(R15), AX
+	PREFETCHT0 (AX)
+brp574:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	MOVLQSX   (R12)(CX*4), R9
+	MOVQ      R9, R14
+	IMULQ     A_RSTRIDE(R15), R14
+	ADDQ      A_REC(R15), R14
+	SHLQ      $5, R9
+	ADDQ      A_DS(R15), R9
+	VMOVUPS   0(AX), Y0
+	VADDPS    Y10, Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2
+	VMOVMSKPS Y2, DX
+	MOVB      DL, 32(R14)
+	VPERMPS   (R9), Y13, Y1
+	VMULPS    Y15, Y0, Y3
+	VBLENDVPS Y2, Y0, Y3, Y3
+	VMULPS    Y3, Y1, Y3
+	VADDPS    Y3, Y4, Y4
+	VMULPS    Y8, Y1, Y3
+	VMULPS    Y15, Y3, Y0
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VADDPS    Y3, Y6, Y6
+	VMOVUPS   32(AX), Y0
+	VADDPS    Y11, Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2
+	VMOVMSKPS Y2, DX
+	MOVB      DL, 33(R14)
+	VPERMPS   (R9), Y12, Y1
+	VMULPS    Y15, Y0, Y3
+	VBLENDVPS Y2, Y0, Y3, Y3
+	VMULPS    Y3, Y1, Y3
+	VADDPS    Y3, Y5, Y5
+	VMULPS    Y9, Y1, Y3
+	VMULPS    Y15, Y3, Y0
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VADDPS    Y3, Y7, Y7
+	VMOVUPS   (R9), Y0
+	VMOVUPS   Y0, (R14)
+	INCQ      CX
+	CMPQ      CX, 8(SI)
+	JLT       br573
+bs575:
+	VMOVUPS   Y6, 0(DI)
+	VMOVUPS   Y7, 32(DI)
+	ADDQ      $64, DI
+	ADDQ      $64, R10
+	ADDQ      $8, SI
+	DECQ      A_LEFT(R15)
+	JNZ       bn572
+	VMOVUPS   Y4, (R11)
+	VMOVUPS   Y5, 32(R11)
+	VZEROUPPER
+	RET
+
+bh8f2am:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_ACC(R15), DI
+	MOVQ      A_FIXED(R15), R10
+	MOVQ      A_DA(R15), R11
+	VMOVUPS   perm2<>(SB), Y13
+	VMOVUPS   perm2hi<>(SB), Y12
+	VMOVUPS   (R8), Y8
+	VMOVUPS   32(R8), Y9
+	VMOVUPS   (R11), Y4
+	VMOVUPS   32(R11), Y5
+	MOVQ      (SI), CX
+bn576:
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	CMPQ      CX, 8(SI)
+	JGE       bs579
+	VMOVUPS   (R10), Y10
+	VMOVUPS   32(R10), Y11
+br577:
+	MOVQ      A_DIST(R15), DX
+	ADDQ      CX, DX
+	CMPQ      DX, A_TOTAL(R15)
+	JGE       brp578
+	MOVLQSX   (R13)(DX*4), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 63(AX)
+brp578:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	MOVLQSX   (R12)(CX*4), R9
+	MOVQ      R9, R14
+	IMULQ     A_RSTRIDE(R15), R14
+	ADDQ      A_REC(R15), R14
+	SHLQ      $5, R9
+	ADDQ      A_DS(R15), R9
+	VMOVUPS   0(AX), Y0
+	VADDPS    Y10, Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2
+	VMOVMSKPS Y2, DX
+	MOVB      DL, 32(R14)
+	VPERMPS   (R9), Y13, Y1
+	VMULPS    Y15, Y0, Y3
+	VBLENDVPS Y2, Y0, Y3, Y3
+	VMULPS    Y3, Y1, Y3
+	VADDPS    Y3, Y4, Y4
+	VMULPS    Y8, Y1, Y3
+	VMULPS    Y15, Y3, Y0
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VADDPS    Y3, Y6, Y6
+	VMOVUPS   32(AX), Y0
+	VADDPS    Y11, Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2
+	VMOVMSKPS Y2, DX
+	MOVB      DL, 33(R14)
+	VPERMPS   (R9), Y12, Y1
+	VMULPS    Y15, Y0, Y3
+	VBLENDVPS Y2, Y0, Y3, Y3
+	VMULPS    Y3, Y1, Y3
+	VADDPS    Y3, Y5, Y5
+	VMULPS    Y9, Y1, Y3
+	VMULPS    Y15, Y3, Y0
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VADDPS    Y3, Y7, Y7
+	VMOVUPS   (R9), Y0
+	VMOVUPS   Y0, (R14)
+	INCQ      CX
+	CMPQ      CX, 8(SI)
+	JLT       br577
+bs579:
+	VMOVUPS   Y6, 0(DI)
+	VMOVUPS   Y7, 32(DI)
+	ADDQ      $64, DI
+	ADDQ      $64, R10
+	ADDQ      $8, SI
+	DECQ      A_LEFT(R15)
+	JNZ       bn576
+	VMOVUPS   Y4, (R11)
+	VMOVUPS   Y5, 32(R11)
+	VZEROUPPER
+	RET
+
+bh8f2ap:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_ACC(R15), DI
+	MOVQ      A_FIXED(R15), R10
+	MOVQ      A_DA(R15), R11
+	VMOVUPS   perm2<>(SB), Y13
+	VMOVUPS   perm2hi<>(SB), Y12
+	VMOVUPS   (R8), Y8
+	VMOVUPS   32(R8), Y9
+	VMOVUPS   (R11), Y4
+	VMOVUPS   32(R11), Y5
+	MOVQ      (SI), CX
+bn580:
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	CMPQ      CX, 8(SI)
+	JGE       bs583
+	VMOVUPS   (R10), Y10
+	VMOVUPS   32(R10), Y11
+br581:
+	MOVQ      A_DIST(R15), DX
+	ADDQ      CX, DX
+	CMPQ      DX, A_TOTAL(R15)
+	JGE       brp582
+	MOVLQSX   (R13)(DX*4), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 63(AX)
+	MOVLQSX   (R12)(DX*4), AX
+	SHLQ      $5, AX
+	ADDQ      A_DS(R15), AX
+	PREFETCHT0 (AX)
+brp582:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	MOVLQSX   (R12)(CX*4), R9
+	SHLQ      $5, R9
+	ADDQ      A_DS(R15), R9
+	VMOVUPS   0(AX), Y0
+	VADDPS    Y10, Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2
+	VPERMPS   (R9), Y13, Y1
+	VMULPS    Y15, Y0, Y3
+	VBLENDVPS Y2, Y0, Y3, Y3
+	VMULPS    Y3, Y1, Y3
+	VADDPS    Y3, Y4, Y4
+	VMULPS    Y8, Y1, Y3
+	VMULPS    Y15, Y3, Y0
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VADDPS    Y3, Y6, Y6
+	VMOVUPS   32(AX), Y0
+	VADDPS    Y11, Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2
+	VPERMPS   (R9), Y12, Y1
+	VMULPS    Y15, Y0, Y3
+	VBLENDVPS Y2, Y0, Y3, Y3
+	VMULPS    Y3, Y1, Y3
+	VADDPS    Y3, Y5, Y5
+	VMULPS    Y9, Y1, Y3
+	VMULPS    Y15, Y3, Y0
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VADDPS    Y3, Y7, Y7
+	INCQ      CX
+	CMPQ      CX, 8(SI)
+	JLT       br581
+bs583:
+	VMOVUPS   Y6, 0(DI)
+	VMOVUPS   Y7, 32(DI)
+	ADDQ      $64, DI
+	ADDQ      $64, R10
+	ADDQ      $8, SI
+	DECQ      A_LEFT(R15)
+	JNZ       bn580
+	VMOVUPS   Y4, (R11)
+	VMOVUPS   Y5, 32(R11)
+	VZEROUPPER
+	RET
+
+bh8f2a:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_ACC(R15), DI
+	MOVQ      A_FIXED(R15), R10
+	MOVQ      A_DA(R15), R11
+	VMOVUPS   perm2<>(SB), Y13
+	VMOVUPS   perm2hi<>(SB), Y12
+	VMOVUPS   (R8), Y8
+	VMOVUPS   32(R8), Y9
+	VMOVUPS   (R11), Y4
+	VMOVUPS   32(R11), Y5
+	MOVQ      (SI), CX
+bn584:
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	CMPQ      CX, 8(SI)
+	JGE       bs587
+	VMOVUPS   (R10), Y10
+	VMOVUPS   32(R10), Y11
+br585:
+	MOVQ      A_DIST(R15), DX
+	ADDQ      CX, DX
+	CMPQ      DX, A_TOTAL(R15)
+	JGE       brp586
+	MOVLQSX   (R13)(DX*4), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 63(AX)
+brp586:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	MOVLQSX   (R12)(CX*4), R9
+	SHLQ      $5, R9
+	ADDQ      A_DS(R15), R9
+	VMOVUPS   0(AX), Y0
+	VADDPS    Y10, Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2
+	VPERMPS   (R9), Y13, Y1
+	VMULPS    Y15, Y0, Y3
+	VBLENDVPS Y2, Y0, Y3, Y3
+	VMULPS    Y3, Y1, Y3
+	VADDPS    Y3, Y4, Y4
+	VMULPS    Y8, Y1, Y3
+	VMULPS    Y15, Y3, Y0
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VADDPS    Y3, Y6, Y6
+	VMOVUPS   32(AX), Y0
+	VADDPS    Y11, Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2
+	VPERMPS   (R9), Y12, Y1
+	VMULPS    Y15, Y0, Y3
+	VBLENDVPS Y2, Y0, Y3, Y3
+	VMULPS    Y3, Y1, Y3
+	VADDPS    Y3, Y5, Y5
+	VMULPS    Y9, Y1, Y3
+	VMULPS    Y15, Y3, Y0
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VADDPS    Y3, Y7, Y7
+	INCQ      CX
+	CMPQ      CX, 8(SI)
+	JLT       br585
+bs587:
+	VMOVUPS   Y6, 0(DI)
+	VMOVUPS   Y7, 32(DI)
+	ADDQ      $64, DI
+	ADDQ      $64, R10
+	ADDQ      $8, SI
+	DECQ      A_LEFT(R15)
+	JNZ       bn584
+	VMOVUPS   Y4, (R11)
+	VMOVUPS   Y5, 32(R11)
+	VZEROUPPER
+	RET
+
+bh8f2xmp:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_ACC(R15), DI
+	MOVQ      A_FIXED(R15), R10
+	MOVQ      A_DA(R15), R11
+	VMOVUPS   perm2<>(SB), Y13
+	VMOVUPS   perm2hi<>(SB), Y12
+	VMOVUPS   (R8), Y8
+	VMOVUPS   32(R8), Y9
+	MOVQ      (SI), CX
+bn588:
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	CMPQ      CX, 8(SI)
+	JGE       bs591
+	VMOVUPS   (R10), Y10
+	VMOVUPS   32(R10), Y11
+br589:
+	MOVQ      A_DIST(R15), DX
+	ADDQ      CX, DX
+	CMPQ      DX, A_TOTAL(R15)
+	JGE       brp590
+	MOVLQSX   (R13)(DX*4), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 63(AX)
+	MOVLQSX   (R12)(DX*4), AX
+	SHLQ      $5, AX
+	ADDQ      A_DS(R15), AX
+	PREFETCHT0 (AX)
+brp590:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	MOVLQSX   (R12)(CX*4), R9
+	MOVQ      R9, R14
+	IMULQ     A_RSTRIDE(R15), R14
+	ADDQ      A_REC(R15), R14
+	SHLQ      $5, R9
+	ADDQ      A_DS(R15), R9
+	VMOVUPS   0(AX), Y0
+	VADDPS    Y10, Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2
+	VMOVMSKPS Y2, DX
+	MOVB      DL, 32(R14)
+	VPERMPS   (R9), Y13, Y1
+	VMULPS    Y8, Y1, Y3
+	VMULPS    Y15, Y3, Y0
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VADDPS    Y3, Y6, Y6
+	VMOVUPS   32(AX), Y0
+	VADDPS    Y11, Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2
+	VMOVMSKPS Y2, DX
+	MOVB      DL, 33(R14)
+	VPERMPS   (R9), Y12, Y1
+	VMULPS    Y9, Y1, Y3
+	VMULPS    Y15, Y3, Y0
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VADDPS    Y3, Y7, Y7
+	VMOVUPS   (R9), Y0
+	VMOVUPS   Y0, (R14)
+	INCQ      CX
+	CMPQ      CX, 8(SI)
+	JLT       br589
+bs591:
+	VMOVUPS   Y6, 0(DI)
+	VMOVUPS   Y7, 32(DI)
+	ADDQ      $64, DI
+	ADDQ      $64, R10
+	ADDQ      $8, SI
+	DECQ      A_LEFT(R15)
+	JNZ       bn588
+	VZEROUPPER
+	RET
+
+bh8f2xm:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_ACC(R15), DI
+	MOVQ      A_FIXED(R15), R10
+	MOVQ      A_DA(R15), R11
+	VMOVUPS   perm2<>(SB), Y13
+	VMOVUPS   perm2hi<>(SB), Y12
+	VMOVUPS   (R8), Y8
+	VMOVUPS   32(R8), Y9
+	MOVQ      (SI), CX
+bn592:
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	CMPQ      CX, 8(SI)
+	JGE       bs595
+	VMOVUPS   (R10), Y10
+	VMOVUPS   32(R10), Y11
+br593:
+	MOVQ      A_DIST(R15), DX
+	ADDQ      CX, DX
+	CMPQ      DX, A_TOTAL(R15)
+	JGE       brp594
+	MOVLQSX   (R13)(DX*4), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 63(AX)
+brp594:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	MOVLQSX   (R12)(CX*4), R9
+	MOVQ      R9, R14
+	IMULQ     A_RSTRIDE(R15), R14
+	ADDQ      A_REC(R15), R14
+	SHLQ      $5, R9
+	ADDQ      A_DS(R15), R9
+	VMOVUPS   0(AX), Y0
+	VADDPS    Y10, Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2
+	VMOVMSKPS Y2, DX
+	MOVB      DL, 32(R14)
+	VPERMPS   (R9), Y13, Y1
+	VMULPS    Y8, Y1, Y3
+	VMULPS    Y15, Y3, Y0
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VADDPS    Y3, Y6, Y6
+	VMOVUPS   32(AX), Y0
+	VADDPS    Y11, Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2
+	VMOVMSKPS Y2, DX
+	MOVB      DL, 33(R14)
+	VPERMPS   (R9), Y12, Y1
+	VMULPS    Y9, Y1, Y3
+	VMULPS    Y15, Y3, Y0
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VADDPS    Y3, Y7, Y7
+	VMOVUPS   (R9), Y0
+	VMOVUPS   Y0, (R14)
+	INCQ      CX
+	CMPQ      CX, 8(SI)
+	JLT       br593
+bs595:
+	VMOVUPS   Y6, 0(DI)
+	VMOVUPS   Y7, 32(DI)
+	ADDQ      $64, DI
+	ADDQ      $64, R10
+	ADDQ      $8, SI
+	DECQ      A_LEFT(R15)
+	JNZ       bn592
+	VZEROUPPER
+	RET
+
+bh8f2xp:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_ACC(R15), DI
+	MOVQ      A_FIXED(R15), R10
+	MOVQ      A_DA(R15), R11
+	VMOVUPS   perm2<>(SB), Y13
+	VMOVUPS   perm2hi<>(SB), Y12
+	VMOVUPS   (R8), Y8
+	VMOVUPS   32(R8), Y9
+	MOVQ      (SI), CX
+bn596:
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	CMPQ      CX, 8(SI)
+	JGE       bs599
+	VMOVUPS   (R10), Y10
+	VMOVUPS   32(R10), Y11
+br597:
+	MOVQ      A_DIST(R15), DX
+	ADDQ      CX, DX
+	CMPQ      DX, A_TOTAL(R15)
+	JGE       brp598
+	MOVLQSX   (R13)(DX*4), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 63(AX)
+	MOVLQSX   (R12)(DX*4), AX
+	SHLQ      $5, AX
+	ADDQ      A_DS(R15), AX
+	PREFETCHT0 (AX)
+brp598:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	MOVLQSX   (R12)(CX*4), R9
+	SHLQ      $5, R9
+	ADDQ      A_DS(R15), R9
+	VMOVUPS   0(AX), Y0
+	VADDPS    Y10, Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2
+	VPERMPS   (R9), Y13, Y1
+	VMULPS    Y8, Y1, Y3
+	VMULPS    Y15, Y3, Y0
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VADDPS    Y3, Y6, Y6
+	VMOVUPS   32(AX), Y0
+	VADDPS    Y11, Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2
+	VPERMPS   (R9), Y12, Y1
+	VMULPS    Y9, Y1, Y3
+	VMULPS    Y15, Y3, Y0
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VADDPS    Y3, Y7, Y7
+	INCQ      CX
+	CMPQ      CX, 8(SI)
+	JLT       br597
+bs599:
+	VMOVUPS   Y6, 0(DI)
+	VMOVUPS   Y7, 32(DI)
+	ADDQ      $64, DI
+	ADDQ      $64, R10
+	ADDQ      $8, SI
+	DECQ      A_LEFT(R15)
+	JNZ       bn596
+	VZEROUPPER
+	RET
+
+bh8f2x:
+	MOVQ      A_TABLE(R15), BX
+	MOVQ      A_IDX0(R15), R13
+	MOVQ      A_EIDS0(R15), R12
+	MOVQ      A_INDPTR(R15), SI
+	MOVQ      A_ACC(R15), DI
+	MOVQ      A_FIXED(R15), R10
+	MOVQ      A_DA(R15), R11
+	VMOVUPS   perm2<>(SB), Y13
+	VMOVUPS   perm2hi<>(SB), Y12
+	VMOVUPS   (R8), Y8
+	VMOVUPS   32(R8), Y9
+	MOVQ      (SI), CX
+bn600:
+	VXORPS    Y6, Y6, Y6
+	VXORPS    Y7, Y7, Y7
+	CMPQ      CX, 8(SI)
+	JGE       bs603
+	VMOVUPS   (R10), Y10
+	VMOVUPS   32(R10), Y11
+br601:
+	MOVQ      A_DIST(R15), DX
+	ADDQ      CX, DX
+	CMPQ      DX, A_TOTAL(R15)
+	JGE       brp602
+	MOVLQSX   (R13)(DX*4), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 63(AX)
+brp602:
+	MOVLQSX   (R13)(CX*4), AX
+	SHLQ      $6, AX
+	ADDQ      BX, AX
+	MOVLQSX   (R12)(CX*4), R9
+	SHLQ      $5, R9
+	ADDQ      A_DS(R15), R9
+	VMOVUPS   0(AX), Y0
+	VADDPS    Y10, Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2
+	VPERMPS   (R9), Y13, Y1
+	VMULPS    Y8, Y1, Y3
+	VMULPS    Y15, Y3, Y0
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VADDPS    Y3, Y6, Y6
+	VMOVUPS   32(AX), Y0
+	VADDPS    Y11, Y0, Y0
+	VCMPPS    $0x1e, Y14, Y0, Y2
+	VPERMPS   (R9), Y12, Y1
+	VMULPS    Y9, Y1, Y3
+	VMULPS    Y15, Y3, Y0
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VADDPS    Y3, Y7, Y7
+	INCQ      CX
+	CMPQ      CX, 8(SI)
+	JLT       br601
+bs603:
+	VMOVUPS   Y6, 0(DI)
+	VMOVUPS   Y7, 32(DI)
+	ADDQ      $64, DI
+	ADDQ      $64, R10
+	ADDQ      $8, SI
+	DECQ      A_LEFT(R15)
+	JNZ       bn600
 	VZEROUPPER
 	RET
 
@@ -3135,7 +5467,7 @@ kgo:
 	JMP       k_m8k
 
 k_m1:
-	PREFETCHM(pfm512)
+	PREFETCHM(pfm604)
 	MOVQ      A_EIDS(R15), AX
 	MOVLQSX   (AX)(CX*4), R9
 	IMULQ     A_RSTRIDE(R15), R9
@@ -3143,7 +5475,7 @@ k_m1:
 	MOVQ      R9, SI
 	ADDQ      A_MOFF(R15), SI
 	XORQ      R10, R10
-mblk513:
+mblk605:
 	VPBROADCASTB (SI), Y2
 	INCQ      SI
 	VPSLLVD   Y12, Y2, Y2 // sign bit: t > 0
@@ -3156,7 +5488,7 @@ mblk513:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       mblk513
+	JLT       mblk605
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       k_m1
@@ -3164,7 +5496,7 @@ mblk513:
 	RET
 
 k_m2:
-	PREFETCHM(pfm514)
+	PREFETCHM(pfm606)
 	MOVQ      A_EIDS(R15), AX
 	MOVLQSX   (AX)(CX*4), R9
 	IMULQ     A_RSTRIDE(R15), R9
@@ -3172,7 +5504,7 @@ k_m2:
 	MOVQ      R9, SI
 	ADDQ      A_MOFF(R15), SI
 	XORQ      R10, R10
-mblk515:
+mblk607:
 	VPBROADCASTB (SI), Y2
 	INCQ      SI
 	VPSLLVD   Y12, Y2, Y2 // sign bit: t > 0
@@ -3186,7 +5518,7 @@ mblk515:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       mblk515
+	JLT       mblk607
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       k_m2
@@ -3194,7 +5526,7 @@ mblk515:
 	RET
 
 k_m4:
-	PREFETCHM(pfm516)
+	PREFETCHM(pfm608)
 	MOVQ      A_EIDS(R15), AX
 	MOVLQSX   (AX)(CX*4), R9
 	IMULQ     A_RSTRIDE(R15), R9
@@ -3202,7 +5534,7 @@ k_m4:
 	MOVQ      R9, SI
 	ADDQ      A_MOFF(R15), SI
 	XORQ      R10, R10
-mblk517:
+mblk609:
 	VPBROADCASTB (SI), Y2
 	INCQ      SI
 	VPSLLVD   Y12, Y2, Y2 // sign bit: t > 0
@@ -3216,7 +5548,7 @@ mblk517:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       mblk517
+	JLT       mblk609
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       k_m4
@@ -3224,7 +5556,7 @@ mblk517:
 	RET
 
 k_m8:
-	PREFETCHM(pfm518)
+	PREFETCHM(pfm610)
 	MOVQ      A_EIDS(R15), AX
 	MOVLQSX   (AX)(CX*4), R9
 	IMULQ     A_RSTRIDE(R15), R9
@@ -3232,7 +5564,7 @@ k_m8:
 	MOVQ      R9, SI
 	ADDQ      A_MOFF(R15), SI
 	XORQ      R10, R10
-mblk519:
+mblk611:
 	VPBROADCASTB (SI), Y2
 	INCQ      SI
 	VPSLLVD   Y12, Y2, Y2 // sign bit: t > 0
@@ -3245,7 +5577,7 @@ mblk519:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       mblk519
+	JLT       mblk611
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       k_m8
@@ -3253,7 +5585,7 @@ mblk519:
 	RET
 
 k_m8k:
-	PREFETCHM(pfm520)
+	PREFETCHM(pfm612)
 	MOVQ      A_EIDS(R15), AX
 	MOVLQSX   (AX)(CX*4), R9
 	IMULQ     A_RSTRIDE(R15), R9
@@ -3262,16 +5594,16 @@ k_m8k:
 	ADDQ      A_MOFF(R15), SI
 	MOVQ      A_K(R15), R14
 	XORQ      R10, R10
-mblk521:
+mblk613:
 	VPBROADCASTB (SI), Y2
 	INCQ      SI
 	VPSLLVD   Y12, Y2, Y2 // sign bit: t > 0
 	VBROADCASTSS (R9), Y4
 	DECQ      R14
-	JNZ       nk522
+	JNZ       nk614
 	ADDQ      $4, R9
 	MOVQ      A_K(R15), R14
-nk522:
+nk614:
 	VMULPS    (R8)(R10*1), Y4, Y5
 	VMULPS    Y15, Y5, Y6
 	VBLENDVPS Y2, Y5, Y6, Y5
@@ -3279,7 +5611,7 @@ nk522:
 	VMOVUPS   Y6, (DI)(R10*1)
 	ADDQ      $32, R10
 	CMPQ      R10, R11
-	JLT       mblk521
+	JLT       mblk613
 	INCQ      CX
 	CMPQ      CX, A_N(R15)
 	JLT       k_m8k
@@ -3312,7 +5644,7 @@ TEXT ·gatv2MaskRowsF32(SB), NOSPLIT, $0-8
 	JMP          k_h8f2
 
 k_h8f8:
-kn523:
+kn615:
 	MOVQ      8(SI), R14
 	VXORPS    Y0, Y0, Y0
 	VXORPS    Y1, Y1, Y1
@@ -3323,16 +5655,16 @@ kn523:
 	VXORPS    Y6, Y6, Y6
 	VXORPS    Y7, Y7, Y7
 	CMPQ      CX, R14
-	JGE       ks526
-kr524:
+	JGE       ks618
+kr616:
 	CMPQ      CX, R10
-	JGE       krp525
+	JGE       krp617
 	MOVLQSX   (R11)(CX*4), AX
 	IMULQ     R12, AX
 	ADDQ      R13, AX
 	PREFETCHT0 (AX)
 	PREFETCHT0 -1(AX)(R12*1)
-krp525:
+krp617:
 	MOVLQSX   (BX)(CX*4), R9
 	IMULQ     R12, R9
 	ADDQ      R13, R9
@@ -3388,8 +5720,8 @@ krp525:
 	VADDPS    Y11, Y7, Y7
 	INCQ      CX
 	CMPQ      CX, R14
-	JLT       kr524
-ks526:
+	JLT       kr616
+ks618:
 	VMOVUPS   Y0, 0(DI)
 	VMOVUPS   Y1, 32(DI)
 	VMOVUPS   Y2, 64(DI)
@@ -3401,7 +5733,7 @@ ks526:
 	ADDQ      $256, DI
 	ADDQ      $8, SI
 	DECQ      DX
-	JNZ       kn523
+	JNZ       kn615
 	VZEROUPPER
 	RET
 
@@ -3410,21 +5742,21 @@ k_h8f2:
 	VMOVUPS   perm2hi<>(SB), Y14
 	VMOVUPS   (R8), Y6
 	VMOVUPS   32(R8), Y7
-kn527:
+kn619:
 	MOVQ      8(SI), R14
 	VXORPS    Y0, Y0, Y0
 	VXORPS    Y1, Y1, Y1
 	CMPQ      CX, R14
-	JGE       ks530
-kr528:
+	JGE       ks622
+kr620:
 	CMPQ      CX, R10
-	JGE       krp529
+	JGE       krp621
 	MOVLQSX   (R11)(CX*4), AX
 	IMULQ     R12, AX
 	ADDQ      R13, AX
 	PREFETCHT0 (AX)
 	PREFETCHT0 -1(AX)(R12*1)
-krp529:
+krp621:
 	MOVLQSX   (BX)(CX*4), R9
 	IMULQ     R12, R9
 	ADDQ      R13, R9
@@ -3444,13 +5776,13 @@ krp529:
 	VADDPS    Y11, Y1, Y1
 	INCQ      CX
 	CMPQ      CX, R14
-	JLT       kr528
-ks530:
+	JLT       kr620
+ks622:
 	VMOVUPS   Y0, 0(DI)
 	VMOVUPS   Y1, 32(DI)
 	ADDQ      $64, DI
 	ADDQ      $8, SI
 	DECQ      DX
-	JNZ       kn527
+	JNZ       kn619
 	VZEROUPPER
 	RET

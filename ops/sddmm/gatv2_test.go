@@ -274,10 +274,73 @@ func TestGATv2ArgsLayout(t *testing.T) {
 		{"pfe", unsafe.Offsetof(a.pfe), 208}, {"rec", unsafe.Offsetof(a.rec), 216},
 		{"rstride", unsafe.Offsetof(a.rstride), 224}, {"mcur", unsafe.Offsetof(a.mcur), 232},
 		{"moff", unsafe.Offsetof(a.moff), 240}, {"indptr", unsafe.Offsetof(a.indptr), 248},
-		{"nodes", unsafe.Offsetof(a.nodes), 256},
+		{"nodes", unsafe.Offsetof(a.nodes), 256}, {"idx0", unsafe.Offsetof(a.idx0), 264},
+		{"eids0", unsafe.Offsetof(a.eids0), 272}, {"total", unsafe.Offsetof(a.total), 280},
+		{"astride", unsafe.Offsetof(a.astride), 288}, {"cind", unsafe.Offsetof(a.cind), 296},
+		{"cidx", unsafe.Offsetof(a.cidx), 304}, {"ceids", unsafe.Offsetof(a.ceids), 312},
+		{"cfix", unsafe.Offsetof(a.cfix), 320}, {"cacc", unsafe.Offsetof(a.cacc), 328},
+		{"left", unsafe.Offsetof(a.left), 336},
 	} {
 		if c.got != c.want {
 			t.Errorf("gatv2Args.%s is at offset %d, the assembly reads %d", c.name, c.got, c.want)
+		}
+	}
+}
+
+// TestGATv2RangedRows checks, for the shapes the kernels keep in registers
+// (8 heads of 8 and of 2 features, no edge features), that every entry
+// point gives the bits of the Go loops on graphs in random and in
+// destination order with nodes of no in- or out-edges: the scores,
+// GradAll as a training step calls it (records only on graphs numbered by
+// destination) and without dA or dZR, and the per-operand gradients: the
+// ranged backward with and without dA, the records and rows of its own.
+func TestGATv2RangedRows(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 kernels on this machine or build")
+	}
+	rng := rand.New(rand.NewPCG(25, 6))
+	random := randomGraph(t, rng, 70, 90, 600)
+	byDst, _, err := random.ReorderEdges(graph.ByDst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for gname, g := range map[string]*graph.Graph{"random": random, "dst": byDst} {
+		for _, hf := range [][2]int{{8, 8}, {8, 2}} {
+			h, f := hf[0], hf[1]
+			k, ds := newGATv2[float32](rng, g, h, f, 0, 0.2, true)
+			w := h * f
+			all := func() [][]float32 {
+				s := make([]float32, g.NumEdges()*h)
+				dzl, dzr, da := make([]float32, g.NumSrc()*w), make([]float32, g.NumDst()*w), make([]float32, w)
+				k.Scores(s)
+				k.GradAll(dzl, dzr, da, nil, nil, ds)
+				zl, zr, a := make([]float32, g.NumSrc()*w), make([]float32, g.NumDst()*w), make([]float32, w)
+				k.GradZL(zl, ds)
+				k.GradZR(zr, ds)
+				k.GradA(a, ds)
+				dzr2, da2 := make([]float32, g.NumDst()*w), make([]float32, w)
+				k.GradDst(dzr2, da2, nil, nil, ds)
+				// GradAll without dA, and without dZR (a scratch row).
+				dzl3, dzr3 := make([]float32, g.NumSrc()*w), make([]float32, g.NumDst()*w)
+				k.GradAll(dzl3, dzr3, nil, nil, nil, ds)
+				dzl4, da4 := make([]float32, g.NumSrc()*w), make([]float32, w)
+				k.GradAll(dzl4, nil, da4, nil, nil, ds)
+				return [][]float32{s, dzl, dzr, da, zl, zr, a, dzr2, da2, dzl3, dzr3, dzl4, da4}
+			}
+			got, want := all(), [][]float32(nil)
+			gatv2MaskAlways = true // records on every graph
+			got = append(got, all()...)
+			gatv2MaskAlways = false
+			useAVX2 = false
+			want = append(all(), all()...)
+			useAVX2 = true
+			for i := range got {
+				for j := range got[i] {
+					if math.Float32bits(got[i][j]) != math.Float32bits(want[i][j]) {
+						t.Fatalf("%s/h=%d/f=%d: output %d element %d is %v, the Go loops give %v", gname, h, f, i, j, got[i][j], want[i][j])
+					}
+				}
+			}
 		}
 	}
 }

@@ -43,6 +43,12 @@ func main() {
 			g.forward(m, edge)
 		}
 	}
+	g.raw(fwdEnd)
+	for _, f := range []int{8, 2} {
+		for _, pfe := range []bool{false, true} {
+			g.fwdRegs(f, pfe)
+		}
+	}
 	g.raw(backwardText)
 	g.backDispatch("a")
 	g.w("bnoa:")
@@ -58,6 +64,17 @@ func main() {
 			for _, edge := range []bool{false, true} {
 				for _, m := range backModes {
 					g.backward(m, edge, da, rec)
+				}
+			}
+		}
+	}
+	g.raw(bwdEnd)
+	for _, f := range []int{8, 2} {
+		g.bwdRegsDispatch(f)
+		for _, da := range []bool{true, false} {
+			for _, rec := range []bool{true, false} {
+				for _, pfe := range []bool{true, false} {
+					g.bwdRegs(f, da, rec, pfe)
 				}
 			}
 		}
@@ -189,8 +206,7 @@ func (g *gen) forward(mode string, edge bool) {
 	g.w("\tINCQ      CX")
 	g.w("\tCMPQ      CX, A_N(R15)")
 	g.w("\tJLT       %s", name)
-	g.w("\tVZEROUPPER")
-	g.w("\tRET")
+	g.w("\tJMP       fend")
 	g.w("")
 }
 
@@ -300,8 +316,7 @@ func (g *gen) backward(mode string, edge, da, rec bool) {
 	g.w("\tINCQ      CX")
 	g.w("\tCMPQ      CX, A_N(R15)")
 	g.w("\tJLT       %s", name)
-	g.w("\tVZEROUPPER")
-	g.w("\tRET")
+	g.w("\tJMP       bend")
 	g.w("")
 }
 
@@ -568,17 +583,21 @@ const header = `//go:build amd64 && !purego
 
 #include "textflag.h"
 
-// The AVX2 kernels of GATv2's scores and their gradients in float32, one
-// group of edges (the in-edges of a destination, or the out-edges of a
-// source) per call: the group node's row is fixed, the other ends' rows
-// are gathered, rows are H*F floats, a multiple of 8. They compute what the
+// The AVX2 kernels of GATv2's scores and their gradients in float32, over
+// groups of edges (the in-edges of a destination, or the out-edges of a
+// source): the group node's row is fixed, the other ends' rows are
+// gathered, rows are H*F floats, a multiple of 8. The scores and the
+// backward take a range of nodes of the view per call (NODE), the
+// gradient from the records one group. They compute what the
 // Go loops of gatv2_rows.go compute, operation for operation (no FMA), so
 // the results have the same bits.
 //
 // Each kernel has one loop per mode (heads of 1, 2, 4, 8 or 8k features)
-// and per presence of edge features, selected once per call, so that the
+// and per presence of edge features, selected once per group, so that the
 // loops carry no per-block tests; the loops differ only in the lines that
-// spread or sum heads and add edge features.
+// spread or sum heads and add edge features. Rows of 8 heads of 8 and of
+// 2 features without edge features have loops of their own, over all the
+// nodes of a call, that keep a node's row in registers.
 
 // Offsets of the fields of gatv2Args (gatv2_accel.go).
 #define A_FIXED 0
@@ -614,6 +633,16 @@ const header = `//go:build amd64 && !purego
 #define A_MOFF 240
 #define A_INDPTR 248
 #define A_NODES 256
+#define A_IDX0 264
+#define A_EIDS0 272
+#define A_TOTAL 280
+#define A_ASTRIDE 288
+#define A_CIND 296
+#define A_CIDX 304
+#define A_CEIDS 312
+#define A_CFIX 320
+#define A_CACC 328
+#define A_LEFT 336
 
 // maskshift holds, for each of the four bytes r of a dword of a sign mask
 // broadcast over a block, the shift of each lane i that puts its bit,
@@ -708,7 +737,7 @@ GLOBL unzip4<>(SB), RODATA|NOPTR, $32
 	ADDQ       A_DIST(R15), AX; \
 	CMPQ       AX, A_AVAIL(R15); \
 	JGE        done; \
-	MOVQ       A_IDX(R15), DX; \
+	MOVQ       A_CIDX(R15), DX; \
 	MOVLQSX    (DX)(AX*4), DX; \
 	IMULQ      R11, DX; \
 	ADDQ       A_TABLE(R15), DX; \
@@ -723,7 +752,7 @@ loop: \
 	JGT        loop; \
 	CMPQ       A_PFE(R15), $0; \
 	JEQ        done; \
-	MOVQ       A_EIDS(R15), DX; \
+	MOVQ       A_CEIDS(R15), DX; \
 	MOVLQSX    (DX)(AX*4), AX; \
 	MOVQ       AX, DX; \
 	IMULQ      A_H(R15), DX; \
@@ -740,15 +769,53 @@ loop: \
 	PREFETCHT0 -4(AX)(DX*4); \
 done:
 
+// NODE starts the next node of a ranged call, its entry of indptr at
+// a.cind (moved on): skip when it has no edges; otherwise a.n, a.avail and
+// the cursors a.cidx and a.ceids of its edges set, and CX = 0. It uses AX
+// and DX.
+#define NODE(skip) \
+	MOVQ A_CIND(R15), AX; \
+	MOVQ (AX), CX; \
+	MOVQ 8(AX), DX; \
+	ADDQ $8, AX; \
+	MOVQ AX, A_CIND(R15); \
+	SUBQ CX, DX; \
+	JLE  skip; \
+	MOVQ DX, A_N(R15); \
+	MOVQ A_TOTAL(R15), DX; \
+	SUBQ CX, DX; \
+	MOVQ DX, A_AVAIL(R15); \
+	SHLQ $2, CX; \
+	MOVQ A_IDX0(R15), DX; \
+	ADDQ CX, DX; \
+	MOVQ DX, A_CIDX(R15); \
+	MOVQ A_EIDS0(R15), DX; \
+	ADDQ CX, DX; \
+	MOVQ DX, A_CEIDS(R15); \
+	XORQ CX, CX
+
+// CURSORS copies the ranged call's starts (a.indptr, a.fixed, a.acc,
+// a.nodes) into the cursors the kernel moves on, so that it writes no
+// pointer field.
+#define CURSORS \
+	MOVQ A_INDPTR(R15), AX; \
+	MOVQ AX, A_CIND(R15); \
+	MOVQ A_FIXED(R15), AX; \
+	MOVQ AX, A_CFIX(R15); \
+	MOVQ A_ACC(R15), AX; \
+	MOVQ AX, A_CACC(R15); \
+	MOVQ A_NODES(R15), AX; \
+	MOVQ AX, A_LEFT(R15)
+
 // EDGEROWS sets, for edge i = CX of the group, BX to its gathered row, R12
 // to its edge ID and R13 to its row of edge features (meaningless without
 // them).
 #define EDGEROWS \
-	MOVQ    A_IDX(R15), AX; \
+	MOVQ    A_CIDX(R15), AX; \
 	MOVLQSX (AX)(CX*4), BX; \
 	IMULQ   R11, BX; \
 	ADDQ    A_TABLE(R15), BX; \
-	MOVQ    A_EIDS(R15), AX; \
+	MOVQ    A_CEIDS(R15), AX; \
 	MOVLQSX (AX)(CX*4), R12; \
 	MOVQ    R12, R13; \
 	IMULQ   A_D(R15), R13; \
@@ -818,7 +885,8 @@ done:
 // forwardText is the forward kernel's documentation and prologue.
 const forwardText = `// func gatv2FwdF32(a *gatv2Args)
 //
-// For each edge of the group and each group of 8 heads: t block by block
+// For the a.nodes (at least one) nodes of the view from a.indptr, their
+// fixed rows from a.fixed on, for each edge of the node's group and each group of 8 heads: t block by block
 // (the gathered row plus the fixed row, plus the edge features' terms),
 // the products A LeakyReLU(t) into Y0-Y7 (zero beyond the row), their
 // head sums (a tree of VHADDPS, in the order of headSum) into the edge's
@@ -831,7 +899,350 @@ TEXT ·gatv2FwdF32(SB), NOSPLIT, $0-8
 	VBROADCASTSS A_SLOPE(R15), Y15
 	VXORPS       Y14, Y14, Y14
 	VMOVUPS      unzip4<>(SB), Y13
-	XORQ         CX, CX`
+	CURSORS
+	// 8 heads of 8 or 2 features without edge features: fwdRegs's loops.
+	CMPQ         A_H(R15), $8
+	JNE          fnode
+	CMPQ         A_D(R15), $0
+	JNE          fnode
+	MOVQ         A_PFE(R15), DX
+	CMPQ         A_MODE(R15), $3
+	JNE          fh8f2go
+	TESTQ        DX, DX
+	JEQ          fh8f8
+	JMP          fh8f8p
+
+fh8f2go:
+	CMPQ         A_MODE(R15), $1
+	JNE          fnode
+	TESTQ        DX, DX
+	JEQ          fh8f2
+	JMP          fh8f2p
+
+fnode:
+	NODE(fend)
+	MOVQ         A_CFIX(R15), SI`
+
+// fwdRegs writes gatv2FwdF32's loop for 8 heads of f features (8 or 2)
+// without edge features, over the a.nodes nodes from a.indptr, its
+// bookkeeping in registers and, for f = 2, the node's fixed row (Y6, Y7)
+// and A (Y4, Y5) too; pfe: the edges' rows of scores are prefetched too.
+// The products and their sums are those of the general loops, operation
+// for operation. Registers: CX the edge (an index of the whole view), R14
+// the node's end, SI its entry of indptr, DX the nodes left, DI its fixed
+// row, BX the table, R13 the indices, R12 the edge IDs, R9 the scores,
+// R11 4*a.dist, R10 the first edge not to prefetch for.
+func (g *gen) fwdRegs(f int, pfe bool) {
+	name := fmt.Sprintf("fh8f%d%s", f, suffix(pfe, "p", ""))
+	shift := 6 // log2 of the row's bytes
+	if f == 8 {
+		shift = 8
+	}
+	g.w("%s:", name)
+	g.w("\tMOVQ      A_TABLE(R15), BX")
+	g.w("\tMOVQ      A_IDX0(R15), R13")
+	g.w("\tMOVQ      A_EIDS0(R15), R12")
+	g.w("\tMOVQ      A_OUT(R15), R9")
+	g.w("\tMOVQ      A_DIST(R15), R11")
+	g.w("\tMOVQ      A_TOTAL(R15), R10")
+	g.w("\tSUBQ      R11, R10")
+	g.w("\tSHLQ      $2, R11")
+	g.w("\tMOVQ      A_INDPTR(R15), SI")
+	g.w("\tMOVQ      A_NODES(R15), DX")
+	g.w("\tMOVQ      A_FIXED(R15), DI")
+	if f == 2 {
+		g.w("\tVMOVUPS   (R8), Y4")
+		g.w("\tVMOVUPS   32(R8), Y5")
+	}
+	g.w("\tMOVQ      (SI), CX")
+	node, loop, pf, skip := g.l("fn"), g.l("fr"), g.l("frp"), g.l("fs")
+	g.w("%s:", node)
+	g.w("\tMOVQ      8(SI), R14")
+	g.w("\tCMPQ      CX, R14")
+	g.w("\tJGE       %s", skip)
+	if f == 2 {
+		g.w("\tVMOVUPS   (DI), Y6")
+		g.w("\tVMOVUPS   32(DI), Y7")
+	}
+	g.w("%s:", loop)
+	g.w("\tCMPQ      CX, R10")
+	g.w("\tJGE       %s", pf)
+	g.w("\tLEAQ      (R13)(CX*4), AX")
+	g.w("\tMOVLQSX   (AX)(R11*1), AX")
+	g.w("\tSHLQ      $%d, AX", shift)
+	g.w("\tADDQ      BX, AX")
+	g.w("\tPREFETCHT0 (AX)")
+	if f == 8 {
+		for _, o := range []int{64, 128, 192} {
+			g.w("\tPREFETCHT0 %d(AX)", o)
+		}
+		g.w("\tPREFETCHT0 255(AX)")
+	} else {
+		g.w("\tPREFETCHT0 63(AX)")
+	}
+	if pfe {
+		g.w("\tLEAQ      (R12)(CX*4), AX")
+		g.w("\tMOVLQSX   (AX)(R11*1), AX")
+		g.w("\tSHLQ      $5, AX")
+		g.w("\tPREFETCHT0 (R9)(AX*1)")
+	}
+	g.w("%s:", pf)
+	g.w("\tMOVLQSX   (R13)(CX*4), AX")
+	g.w("\tSHLQ      $%d, AX", shift)
+	for j := range f {
+		g.w("\tVMOVUPS   %d(BX)(AX*1), Y8", 32*j)
+		if f == 2 {
+			g.w("\tVADDPS    Y%d, Y8, Y8", 6+j)
+		} else {
+			g.w("\tVADDPS    %d(DI), Y8, Y8", 32*j)
+		}
+		g.w("\tVMULPS    Y15, Y8, Y9")
+		g.w("\tVCMPPS    $0x1e, Y14, Y8, Y10")
+		g.w("\tVBLENDVPS Y10, Y8, Y9, Y9")
+		if f == 2 {
+			g.w("\tVMULPS    Y%d, Y9, Y%d", 4+j, j)
+		} else {
+			g.w("\tVMULPS    %d(R8), Y9, Y%d", 32*j, j)
+		}
+	}
+	if f == 2 {
+		g.w("\tVHADDPS   Y1, Y0, Y1")
+		g.w("\tVPERMPD   $0xd8, Y1, Y1")
+	} else {
+		g.w("\tTRANSPOSE8")
+	}
+	g.w("\tMOVLQSX   (R12)(CX*4), AX")
+	g.w("\tSHLQ      $5, AX")
+	g.w("\tVMOVUPS   Y1, (R9)(AX*1)")
+	g.w("\tINCQ      CX")
+	g.w("\tCMPQ      CX, R14")
+	g.w("\tJLT       %s", loop)
+	g.w("%s:", skip)
+	g.w("\tADDQ      $%d, DI", 1<<shift)
+	g.w("\tADDQ      $8, SI")
+	g.w("\tDECQ      DX")
+	g.w("\tJNZ       %s", node)
+	g.w("\tVZEROUPPER")
+	g.w("\tRET")
+	g.w("")
+}
+
+// bwdRegsDispatch writes the jump of bh8f<f> to bwdRegs's loop for a.da,
+// a.rstride and a.pfe.
+func (g *gen) bwdRegsDispatch(f int) {
+	g.w("bh8f%d:", f)
+	for _, da := range []bool{true, false} {
+		la := g.l("bda")
+		if da {
+			g.w("\tCMPQ      A_DA(R15), $0")
+			g.w("\tJEQ       %s", la)
+		}
+		for _, rec := range []bool{true, false} {
+			lr := g.l("brec")
+			if rec {
+				g.w("\tCMPQ      A_RSTRIDE(R15), $0")
+				g.w("\tJEQ       %s", lr)
+			}
+			g.w("\tCMPQ      A_PFE(R15), $0")
+			g.w("\tJNE       %s", bwdRegsName(f, da, rec, true))
+			g.w("\tJMP       %s", bwdRegsName(f, da, rec, false))
+			if rec {
+				g.w("%s:", lr)
+			}
+		}
+		if da {
+			g.w("%s:", la)
+		}
+	}
+	g.w("")
+}
+
+// bwdRegsName is the label of bwdRegs's loop.
+func bwdRegsName(f int, da, rec, pfe bool) string {
+	return fmt.Sprintf("bh8f%d%s%s%s", f, suffix(da, "a", "x"), suffix(rec, "m", ""), suffix(pfe, "p", ""))
+}
+
+// bwdRegs writes gatv2BwdF32's loop for 8 heads of f features (8 or 2)
+// without edge features and with rows of their own (a.astride set), over
+// the a.nodes nodes from a.indptr: the node's row of gradients in
+// registers (Y0-Y7, or Y6, Y7), cleared and stored at the node's end;
+// for f = 2 also the node's fixed row (Y10, Y11), A (Y8, Y9) and the
+// partial sum of dA (Y4, Y5, loaded and stored once). The operations are
+// those of the general loops, in their order; da: the terms of dA; rec:
+// the records written; pfe: the rows of score gradients prefetched too.
+// Registers: CX the edge (an index of the whole view), SI the node's entry
+// of indptr (its end 8(SI)), DI its row, R10 its fixed row, BX the table,
+// R13 the indices, R12 the edge IDs, R8 A, R11 dA, AX the gathered row,
+// R9 the edge's score gradients, R14 its record, DX scratch.
+func (g *gen) bwdRegs(f int, da, rec, pfe bool) {
+	name := bwdRegsName(f, da, rec, pfe)
+	shift := 6 // log2 of the row's bytes
+	if f == 8 {
+		shift = 8
+	}
+	g.w("%s:", name)
+	g.w("\tMOVQ      A_TABLE(R15), BX")
+	g.w("\tMOVQ      A_IDX0(R15), R13")
+	g.w("\tMOVQ      A_EIDS0(R15), R12")
+	g.w("\tMOVQ      A_INDPTR(R15), SI")
+	g.w("\tMOVQ      A_ACC(R15), DI")
+	g.w("\tMOVQ      A_FIXED(R15), R10")
+	g.w("\tMOVQ      A_DA(R15), R11")
+	if f == 2 {
+		g.w("\tVMOVUPS   perm2<>(SB), Y13")
+		g.w("\tVMOVUPS   perm2hi<>(SB), Y12")
+		g.w("\tVMOVUPS   (R8), Y8")
+		g.w("\tVMOVUPS   32(R8), Y9")
+		if da {
+			g.w("\tVMOVUPS   (R11), Y4")
+			g.w("\tVMOVUPS   32(R11), Y5")
+		}
+	}
+	acc := func(j int) int {
+		if f == 2 {
+			return 6 + j
+		}
+		return j
+	}
+	g.w("\tMOVQ      (SI), CX")
+	node, loop, pf, store := g.l("bn"), g.l("br"), g.l("brp"), g.l("bs")
+	g.w("%s:", node)
+	for j := range f {
+		g.w("\tVXORPS    Y%d, Y%d, Y%d", acc(j), acc(j), acc(j))
+	}
+	g.w("\tCMPQ      CX, 8(SI)")
+	g.w("\tJGE       %s", store)
+	if f == 2 {
+		g.w("\tVMOVUPS   (R10), Y10")
+		g.w("\tVMOVUPS   32(R10), Y11")
+	}
+	g.w("%s:", loop)
+	g.w("\tMOVQ      A_DIST(R15), DX")
+	g.w("\tADDQ      CX, DX")
+	g.w("\tCMPQ      DX, A_TOTAL(R15)")
+	g.w("\tJGE       %s", pf)
+	g.w("\tMOVLQSX   (R13)(DX*4), AX")
+	g.w("\tSHLQ      $%d, AX", shift)
+	g.w("\tADDQ      BX, AX")
+	g.w("\tPREFETCHT0 (AX)")
+	if f == 8 {
+		for _, o := range []int{64, 128, 192} {
+			g.w("\tPREFETCHT0 %d(AX)", o)
+		}
+		g.w("\tPREFETCHT0 255(AX)")
+	} else {
+		g.w("\tPREFETCHT0 63(AX)")
+	}
+	if pfe {
+		g.w("\tMOVLQSX   (R12)(DX*4), AX")
+		g.w("\tSHLQ      $5, AX")
+		g.w("\tADDQ      A_DS(R15), AX")
+		g.w("\tPREFETCHT0 (AX)")
+	}
+	g.w("%s:", pf)
+	g.w("\tMOVLQSX   (R13)(CX*4), AX")
+	g.w("\tSHLQ      $%d, AX", shift)
+	g.w("\tADDQ      BX, AX")
+	g.w("\tMOVLQSX   (R12)(CX*4), R9")
+	if rec {
+		g.w("\tMOVQ      R9, R14")
+		g.w("\tIMULQ     A_RSTRIDE(R15), R14")
+		g.w("\tADDQ      A_REC(R15), R14")
+	}
+	g.w("\tSHLQ      $5, R9")
+	g.w("\tADDQ      A_DS(R15), R9")
+	for j := range f {
+		if f == 2 {
+			// t Y0, mask Y2, g Y1, temporaries Y3 and Y0.
+			g.w("\tVMOVUPS   %d(AX), Y0", 32*j)
+			g.w("\tVADDPS    Y%d, Y0, Y0", 10+j)
+			g.w("\tVCMPPS    $0x1e, Y14, Y0, Y2")
+			if rec {
+				g.w("\tVMOVMSKPS Y2, DX")
+				g.w("\tMOVB      DL, %d(R14)", 32+j)
+			}
+			g.w("\tVPERMPS   (R9), Y%d, Y1", 13-j)
+			if da {
+				g.w("\tVMULPS    Y15, Y0, Y3")
+				g.w("\tVBLENDVPS Y2, Y0, Y3, Y3")
+				g.w("\tVMULPS    Y3, Y1, Y3")
+				g.w("\tVADDPS    Y3, Y%d, Y%d", 4+j, 4+j)
+			}
+			g.w("\tVMULPS    Y%d, Y1, Y3", 8+j)
+			g.w("\tVMULPS    Y15, Y3, Y0")
+			g.w("\tVBLENDVPS Y2, Y3, Y0, Y3")
+			g.w("\tVADDPS    Y3, Y%d, Y%d", acc(j), acc(j))
+			continue
+		}
+		// t Y8, mask Y9, g Y10, temporaries Y11 and Y12.
+		g.w("\tVMOVUPS   %d(AX), Y8", 32*j)
+		g.w("\tVADDPS    %d(R10), Y8, Y8", 32*j)
+		g.w("\tVCMPPS    $0x1e, Y14, Y8, Y9")
+		if rec {
+			g.w("\tVMOVMSKPS Y9, DX")
+			g.w("\tMOVB      DL, %d(R14)", 32+j)
+		}
+		g.w("\tVBROADCASTSS %d(R9), Y10", 4*j)
+		if da {
+			g.w("\tVMULPS    Y15, Y8, Y11")
+			g.w("\tVBLENDVPS Y9, Y8, Y11, Y11")
+			g.w("\tVMULPS    Y11, Y10, Y11")
+			g.w("\tVADDPS    %d(R11), Y11, Y11", 32*j)
+			g.w("\tVMOVUPS   Y11, %d(R11)", 32*j)
+		}
+		g.w("\tVMULPS    %d(R8), Y10, Y11", 32*j)
+		g.w("\tVMULPS    Y15, Y11, Y12")
+		g.w("\tVBLENDVPS Y9, Y11, Y12, Y11")
+		g.w("\tVADDPS    Y11, Y%d, Y%d", j, j)
+	}
+	if rec {
+		t := "Y8"
+		if f == 2 {
+			t = "Y0"
+		}
+		g.w("\tVMOVUPS   (R9), %s", t)
+		g.w("\tVMOVUPS   %s, (R14)", t)
+	}
+	g.w("\tINCQ      CX")
+	g.w("\tCMPQ      CX, 8(SI)")
+	g.w("\tJLT       %s", loop)
+	g.w("%s:", store)
+	for j := range f {
+		g.w("\tVMOVUPS   Y%d, %d(DI)", acc(j), 32*j)
+	}
+	g.w("\tADDQ      $%d, DI", 1<<shift)
+	g.w("\tADDQ      $%d, R10", 1<<shift)
+	g.w("\tADDQ      $8, SI")
+	g.w("\tDECQ      A_LEFT(R15)")
+	g.w("\tJNZ       %s", node)
+	if f == 2 && da {
+		g.w("\tVMOVUPS   Y4, (R11)")
+		g.w("\tVMOVUPS   Y5, 32(R11)")
+	}
+	g.w("\tVZEROUPPER")
+	g.w("\tRET")
+	g.w("")
+}
+
+// fwdEnd moves gatv2FwdF32 on to its next node, where its loops end.
+const fwdEnd = `fend:
+	ADDQ       R11, A_CFIX(R15)
+	DECQ       A_LEFT(R15)
+	JNZ        fnode
+	VZEROUPPER
+	RET
+`
+
+// bwdEnd moves gatv2BwdF32 on to its next node, where its loops end.
+const bwdEnd = `bend:
+	ADDQ       R11, A_CFIX(R15)
+	MOVQ       A_ASTRIDE(R15), AX
+	ADDQ       AX, A_CACC(R15)
+	DECQ       A_LEFT(R15)
+	JNZ        bnode
+	VZEROUPPER
+	RET
+`
 
 // backwardText is the FEATURES macro and the backward kernel's
 // documentation and prologue.
@@ -890,7 +1301,10 @@ skip:
 
 // func gatv2BwdF32(a *gatv2Args)
 //
-// For each edge of the group, block by block: t, the mask t > 0, the score
+// For the a.nodes (at least one) nodes of the view from a.indptr, their
+// fixed rows from a.fixed on and the rows they accumulate into from a.acc
+// on, a.astride bytes apart (0: one row, the same for all): the node's row
+// cleared, then for each edge of the node's group, block by block: t, the mask t > 0, the score
 // gradients spread over their heads' lanes (Y4), the terms of dA (when
 // a.da is set), and m = g A (times the slope where t <= 0), added to the
 // node's row and, with edge features, kept in the scratch row for their
@@ -900,10 +1314,23 @@ TEXT ·gatv2BwdF32(SB), NOSPLIT, $0-8
 	MOVQ         A_FIXED(R15), SI
 	MOVQ         A_A(R15), R8
 	MOVQ         A_ROW(R15), R11
-	MOVQ         A_ACC(R15), DI
 	VBROADCASTSS A_SLOPE(R15), Y15
 	VXORPS       Y14, Y14, Y14
-	XORQ         CX, CX
+	CURSORS
+	// 8 heads of 8 or 2 features without edge features, into rows of
+	// their own: bwdRegs's loops.
+	CMPQ         A_H(R15), $8
+	JNE          bgen
+	CMPQ         A_D(R15), $0
+	JNE          bgen
+	CMPQ         A_ASTRIDE(R15), $0
+	JEQ          bgen
+	CMPQ         A_MODE(R15), $3
+	JEQ          bh8f8
+	CMPQ         A_MODE(R15), $1
+	JEQ          bh8f2
+
+bgen:
 	MOVQ         A_MODE(R15), AX
 	CMPQ         AX, $1
 	JNE          bperm4
@@ -916,7 +1343,20 @@ bperm4:
 	VMOVUPS perm4<>(SB), Y13
 
 bgo:
+bnode:
+	MOVQ      A_CACC(R15), DI
+	VXORPS    Y0, Y0, Y0
+	XORQ      R10, R10
+
+bclear:
+	VMOVUPS   Y0, (DI)(R10*1)
+	ADDQ      $32, R10
+	CMPQ      R10, R11
+	JLT       bclear
+	NODE(bend)
+	MOVQ      A_CFIX(R15), SI
 	// Modes 3 and 4 (8 and 8k features) share a loop.
+	MOVQ      A_MODE(R15), AX
 	CMPQ      AX, $4
 	JNE       bmode
 	MOVQ      $3, AX
