@@ -934,10 +934,7 @@ fnode:
 // R11 4*a.dist, R10 the first edge not to prefetch for.
 func (g *gen) fwdRegs(f int, pfe bool) {
 	name := fmt.Sprintf("fh8f%d%s", f, suffix(pfe, "p", ""))
-	shift := 6 // log2 of the row's bytes
-	if f == 8 {
-		shift = 8
-	}
+	shift := rowShift(f)
 	g.w("%s:", name)
 	g.w("\tMOVQ      A_TABLE(R15), BX")
 	g.w("\tMOVQ      A_IDX0(R15), R13")
@@ -971,15 +968,7 @@ func (g *gen) fwdRegs(f int, pfe bool) {
 	g.w("\tMOVLQSX   (AX)(R11*1), AX")
 	g.w("\tSHLQ      $%d, AX", shift)
 	g.w("\tADDQ      BX, AX")
-	g.w("\tPREFETCHT0 (AX)")
-	if f == 8 {
-		for _, o := range []int{64, 128, 192} {
-			g.w("\tPREFETCHT0 %d(AX)", o)
-		}
-		g.w("\tPREFETCHT0 255(AX)")
-	} else {
-		g.w("\tPREFETCHT0 63(AX)")
-	}
+	g.prefetchRow(f)
 	if pfe {
 		g.w("\tLEAQ      (R12)(CX*4), AX")
 		g.w("\tMOVLQSX   (AX)(R11*1), AX")
@@ -1025,6 +1014,30 @@ func (g *gen) fwdRegs(f int, pfe bool) {
 	g.w("\tVZEROUPPER")
 	g.w("\tRET")
 	g.w("")
+}
+
+// rowShift returns the log2 of the bytes of a row of 8 heads of f
+// features (8 or 2): the shift from a row index to its offset.
+func rowShift(f int) int {
+	if f == 8 {
+		return 8
+	}
+	return 6
+}
+
+// prefetchRow prefetches the row of 8 heads of f features (8 or 2) at
+// (AX): a line every 64 bytes and the line of its last byte, so every line
+// it touches whether or not it starts on one.
+func (g *gen) prefetchRow(f int) {
+	g.w("\tPREFETCHT0 (AX)")
+	if f == 8 {
+		for _, o := range []int{64, 128, 192} {
+			g.w("\tPREFETCHT0 %d(AX)", o)
+		}
+		g.w("\tPREFETCHT0 255(AX)")
+	} else {
+		g.w("\tPREFETCHT0 63(AX)")
+	}
 }
 
 // bwdRegsDispatch writes the jump of bh8f<f> to bwdRegs's loop for a.da,
@@ -1076,10 +1089,7 @@ func bwdRegsName(f int, da, rec, pfe bool) string {
 // R9 the edge's score gradients, R14 its record, DX scratch.
 func (g *gen) bwdRegs(f int, da, rec, pfe bool) {
 	name := bwdRegsName(f, da, rec, pfe)
-	shift := 6 // log2 of the row's bytes
-	if f == 8 {
-		shift = 8
-	}
+	shift := rowShift(f)
 	g.w("%s:", name)
 	g.w("\tMOVQ      A_TABLE(R15), BX")
 	g.w("\tMOVQ      A_IDX0(R15), R13")
@@ -1124,15 +1134,7 @@ func (g *gen) bwdRegs(f int, da, rec, pfe bool) {
 	g.w("\tMOVLQSX   (R13)(DX*4), AX")
 	g.w("\tSHLQ      $%d, AX", shift)
 	g.w("\tADDQ      BX, AX")
-	g.w("\tPREFETCHT0 (AX)")
-	if f == 8 {
-		for _, o := range []int{64, 128, 192} {
-			g.w("\tPREFETCHT0 %d(AX)", o)
-		}
-		g.w("\tPREFETCHT0 255(AX)")
-	} else {
-		g.w("\tPREFETCHT0 63(AX)")
-	}
+	g.prefetchRow(f)
 	if pfe {
 		g.w("\tMOVLQSX   (R12)(DX*4), AX")
 		g.w("\tSHLQ      $5, AX")
